@@ -1,0 +1,147 @@
+package app
+
+import "encoding/json"
+
+// ServerInput is what the server editor sends when a person adds or edits a
+// server. Exactly one of Stdio or HTTP is used, chosen by Transport.
+type ServerInput struct {
+	Name      string            `json:"name"`
+	Enabled   bool              `json:"enabled"`
+	Transport string            `json:"transport"` // "stdio" or "http"
+	Command   string            `json:"command"`
+	Args      []string          `json:"args"`
+	Env       map[string]string `json:"env"`
+	Dir       string            `json:"dir"`
+	URL       string            `json:"url"`
+	Headers   map[string]string `json:"headers"`
+}
+
+// FieldErrors maps an input field name ("name", "command", "url", ...) to a
+// sentence explaining what is wrong with it. An empty map means valid.
+type FieldErrors map[string]string
+
+// ServerView is one configured server with its live status, as the servers
+// pane shows it.
+type ServerView struct {
+	ID     string      `json:"id"`
+	Input  ServerInput `json:"input"`
+	Where  string      `json:"where"` // "npx -y foo" or "https://host/mcp": where it runs
+	Status StatusView  `json:"status"`
+}
+
+// StatusView is the connection state of one server.
+type StatusView struct {
+	// State is one of "connecting", "connected", "error", "disabled".
+	State string `json:"state"`
+	// Message is a sentence for people when State is "error" (and a hint while
+	// reconnecting), e.g. "command not found: foo".
+	Message         string    `json:"message"`
+	ProtocolVersion string    `json:"protocolVersion"`
+	ServerName      string    `json:"serverName"` // what the server calls itself
+	ServerVersion   string    `json:"serverVersion"`
+	Capabilities    []string  `json:"capabilities"` // "tools", "resources", "prompts", ...
+	Since           string    `json:"since"`        // RFC 3339 time of the last change
+	NextRetry       string    `json:"nextRetry"`    // RFC 3339, set while waiting to reconnect
+	Counts          ListCount `json:"counts"`
+}
+
+// ListCount tells how many tools, resources and prompts a server offers.
+type ListCount struct {
+	Tools     int `json:"tools"`
+	Resources int `json:"resources"`
+	Prompts   int `json:"prompts"`
+}
+
+// ToolView is one tool of a server, ready to render in the tools pane.
+type ToolView struct {
+	Name        string    `json:"name"`
+	Title       string    `json:"title"` // title, annotations.title, or name
+	Description string    `json:"description"`
+	Annotations ToolHints `json:"annotations"`
+	Form        FormView  `json:"form"`
+	InputSchema string    `json:"inputSchema"` // pretty JSON, for the JSON editor
+	HasOutput   bool      `json:"hasOutputSchema"`
+}
+
+// ToolHints are the tool annotations, as plain flags. Hints are claims made by
+// the server, not guarantees.
+type ToolHints struct {
+	ReadOnly    bool `json:"readOnly"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+	OpenWorld   bool `json:"openWorld"`
+}
+
+// FormView is a schema turned into form fields by the Go core. When Complete
+// is false the form cannot express the whole schema and the UI offers the JSON
+// editor instead (Reason says why).
+type FormView struct {
+	Fields   []FieldView `json:"fields"`
+	Complete bool        `json:"complete"`
+	Reason   string      `json:"reason"`
+}
+
+// FieldView is one input of a generated form.
+type FieldView struct {
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	Description string `json:"description"`
+	// Kind is one of text, email, uri, date, date-time, number, integer,
+	// boolean, single-select, multi-select, json.
+	Kind      string          `json:"kind"`
+	Required  bool            `json:"required"`
+	Default   json.RawMessage `json:"default,omitempty" ts_type:"any"`
+	Minimum   *float64        `json:"minimum,omitempty"`
+	Maximum   *float64        `json:"maximum,omitempty"`
+	MinLength *int            `json:"minLength,omitempty"`
+	MaxLength *int            `json:"maxLength,omitempty"`
+	Pattern   string          `json:"pattern,omitempty"`
+	MinItems  *int            `json:"minItems,omitempty"`
+	MaxItems  *int            `json:"maxItems,omitempty"`
+	Options   []OptionView    `json:"options,omitempty"`
+	Sensitive bool            `json:"sensitive"`
+}
+
+// OptionView is one choice of a select field.
+type OptionView struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// ToolResultView is the outcome of a tool call, ready to render.
+type ToolResultView struct {
+	IsError    bool          `json:"isError"`
+	Content    []ContentView `json:"content"`
+	Structured string        `json:"structured"` // pretty JSON of structuredContent, "" if none
+	// StructuredWarning is set when structuredContent does not match the
+	// tool's outputSchema, in words a person understands.
+	StructuredWarning string `json:"structuredWarning"`
+	DurationMs        int64  `json:"durationMs"`
+}
+
+// ContentView is one content item of a tool result. Every string in it came
+// from the server and must be rendered as text.
+type ContentView struct {
+	Type     string `json:"type"` // text, image, audio, resource_link, resource
+	Text     string `json:"text"`
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"` // base64 for image/audio
+	URI      string `json:"uri"`
+	Name     string `json:"name"`
+	Title    string `json:"title"`
+}
+
+// AppInfo is shown in the settings pane.
+type AppInfo struct {
+	Version string `json:"version"`
+	DataDir string `json:"dataDir"`
+	DBPath  string `json:"dbPath"`
+}
+
+// Event names sent to the frontend.
+const (
+	// EventServers carries []ServerView whenever any server changes.
+	EventServers = "servers:changed"
+	// EventTools carries the ID of a server whose tool list changed.
+	EventTools = "tools:changed"
+)
