@@ -1,0 +1,138 @@
+// Package demo is the built-in demo server that `gatehouse demo-server` runs
+// over stdio. Gatehouse adds it on the very first start so that a newcomer
+// sees a working connection at once. Its tools exercise what the host shows:
+// plain text, structured output with an output schema, resource links and
+// error results.
+package demo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is reported in the server's implementation info.
+const Version = "1.0.0"
+
+// EchoArgs are the arguments of the echo tool.
+type EchoArgs struct {
+	Message string `json:"message" jsonschema:"the text to send back"`
+}
+
+// AddArgs are the arguments of the add tool.
+type AddArgs struct {
+	A float64 `json:"a" jsonschema:"the first number"`
+	B float64 `json:"b" jsonschema:"the second number"`
+}
+
+// ForecastArgs are the arguments of the forecast tool.
+type ForecastArgs struct {
+	City string `json:"city" jsonschema:"the city to forecast"`
+	Days int    `json:"days,omitempty" jsonschema:"how many days, 1 to 5 (default 3)"`
+}
+
+// Forecast is the structured result of the forecast tool.
+type Forecast struct {
+	City string        `json:"city"`
+	Days []ForecastDay `json:"days"`
+}
+
+// ForecastDay is one day of a Forecast.
+type ForecastDay struct {
+	Day         int    `json:"day"`
+	Conditions  string `json:"conditions"`
+	HighCelsius int    `json:"highCelsius"`
+	LowCelsius  int    `json:"lowCelsius"`
+}
+
+// NewServer returns the demo server with its tools registered.
+func NewServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "gatehouse-demo", Title: "Gatehouse demo server", Version: Version}, nil)
+
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "echo",
+		Title:       "Echo",
+		Description: "Sends your message back, unchanged.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, func(_ context.Context, _ *sdk.CallToolRequest, in EchoArgs) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Message}}}, nil, nil
+	})
+
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "add",
+		Title:       "Add two numbers",
+		Description: "Adds a and b.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, func(_ context.Context, _ *sdk.CallToolRequest, in AddArgs) (*sdk.CallToolResult, any, error) {
+		text := fmt.Sprintf("%g + %g = %g", in.A, in.B, in.A+in.B)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+	})
+
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "divide",
+		Title:       "Divide",
+		Description: "Divides a by b. Dividing by zero returns an error result.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, func(_ context.Context, _ *sdk.CallToolRequest, in AddArgs) (*sdk.CallToolResult, any, error) {
+		if in.B == 0 {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "cannot divide by zero"}}}, nil, nil
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("%g", in.A/in.B)}}}, nil, nil
+	})
+
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "forecast",
+		Title:       "Weather forecast (made up)",
+		Description: "Returns an invented forecast as structured content with an output schema.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	}, func(_ context.Context, _ *sdk.CallToolRequest, in ForecastArgs) (*sdk.CallToolResult, Forecast, error) {
+		days := in.Days
+		if days <= 0 {
+			days = 3
+		}
+		if days > 5 {
+			return nil, Forecast{}, fmt.Errorf("days must be between 1 and 5, got %d", days)
+		}
+		conditions := []string{"sunny", "cloudy", "light rain", "windy", "snow"}
+		f := Forecast{City: in.City}
+		seed := len(in.City)
+		for d := 1; d <= days; d++ {
+			low := (seed*7+d*3)%15 - 2
+			f.Days = append(f.Days, ForecastDay{Day: d, Conditions: conditions[(seed+d)%len(conditions)], LowCelsius: low, HighCelsius: low + 4 + d%4})
+		}
+		return nil, f, nil
+	})
+
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "readme_link",
+		Title:       "Link to the demo's read-me",
+		Description: "Returns a resource_link item pointing at the demo server's read-me resource.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{
+			&sdk.TextContent{Text: "The read-me is available as a resource:"},
+			&sdk.ResourceLink{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
+		}}, nil, nil
+	})
+
+	s.AddResource(&sdk.Resource{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: readmeURI, MIMEType: "text/markdown", Text: readme}}}, nil
+		})
+	return s
+}
+
+const readmeURI = "gatehouse-demo://readme"
+
+var readme = strings.TrimSpace(`
+# Gatehouse demo server
+This server runs inside Gatehouse itself (gatehouse demo-server) and offers a
+few tools to try the Tools pane: echo, add, divide, forecast and readme_link.
+`)
+
+// Run serves the demo server on stdin/stdout until the client disconnects.
+func Run(ctx context.Context) error {
+	return NewServer().Run(ctx, &sdk.StdioTransport{})
+}

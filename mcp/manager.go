@@ -1,0 +1,398 @@
+// Package mcp is Gatehouse's MCP layer on the official go-sdk: it keeps a
+// session open to every enabled server, reconnects them, lists and calls
+// their tools, and reaches a person through the Asker interface. It has no UI
+// dependency, so the GUI, the CLI and the tests run the same core.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// State is the connection state of a server.
+type State string
+
+// Connection states.
+const (
+	StateConnecting State = "connecting"
+	StateConnected  State = "connected"
+	StateError      State = "error"
+	StateDisabled   State = "disabled"
+)
+
+// Status is a snapshot of one server's connection.
+type Status struct {
+	ServerID string
+	State    State
+	// Message explains an error state in a sentence a person understands.
+	Message string
+	// Transport is how the session runs: "stdio", "streamable HTTP" or "legacy SSE".
+	Transport       string
+	ProtocolVersion string
+	ServerName      string // what the server calls itself (not to be trusted)
+	ServerVersion   string
+	Capabilities    []string
+	Tools           int
+	Resources       int
+	Prompts         int
+	Since           time.Time // when this state began
+	NextRetry       time.Time // set in the error state while a reconnect is planned
+	Attempts        int       // connection attempts since the server was (re)configured
+	err             error
+}
+
+// Err returns the error behind an error state, for errors.Is checks.
+func (s Status) Err() error { return s.err }
+
+// Asker is how the core reaches a person for requests that need one
+// (elicitation and consent). The GUI, the CLI and tests each provide one.
+type Asker interface {
+	// Elicit asks the person on behalf of server and returns their answer.
+	Elicit(ctx context.Context, server store.Server, req *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+}
+
+// Options configures a Manager. The zero value is usable.
+type Options struct {
+	// ClientName and ClientVersion identify Gatehouse to servers.
+	ClientName    string
+	ClientVersion string
+	// OnStatus is called after every status change, from the session's goroutine.
+	// It must not block for long.
+	OnStatus func(Status)
+	// OnListsChanged is called when a server's tools, resources or prompts
+	// have been (re)read.
+	OnListsChanged func(serverID string)
+	// Asker answers elicitations. When nil, no elicitation capability is declared.
+	Asker Asker
+	// Logger receives the host's own diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// Manager keeps one session per enabled server. It is safe for concurrent use.
+type Manager struct {
+	opts Options
+	base context.Context
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[string]*session // by server ID, only for enabled servers
+	servers  map[string]store.Server
+	logs     map[string]*serverLog // kept across reconnects and while disabled
+	closed   bool
+}
+
+// NewManager returns a manager with no servers. Call Close when done.
+func NewManager(opts Options) *Manager {
+	if opts.ClientName == "" {
+		opts.ClientName = "gatehouse"
+	}
+	if opts.ClientVersion == "" {
+		opts.ClientVersion = "dev"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		opts:     opts,
+		base:     ctx,
+		stop:     cancel,
+		sessions: map[string]*session{},
+		servers:  map[string]store.Server{},
+		logs:     map[string]*serverLog{},
+	}
+}
+
+// Set adds or updates a server. An enabled server starts connecting in the
+// background (Set never waits for the network); a changed configuration
+// reconnects it; a disabled one is disconnected.
+func (m *Manager) Set(srv store.Server) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	old, had := m.servers[srv.ID]
+	m.servers[srv.ID] = srv
+	log := m.logs[srv.ID]
+	if log == nil {
+		log = &serverLog{}
+		m.logs[srv.ID] = log
+	}
+	prev := m.sessions[srv.ID]
+	unchanged := had && prev != nil && sameConnection(old, srv)
+	if unchanged { // a rename only: keep the live session
+		m.mu.Unlock()
+		return
+	}
+	delete(m.sessions, srv.ID)
+	var next *session
+	if srv.Enabled {
+		next = newSession(m, srv, log)
+		ctx, cancel := context.WithCancel(m.base)
+		next.cancel = cancel
+		m.sessions[srv.ID] = next
+		go next.run(ctx)
+	}
+	m.mu.Unlock()
+	if prev != nil {
+		prev.stop()
+	}
+	if !srv.Enabled {
+		log.event("turned off")
+		m.notifyStatus(Status{ServerID: srv.ID, State: StateDisabled, Since: time.Now()})
+	}
+}
+
+// sameConnection reports whether two configurations of a server connect the
+// same way, so that renaming does not drop a live session.
+func sameConnection(a, b store.Server) bool {
+	a.Name, b.Name = "", ""
+	a.UpdatedAt, b.UpdatedAt = time.Time{}, time.Time{}
+	return fmt.Sprintf("%+v|%+v|%+v", a, derefStdio(a.Stdio), derefHTTP(a.HTTP)) ==
+		fmt.Sprintf("%+v|%+v|%+v", b, derefStdio(b.Stdio), derefHTTP(b.HTTP))
+}
+
+func derefStdio(c *store.StdioConfig) store.StdioConfig {
+	if c == nil {
+		return store.StdioConfig{}
+	}
+	return *c
+}
+
+func derefHTTP(c *store.HTTPConfig) store.HTTPConfig {
+	if c == nil {
+		return store.HTTPConfig{}
+	}
+	return *c
+}
+
+// Remove disconnects a server and forgets it.
+func (m *Manager) Remove(id string) {
+	m.mu.Lock()
+	s := m.sessions[id]
+	delete(m.sessions, id)
+	delete(m.servers, id)
+	delete(m.logs, id)
+	m.mu.Unlock()
+	if s != nil {
+		s.stop()
+	}
+}
+
+// Reconnect drops a server's connection and connects again at once,
+// skipping any backoff wait.
+func (m *Manager) Reconnect(id string) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	s.reconnect()
+	return nil
+}
+
+// Status returns a server's current status.
+func (m *Manager) Status(id string) (Status, error) {
+	m.mu.Lock()
+	_, known := m.servers[id]
+	s := m.sessions[id]
+	m.mu.Unlock()
+	if !known {
+		return Status{}, fmt.Errorf("%w: %s", ErrUnknownServer, id)
+	}
+	if s == nil {
+		return Status{ServerID: id, State: StateDisabled}, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.statusLocked(), nil
+}
+
+// Log returns the tail of a server's log: its stderr and connection events.
+func (m *Manager) Log(id string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.logs[id]
+	if l == nil {
+		return "", fmt.Errorf("%w: %s", ErrUnknownServer, id)
+	}
+	return l.String(), nil
+}
+
+// WaitConnected blocks until the server is connected, ctx ends, or the
+// server reports an error (returned with its sentence). Used by the CLI.
+func (m *Manager) WaitConnected(ctx context.Context, id string) error {
+	for {
+		st, err := m.Status(id)
+		if err != nil {
+			return err
+		}
+		switch st.State {
+		case StateConnected:
+			return nil
+		case StateDisabled:
+			return ErrDisabled
+		case StateError:
+			return fmt.Errorf("%w: %s", ErrNotConnected, st.Message)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: still connecting: %w", ErrNotConnected, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// Tools returns the tools the server listed, sorted by name.
+func (m *Manager) Tools(id string) ([]*sdk.Tool, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.live(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	tools := append([]*sdk.Tool(nil), s.tools...)
+	s.mu.Unlock()
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	return tools, nil
+}
+
+// Resources returns the resources the server listed.
+func (m *Manager) Resources(id string) ([]*sdk.Resource, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*sdk.Resource(nil), s.resources...), nil
+}
+
+// Prompts returns the prompts the server listed.
+func (m *Manager) Prompts(id string) ([]*sdk.Prompt, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*sdk.Prompt(nil), s.prompts...), nil
+}
+
+// CallTool calls a tool and returns its result. Cancelling ctx cancels the
+// call on the server (notifications/cancelled).
+func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string]any) (*sdk.CallToolResult, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := s.live()
+	if err != nil {
+		return nil, err
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("calling %s on %s: %w", name, m.config(id, s.srv).Name, err)
+	}
+	return res, nil
+}
+
+// Tool returns one tool by name.
+func (m *Manager) Tool(id, name string) (*sdk.Tool, error) {
+	tools, err := m.Tools(id)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("the server has no tool named %q", name)
+}
+
+// Close disconnects every server, stopping their processes, and waits for it.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	sessions := make([]*session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		sessions = append(sessions, s)
+	}
+	m.sessions = map[string]*session{}
+	m.mu.Unlock()
+	m.stop()
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Go(s.stop)
+	}
+	wg.Wait()
+}
+
+// config returns the server's current configuration (which may have been
+// renamed since the session started), or fallback if it was removed.
+func (m *Manager) config(id string, fallback store.Server) store.Server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if srv, ok := m.servers[id]; ok {
+		return srv
+	}
+	return fallback
+}
+
+func (m *Manager) session(id string) (*session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.servers[id]; !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, id)
+	}
+	s := m.sessions[id]
+	if s == nil {
+		return nil, ErrDisabled
+	}
+	return s, nil
+}
+
+// newClient builds the go-sdk client for one connection attempt, with
+// handlers that know which server they serve.
+func (m *Manager) newClient(s *session) *sdk.Client {
+	opts := &sdk.ClientOptions{
+		Capabilities:               &sdk.ClientCapabilities{},
+		ToolListChangedHandler:     func(ctx context.Context, _ *sdk.ToolListChangedRequest) { s.onListChanged(ctx) },
+		ResourceListChangedHandler: func(ctx context.Context, _ *sdk.ResourceListChangedRequest) { s.onListChanged(ctx) },
+		PromptListChangedHandler:   func(ctx context.Context, _ *sdk.PromptListChangedRequest) { s.onListChanged(ctx) },
+		Logger:                     m.opts.Logger.With("server", s.srv.ID),
+	}
+	if m.opts.Asker != nil {
+		asker := m.opts.Asker
+		opts.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return asker.Elicit(ctx, m.config(s.srv.ID, s.srv), req)
+		}
+	}
+	return sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
+}
+
+func (m *Manager) notifyStatus(st Status) {
+	if m.opts.OnStatus != nil {
+		m.opts.OnStatus(st)
+	}
+}
+
+func (m *Manager) notifyLists(id string) {
+	if m.opts.OnListsChanged != nil {
+		m.opts.OnListsChanged(id)
+	}
+}

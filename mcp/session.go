@@ -1,0 +1,342 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Reconnect timing. A server that crashes at once must not make the host spin:
+// the delay doubles from backoffMin up to backoffMax, with full jitter so that
+// many servers failing together do not retry in lockstep. A connection that
+// stayed up for stableAfter resets the delay.
+const (
+	backoffMin     = 500 * time.Millisecond
+	backoffMax     = 30 * time.Second
+	stableAfter    = 30 * time.Second
+	connectTimeout = 30 * time.Second
+	// listTimeout bounds one refresh of the tools, resources and prompts lists.
+	listTimeout = 30 * time.Second
+)
+
+// backoff returns the wait before reconnect attempt n (n >= 1): a random
+// duration in [d/2, d] where d = backoffMin·2^(n-1), capped at backoffMax.
+func backoff(n int) time.Duration {
+	d := backoffMin << min(n-1, 16)
+	if d > backoffMax || d <= 0 {
+		d = backoffMax
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// session keeps one server connected for as long as it is enabled in the
+// manager: it connects, watches the connection, and reconnects with backoff.
+type session struct {
+	m      *Manager
+	srv    store.Server
+	log    *serverLog
+	cancel context.CancelFunc
+	done   chan struct{} // closed when run returns
+	kick   chan struct{} // a request to reconnect now
+
+	mu        sync.Mutex
+	status    Status
+	cs        *sdk.ClientSession
+	tools     []*sdk.Tool
+	resources []*sdk.Resource
+	prompts   []*sdk.Prompt
+	attempts  int // connection attempts since the session started
+}
+
+func newSession(m *Manager, srv store.Server, log *serverLog) *session {
+	return &session{
+		m:    m,
+		srv:  srv,
+		log:  log,
+		done: make(chan struct{}),
+		kick: make(chan struct{}, 1),
+	}
+}
+
+// run is the session's life: connect, serve, reconnect, until ctx ends.
+func (s *session) run(ctx context.Context) {
+	defer close(s.done)
+	failures := 0
+	for {
+		s.setStatus(Status{State: StateConnecting})
+		started := time.Now()
+		err := s.connectAndServe(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(started) > stableAfter {
+			failures = 0
+		}
+		failures++
+		delay := backoff(failures)
+		next := time.Now().Add(delay)
+		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err), delay.Round(100*time.Millisecond)))
+		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, err: err})
+		timer := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-s.kick:
+			timer.Stop()
+			failures = 0
+		case <-timer.C:
+		}
+	}
+}
+
+// connectAndServe makes one connection and returns when it ends, with the
+// reason. It always leaves no process behind.
+func (s *session) connectAndServe(ctx context.Context) error {
+	s.mu.Lock()
+	s.attempts++
+	s.mu.Unlock()
+	if err := ValidateConfig(s.srv); err != nil {
+		return err
+	}
+	s.log.event("connecting to " + Where(s.srv))
+	client := s.m.newClient(s)
+
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	var (
+		cs    *sdk.ClientSession
+		proc  *stdioProcess
+		how   string
+		err   error
+		ended = make(chan error, 1)
+	)
+	switch s.srv.Transport {
+	case store.TransportStdio:
+		if dir := s.srv.Stdio.Dir; dir != "" {
+			// exec reports a missing working folder as a missing command.
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%w: working folder not found: %s", ErrBadConfig, dir)
+			}
+		}
+		proc = newStdioProcess(s.srv.Stdio, s.log)
+		how = "stdio"
+		cs, err = client.Connect(cctx, proc.transport(), nil)
+		if err != nil && proc.cmd.Process != nil {
+			// The handshake failed but the process may still run: stop it and
+			// prefer its exit status as the reason when it has one.
+			_ = proc.cmd.Process.Kill()
+			_ = proc.cmd.Wait()
+			proc.killGroup()
+			if exitErr := proc.exitError(); exitErr != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+				err = exitErr
+			}
+		}
+	default:
+		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, s.log)
+	}
+	if err != nil {
+		return err
+	}
+	go func() { ended <- cs.Wait() }()
+
+	s.mu.Lock()
+	s.cs = cs
+	s.mu.Unlock()
+	s.setConnected(cs, how)
+	s.refreshLists(ctx, cs)
+
+	var reason error
+	select {
+	case <-ctx.Done():
+	case <-s.kick:
+		reason = errReconnect
+	case reason = <-ended:
+	}
+	s.mu.Lock()
+	s.cs = nil
+	s.mu.Unlock()
+	_ = cs.Close()
+	if proc != nil {
+		proc.killGroup()
+		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) {
+			reason = exitErr
+		}
+	}
+	if reason == nil {
+		reason = sdk.ErrConnectionClosed
+	}
+	return reason
+}
+
+var errReconnect = errors.New("reconnect requested")
+
+// setConnected records a fresh session's identity and capabilities.
+func (s *session) setConnected(cs *sdk.ClientSession, how string) {
+	st := Status{State: StateConnected, Transport: how}
+	if res := cs.InitializeResult(); res != nil {
+		st.ProtocolVersion = res.ProtocolVersion
+		if res.ServerInfo != nil {
+			st.ServerName, st.ServerVersion = res.ServerInfo.Name, res.ServerInfo.Version
+		}
+		st.Capabilities = capabilityNames(res.Capabilities)
+	}
+	s.log.event(fmt.Sprintf("connected over %s: %s %s, protocol %s", how, st.ServerName, st.ServerVersion, st.ProtocolVersion))
+	s.setStatus(st)
+}
+
+func capabilityNames(c *sdk.ServerCapabilities) []string {
+	if c == nil {
+		return nil
+	}
+	var names []string
+	add := func(ok bool, name string) {
+		if ok {
+			names = append(names, name)
+		}
+	}
+	add(c.Tools != nil, "tools")
+	add(c.Resources != nil, "resources")
+	add(c.Prompts != nil, "prompts")
+	add(c.Completions != nil, "completions")
+	add(c.Logging != nil, "logging")
+	return names
+}
+
+// refreshLists reads the tools, resources and prompts the server offers,
+// following pagination, and tells the manager's listener.
+func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	caps := cs.InitializeResult().Capabilities
+	var (
+		tools     []*sdk.Tool
+		resources []*sdk.Resource
+		prompts   []*sdk.Prompt
+	)
+	collect := func(what string, seq func(yield func(error) bool)) {
+		for err := range seq {
+			if err != nil {
+				s.log.event(fmt.Sprintf("listing %s failed: %v", what, err))
+				return
+			}
+		}
+	}
+	if caps == nil || caps.Tools != nil {
+		collect("tools", func(yield func(error) bool) {
+			for t, err := range cs.Tools(ctx, nil) {
+				if err == nil {
+					tools = append(tools, t)
+				}
+				if !yield(err) {
+					return
+				}
+			}
+		})
+	}
+	if caps != nil && caps.Resources != nil {
+		collect("resources", func(yield func(error) bool) {
+			for r, err := range cs.Resources(ctx, nil) {
+				if err == nil {
+					resources = append(resources, r)
+				}
+				if !yield(err) {
+					return
+				}
+			}
+		})
+	}
+	if caps != nil && caps.Prompts != nil {
+		collect("prompts", func(yield func(error) bool) {
+			for p, err := range cs.Prompts(ctx, nil) {
+				if err == nil {
+					prompts = append(prompts, p)
+				}
+				if !yield(err) {
+					return
+				}
+			}
+		})
+	}
+	s.mu.Lock()
+	if s.cs != cs { // a newer connection replaced this one meanwhile
+		s.mu.Unlock()
+		return
+	}
+	s.tools, s.resources, s.prompts = tools, resources, prompts
+	s.status.Tools, s.status.Resources, s.status.Prompts = len(tools), len(resources), len(prompts)
+	st := s.statusLocked()
+	s.mu.Unlock()
+	s.m.notifyStatus(st)
+	s.m.notifyLists(s.srv.ID)
+}
+
+// onListChanged refreshes the lists after a list-changed notification.
+func (s *session) onListChanged(ctx context.Context) {
+	s.mu.Lock()
+	cs := s.cs
+	s.mu.Unlock()
+	if cs != nil {
+		go s.refreshLists(context.WithoutCancel(ctx), cs)
+	}
+}
+
+// setStatus replaces the status (keeping list counts while connected) and
+// tells the manager's listener.
+func (s *session) setStatus(st Status) {
+	s.mu.Lock()
+	if st.State != StateConnected {
+		s.tools, s.resources, s.prompts = nil, nil, nil
+	} else {
+		st.Tools, st.Resources, st.Prompts = len(s.tools), len(s.resources), len(s.prompts)
+	}
+	st.Since = time.Now()
+	s.status = st
+	out := s.statusLocked()
+	s.mu.Unlock()
+	s.m.notifyStatus(out)
+}
+
+func (s *session) statusLocked() Status {
+	st := s.status
+	st.ServerID = s.srv.ID
+	st.Attempts = s.attempts
+	st.Capabilities = slices.Clone(st.Capabilities)
+	return st
+}
+
+// live returns the current client session, or an error saying why there is none.
+func (s *session) live() (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cs == nil {
+		if s.status.State == StateError {
+			return nil, fmt.Errorf("%w: %s", ErrNotConnected, s.status.Message)
+		}
+		return nil, ErrNotConnected
+	}
+	return s.cs, nil
+}
+
+// stop ends the session and waits until its process (if any) is gone.
+func (s *session) stop() {
+	s.cancel()
+	<-s.done
+}
+
+// reconnect asks the session to drop its connection (if any) and connect again now.
+func (s *session) reconnect() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
