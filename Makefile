@@ -1,0 +1,111 @@
+# Gatehouse build and test. `make run` and `make test` are the two entry points;
+# see README.md. Each target installs (as root) or checks what it needs first.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+# Steps of `make test` run in the order listed and stop at the first failure.
+.NOTPARALLEL:
+.DEFAULT_GOAL := build
+
+ROOT := $(CURDIR)
+# sudo and some CI shells drop Go's usual location from PATH.
+export PATH := $(PATH):/usr/local/go/bin
+
+BIN := $(ROOT)/build/bin/gatehouse
+DEV_BIN := $(ROOT)/build/bin/gatehouse-dev
+OUT := $(ROOT)/test-output
+PEERS := testdata/peers
+# Debian 12 ships WebKitGTK 4.1 only; Wails needs the tag to link against it.
+WEBKIT_TAG := webkit2_41
+WAILS := github.com/wailsapp/wails/v2/cmd/wails@v2.13.0
+NPM_CI := npm ci --no-audit --no-fund
+# Xvfb's default screen is 640x480 at 8 bits, smaller than the window.
+XVFB_RUN := xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp"
+
+.PHONY: build run dev-bin frontend peers deps deps-test vet bindings clean \
+	test test-go test-frontend test-e2e test-window
+
+## Build
+
+deps:
+	scripts/deps.sh run
+
+deps-test:
+	scripts/deps.sh test
+
+# npm ci only when the lockfile changed since the last install; npm writes
+# node_modules/.package-lock.json on every install.
+frontend/node_modules/.package-lock.json: $(wildcard frontend/package.json frontend/package-lock.json)
+	@test -f frontend/package-lock.json || { echo "frontend/package-lock.json is missing: npm ci needs it"; exit 1; }
+	cd frontend && $(NPM_CI)
+	touch $@
+
+# The Go binary embeds frontend/dist, so every Go build, vet or test needs it first.
+frontend: deps frontend/node_modules/.package-lock.json
+	npm --prefix frontend run build
+	@test -f frontend/dist/index.html || { echo "npm run build did not produce frontend/dist/index.html"; exit 1; }
+
+build: frontend
+	go build -tags desktop,production,$(WEBKIT_TAG) -ldflags "-w -s" -o $(BIN) .
+	@echo "built $(BIN)"
+
+# Dev-tagged binary for the browser end-to-end tests: with -devserver it serves
+# the frontend with live Go bindings to a browser. Never ship it.
+dev-bin: frontend
+	go build -tags dev,$(WEBKIT_TAG) -o $(DEV_BIN) .
+	@echo "built $(DEV_BIN)"
+
+# make run ARGS="servers list" runs a CLI command instead of the window.
+run: build
+	@if [ -z "$(ARGS)" ] && [ -z "$${DISPLAY:-}" ] && [ -z "$${WAYLAND_DISPLAY:-}" ]; then \
+		echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the window cannot open."; \
+		echo "Run it from a desktop session, or under a virtual display: xvfb-run -a $(BIN)"; \
+		exit 1; \
+	fi
+	$(BIN) $(ARGS)
+
+# Regenerates frontend/wailsjs from the bound Go services.
+bindings: frontend
+	go run $(WAILS) generate module -tags $(WEBKIT_TAG)
+
+## Test
+
+$(PEERS)/node_modules/.package-lock.json: $(wildcard $(PEERS)/package.json $(PEERS)/package-lock.json)
+	cd $(PEERS) && if [ -f package-lock.json ]; then $(NPM_CI); else npm install --no-audit --no-fund; fi
+	touch $@
+
+# Real MCP servers (server-everything, TypeScript SDK) that the Go tests start.
+peers: deps $(PEERS)/node_modules/.package-lock.json
+
+vet: frontend
+	go vet ./...
+	go vet -tags windowtest ./tests/window/
+
+# Missing peers fail the Go tests instead of skipping them.
+test-go: frontend peers
+	mkdir -p $(OUT)
+	GATEHOUSE_REQUIRE_PEERS=1 scripts/go-test.sh $(OUT)/go-test.log
+
+test-frontend: frontend
+	npm --prefix frontend test
+
+# Playwright (playwright-core with /usr/bin/chromium) against the dev binary under
+# a virtual display, with a D-Bus session bus as on a desktop. node --test passes
+# when it finds no test, so the summary ("# pass N" or "ℹ pass N") is checked.
+test-e2e: deps-test dev-bin
+	mkdir -p $(OUT)
+	GATEHOUSE_DEV_BIN=$(DEV_BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
+		$(XVFB_RUN) dbus-run-session -- npm --prefix frontend run e2e 2>&1 | tee $(OUT)/e2e.log
+	@grep -qE '^(# |ℹ )pass [1-9]' $(OUT)/e2e.log || { echo "e2e: no test passed; expected at least one"; exit 1; }
+
+# The production binary's real WebKit window: starts its own Xvfb, needs no display.
+test-window: deps-test build
+	mkdir -p $(OUT)
+	GATEHOUSE_BIN=$(BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
+		go test -tags windowtest -count=1 -timeout 3m -v ./tests/window/
+
+test: deps-test frontend peers vet test-go test-frontend test-e2e test-window
+	@echo "make test: all steps passed; artifacts in $(OUT)"
+
+clean:
+	rm -rf build/bin test-output
