@@ -1,0 +1,136 @@
+// Component tests of the server editor. api.ts is mocked here: these tests
+// check what the dialog does with Go's answers. The real Go backend is
+// exercised by the end-to-end tests in e2e/.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import ServerEditor from './ServerEditor.svelte';
+import { server } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+function saveButton() {
+  return screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+}
+
+describe('ServerEditor', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    // Go's rules, as far as these tests need them.
+    mocked.validateServer.mockImplementation(async (_id, input) => {
+      const errs: Record<string, string> = {};
+      if (!input.name) errs.name = 'Give the server a name.';
+      if (input.name === 'Demo') errs.name = 'A server named Demo already exists.';
+      if (input.transport === 'stdio' && !input.command) errs.command = 'Say which program to run.';
+      if (input.transport === 'http' && !/^https?:\/\//.test(input.url)) errs.url = 'Use an http:// or https:// address.';
+      if (input.env.BAD !== undefined) errs['env.BAD'] = 'BAD is not allowed.';
+      return errs;
+    });
+  });
+
+  it("shows Go's field errors next to their fields and keeps Save disabled", async () => {
+    const user = userEvent.setup();
+    render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
+
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenCalled());
+    expect(saveButton().disabled).toBe(true);
+    // Nothing was typed yet, so no red text, but Save says what it waits for.
+    expect(screen.queryByText('Give the server a name.')).toBeNull();
+    expect(screen.getByText('To save, fill in: Name, Command.')).toBeTruthy();
+
+    const name = screen.getByLabelText('Name');
+    await user.type(name, 'Demo');
+    const err = await screen.findByText('A server named Demo already exists.');
+    // The message is tied to its field for screen readers.
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(name.getAttribute('aria-describedby')).toBe(err.id);
+    expect(saveButton().disabled).toBe(true);
+
+    await user.type(screen.getByLabelText('Environment variables'), 'BAD=1');
+    expect(await screen.findByText('BAD is not allowed.')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Environment variables'));
+    await user.type(name, '2');
+    await user.type(screen.getByLabelText('Command'), 'node');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    expect(screen.queryByText(/already exists/)).toBeNull();
+  });
+
+  it('reports lines it cannot read without asking Go', async () => {
+    const user = userEvent.setup();
+    render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
+    await user.type(screen.getByLabelText('Environment variables'), 'oops');
+    expect(await screen.findByText('Line 1: write each variable as NAME=value.')).toBeTruthy();
+  });
+
+  it('switching to HTTP shows the URL field and its error', async () => {
+    const user = userEvent.setup();
+    render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
+    await user.selectOptions(screen.getByLabelText('Transport'), 'http');
+    expect(screen.queryByLabelText('Command')).toBeNull();
+    await user.type(screen.getByLabelText('URL'), 'ftp://x');
+    expect(await screen.findByText('Use an http:// or https:// address.')).toBeTruthy();
+  });
+
+  it('saves a new server with arguments one per line', async () => {
+    const user = userEvent.setup();
+    const saved = server('s1', 'Everything');
+    mocked.addServer.mockResolvedValue(saved);
+    const onsaved = vi.fn();
+    const onclose = vi.fn();
+    render(ServerEditor, { server: null, onclose, onsaved, debounceMs: 0 });
+
+    await user.type(screen.getByLabelText('Name'), 'Everything');
+    await user.type(screen.getByLabelText('Command'), 'node');
+    await user.type(screen.getByLabelText('Arguments'), '/path with space/index.js{Enter}stdio');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+
+    await waitFor(() => expect(onsaved).toHaveBeenCalledWith(saved));
+    expect(mocked.addServer).toHaveBeenCalledWith({
+      name: 'Everything',
+      enabled: true,
+      transport: 'stdio',
+      command: 'node',
+      args: ['/path with space/index.js', 'stdio'],
+      env: {},
+      dir: '',
+      url: '',
+      headers: {},
+    });
+    expect(onclose).toHaveBeenCalled();
+  });
+
+  it('shows why saving failed and stays open', async () => {
+    const user = userEvent.setup();
+    mocked.addServer.mockRejectedValue(new Error('the data file is read-only'));
+    const onclose = vi.fn();
+    render(ServerEditor, { server: null, onclose, debounceMs: 0 });
+    await user.type(screen.getByLabelText('Name'), 'X');
+    await user.type(screen.getByLabelText('Command'), 'node');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    expect(await screen.findByText('Could not save: the data file is read-only')).toBeTruthy();
+    expect(onclose).not.toHaveBeenCalled();
+  });
+
+  it('edits an existing server: fields are filled in and Update gets its ID', async () => {
+    const user = userEvent.setup();
+    const s = server('abc', 'Files');
+    s.input.env = { A: '1' };
+    mocked.updateServer.mockResolvedValue(s);
+    render(ServerEditor, { server: s, onclose: () => {}, debounceMs: 0 });
+
+    expect(screen.getByRole('heading', { name: 'Edit Files' })).toBeTruthy();
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Files');
+    expect((screen.getByLabelText('Arguments') as HTMLTextAreaElement).value).toBe('Files.js');
+    expect((screen.getByLabelText('Environment variables') as HTMLTextAreaElement).value).toBe('A=1');
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ name: 'Files' })));
+
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.updateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ name: 'Files' })));
+  });
+});

@@ -1,0 +1,135 @@
+// The server editor's text fields and how they become a ServerInput.
+//
+// Arguments are written one per line: no quoting rules to learn, and an
+// argument may contain spaces. Leading and trailing spaces of a line are
+// dropped and blank lines are skipped. Environment variables are KEY=VALUE
+// lines (the value is everything after the first "="), HTTP headers are
+// "Name: value" lines.
+
+import type { FieldErrors, ServerInput } from './api';
+
+export interface EditorText {
+  name: string;
+  enabled: boolean;
+  transport: 'stdio' | 'http';
+  command: string;
+  args: string;
+  env: string;
+  dir: string;
+  url: string;
+  headers: string;
+}
+
+export function emptyText(): EditorText {
+  return {
+    name: '',
+    enabled: true,
+    transport: 'stdio',
+    command: '',
+    args: '',
+    env: '',
+    dir: '',
+    url: '',
+    headers: '',
+  };
+}
+
+export function toText(i: ServerInput): EditorText {
+  return {
+    name: i.name,
+    enabled: i.enabled,
+    transport: i.transport === 'http' ? 'http' : 'stdio',
+    command: i.command,
+    args: (i.args ?? []).join('\n'),
+    env: Object.entries(i.env ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
+    dir: i.dir,
+    url: i.url,
+    headers: Object.entries(i.headers ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
+  };
+}
+
+function lines(text: string): { n: number; line: string }[] {
+  return text
+    .split('\n')
+    .map((line, i) => ({ n: i + 1, line: line.replace(/\r$/, '') }))
+    .filter(({ line }) => line.trim() !== '');
+}
+
+/** Splits argument lines into arguments. */
+export function parseArgs(text: string): string[] {
+  return lines(text).map(({ line }) => line.trim());
+}
+
+/** Reads KEY=VALUE lines; the error is a sentence for the first bad line. */
+export function parseEnv(text: string): { env: Record<string, string>; error: string } {
+  const env: Record<string, string> = {};
+  for (const { n, line } of lines(text)) {
+    const eq = line.indexOf('=');
+    const key = eq < 0 ? '' : line.slice(0, eq).trim();
+    if (eq < 0 || key === '') {
+      return { env, error: `Line ${n}: write each variable as NAME=value.` };
+    }
+    if (/\s/.test(key)) return { env, error: `Line ${n}: a variable name cannot contain spaces.` };
+    if (key in env) return { env, error: `${key} is set twice.` };
+    env[key] = line.slice(eq + 1);
+  }
+  return { env, error: '' };
+}
+
+/** Reads "Name: value" lines; the error is a sentence for the first bad line. */
+export function parseHeaders(text: string): { headers: Record<string, string>; error: string } {
+  const headers: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const { n, line } of lines(text)) {
+    const colon = line.indexOf(':');
+    const key = colon < 0 ? '' : line.slice(0, colon).trim();
+    if (colon < 0 || key === '') {
+      return { headers, error: `Line ${n}: write each header as Name: value.` };
+    }
+    if (/\s/.test(key)) return { headers, error: `Line ${n}: a header name cannot contain spaces.` };
+    if (seen.has(key.toLowerCase())) return { headers, error: `${key} is set twice.` };
+    seen.add(key.toLowerCase());
+    headers[key] = line.slice(colon + 1).trim();
+  }
+  return { headers, error: '' };
+}
+
+/**
+ * Turns the editor's text into the ServerInput Go expects. Only the fields of
+ * the chosen transport are sent; the others are left empty. errors holds the
+ * problems found while reading the text itself (Go checks the rest).
+ */
+export function fromText(t: EditorText): { input: ServerInput; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const stdio = t.transport === 'stdio';
+  const env = stdio ? parseEnv(t.env) : { env: {}, error: '' };
+  const headers = stdio ? { headers: {}, error: '' } : parseHeaders(t.headers);
+  if (env.error) errors.env = env.error;
+  if (headers.error) errors.headers = headers.error;
+  return {
+    input: {
+      name: t.name.trim(),
+      enabled: t.enabled,
+      transport: t.transport,
+      command: stdio ? t.command.trim() : '',
+      args: stdio ? parseArgs(t.args) : [],
+      env: env.env,
+      dir: stdio ? t.dir.trim() : '',
+      url: stdio ? '' : t.url.trim(),
+      headers: headers.headers,
+    },
+    errors,
+  };
+}
+
+/** The editor fields that show their own error; others are listed at the top. */
+export const editorFields = ['name', 'transport', 'command', 'args', 'env', 'dir', 'url', 'headers'] as const;
+
+/** The editor field an error key belongs to: "env.FOO" and "args[2]" belong to env and args. */
+export function fieldOf(key: string): string {
+  return key.split(/[.[]/)[0];
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+
+// One config for the app build (vite build → dist/) and the component tests
+// (vitest run). svelteTesting only acts under Vitest: it makes Svelte resolve
+// its browser build in jsdom and cleans the DOM after each test.
+export default defineConfig({
+  plugins: [svelte(), svelteTesting()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The module preload polyfill is an inline script, which the CSP forbids;
+    // the webviews Gatehouse runs in support modulepreload anyway.
+    modulePreload: { polyfill: false },
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.ts'],
+    passWithNoTests: false,
+    setupFiles: ['src/test-setup.ts'],
+  },
+});

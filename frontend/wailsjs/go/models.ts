@@ -1,0 +1,377 @@
+export namespace app {
+	
+	export class AppInfo {
+	    version: string;
+	    dataDir: string;
+	    dbPath: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.dataDir = source["dataDir"];
+	        this.dbPath = source["dbPath"];
+	    }
+	}
+	export class ContentView {
+	    type: string;
+	    text: string;
+	    mimeType: string;
+	    data: string;
+	    uri: string;
+	    name: string;
+	    title: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	    }
+	}
+	export class OptionView {
+	    value: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OptionView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.label = source["label"];
+	    }
+	}
+	export class FieldView {
+	    name: string;
+	    label: string;
+	    description: string;
+	    kind: string;
+	    required: boolean;
+	    default?: any;
+	    minimum?: number;
+	    maximum?: number;
+	    minLength?: number;
+	    maxLength?: number;
+	    pattern?: string;
+	    minItems?: number;
+	    maxItems?: number;
+	    options?: OptionView[];
+	    sensitive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FieldView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.description = source["description"];
+	        this.kind = source["kind"];
+	        this.required = source["required"];
+	        this.default = source["default"];
+	        this.minimum = source["minimum"];
+	        this.maximum = source["maximum"];
+	        this.minLength = source["minLength"];
+	        this.maxLength = source["maxLength"];
+	        this.pattern = source["pattern"];
+	        this.minItems = source["minItems"];
+	        this.maxItems = source["maxItems"];
+	        this.options = this.convertValues(source["options"], OptionView);
+	        this.sensitive = source["sensitive"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FormView {
+	    fields: FieldView[];
+	    complete: boolean;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FormView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fields = this.convertValues(source["fields"], FieldView);
+	        this.complete = source["complete"];
+	        this.reason = source["reason"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ListCount {
+	    tools: number;
+	    resources: number;
+	    prompts: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListCount(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = source["tools"];
+	        this.resources = source["resources"];
+	        this.prompts = source["prompts"];
+	    }
+	}
+	
+	export class ServerInput {
+	    name: string;
+	    enabled: boolean;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: Record<string, string>;
+	    dir: string;
+	    url: string;
+	    headers: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.enabled = source["enabled"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.dir = source["dir"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	    }
+	}
+	export class StatusView {
+	    state: string;
+	    message: string;
+	    protocolVersion: string;
+	    serverName: string;
+	    serverVersion: string;
+	    capabilities: string[];
+	    since: string;
+	    nextRetry: string;
+	    counts: ListCount;
+	
+	    static createFrom(source: any = {}) {
+	        return new StatusView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.message = source["message"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	        this.capabilities = source["capabilities"];
+	        this.since = source["since"];
+	        this.nextRetry = source["nextRetry"];
+	        this.counts = this.convertValues(source["counts"], ListCount);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerView {
+	    id: string;
+	    input: ServerInput;
+	    where: string;
+	    status: StatusView;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.input = this.convertValues(source["input"], ServerInput);
+	        this.where = source["where"];
+	        this.status = this.convertValues(source["status"], StatusView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ToolHints {
+	    readOnly: boolean;
+	    destructive: boolean;
+	    idempotent: boolean;
+	    openWorld: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolHints(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	        this.idempotent = source["idempotent"];
+	        this.openWorld = source["openWorld"];
+	    }
+	}
+	export class ToolResultView {
+	    isError: boolean;
+	    content: ContentView[];
+	    structured: string;
+	    structuredWarning: string;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolResultView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.isError = source["isError"];
+	        this.content = this.convertValues(source["content"], ContentView);
+	        this.structured = source["structured"];
+	        this.structuredWarning = source["structuredWarning"];
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolView {
+	    name: string;
+	    title: string;
+	    description: string;
+	    annotations: ToolHints;
+	    form: FormView;
+	    inputSchema: string;
+	    hasOutputSchema: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.annotations = this.convertValues(source["annotations"], ToolHints);
+	        this.form = this.convertValues(source["form"], FormView);
+	        this.inputSchema = source["inputSchema"];
+	        this.hasOutputSchema = source["hasOutputSchema"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
