@@ -1,0 +1,117 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// The file's layout. Every value is JSON.
+var (
+	bucketMeta     = []byte("meta")     // keyVersion, keyInitialized
+	bucketServers  = []byte("servers")  // Server.ID → Server
+	bucketSettings = []byte("settings") // keySettings → Settings
+
+	keyVersion     = []byte("version")     // int: len(migrations) the file has had applied
+	keyInitialized = []byte("initialized") // time.Time of the first MarkInitialized
+	keySettings    = []byte("settings")
+)
+
+// migrations[n] upgrades a file from schema version n to n+1; the file's
+// version is the number of steps it has had. Open runs the missing steps and
+// records the new version in one transaction, so a file is at one version or
+// the next, never between. Append steps; never change a released one.
+//
+// Version 0 is a file without a recorded version: a new file, or one from
+// before versions were recorded.
+var migrations = []func(tx *bbolt.Tx) error{
+	// 0 → 1: the initial layout.
+	func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketServers, bucketSettings} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	},
+}
+
+// schemaVersion is the version this build writes.
+func schemaVersion() int { return len(migrations) }
+
+// readVersion returns the file's schema version, 0 when none is recorded.
+func readVersion(tx *bbolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return 0, nil
+	}
+	raw := meta.Get(keyVersion)
+	if raw == nil {
+		return 0, nil
+	}
+	var v int
+	if err := json.Unmarshal(raw, &v); err != nil || v < 0 {
+		return 0, fmt.Errorf("unreadable schema version %q", raw)
+	}
+	return v, nil
+}
+
+// newerError reports a file whose version this build does not know.
+func newerError(path string, version int) error {
+	return &fileError{
+		msg: fmt.Sprintf("the data file %s was written by a newer version of Gatehouse "+
+			"(data version %d, this version reads up to %d) and was left untouched; update Gatehouse to use it",
+			path, version, schemaVersion()),
+		errs: []error{ErrNewerVersion},
+	}
+}
+
+// upgrade brings an open file to schemaVersion. A file already there is not
+// written to.
+func upgrade(db *bbolt.DB, path string) error {
+	var version int
+	err := db.View(func(tx *bbolt.Tx) (err error) {
+		version, err = readVersion(tx)
+		return err
+	})
+	if err != nil {
+		return corruptError(path, err)
+	}
+	switch {
+	case version == schemaVersion():
+		return nil
+	case version > schemaVersion():
+		return newerError(path, version)
+	}
+	return db.Update(func(tx *bbolt.Tx) error {
+		// Read again: this is the transaction that counts.
+		version, err := readVersion(tx)
+		if err != nil {
+			return corruptError(path, err)
+		}
+		if version > schemaVersion() {
+			return newerError(path, version)
+		}
+		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return fmt.Errorf("upgrade the data file: %w", err)
+		}
+		for ; version < schemaVersion(); version++ {
+			if err := migrations[version](tx); err != nil {
+				return fmt.Errorf("upgrade the data file %s from version %d to %d (left unchanged): %w",
+					path, version, version+1, err)
+			}
+		}
+		return putJSON(meta, keyVersion, version)
+	})
+}
+
+// putJSON stores v encoded as JSON under key.
+func putJSON(b *bbolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	return b.Put(key, data)
+}
