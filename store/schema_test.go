@@ -1,0 +1,177 @@
+package store
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.etcd.io/bbolt"
+)
+
+func TestOpenUpgradesOlderFiles(t *testing.T) {
+	tests := []struct {
+		name      string
+		build     func(tx *bbolt.Tx) error // the old file's content
+		wantNames []string
+	}{
+		{
+			name:  "an empty bbolt file gets the current layout",
+			build: func(tx *bbolt.Tx) error { return nil },
+		},
+		{
+			name: "a file without a version keeps its servers",
+			build: func(tx *bbolt.Tx) error {
+				b, err := tx.CreateBucket(bucketServers)
+				if err != nil {
+					return err
+				}
+				return b.Put([]byte("s1"), []byte(`{"id":"s1","name":"old","transport":"stdio","stdio":{"command":"x"}}`))
+			},
+			wantNames: []string{"old"},
+		},
+		{
+			name: "a meta bucket without a version is version 0",
+			build: func(tx *bbolt.Tx) error {
+				_, err := tx.CreateBucket(bucketMeta)
+				return err
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			rawUpdate(t, dir, tc.build)
+			if v := rawVersion(t, dir); v != 0 {
+				t.Fatalf("built file has version %d, want 0", v)
+			}
+
+			s := openT(t, dir)
+			all, err := s.Servers()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, srv := range all {
+				names = append(names, srv.Name)
+			}
+			if !slices.Equal(names, tc.wantNames) {
+				t.Errorf("servers after upgrade = %q, want %q", names, tc.wantNames)
+			}
+			if _, err := s.Settings(); err != nil {
+				t.Errorf("Settings after upgrade: %v", err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if v := rawVersion(t, dir); v != schemaVersion() {
+				t.Errorf("version after Open = %d, want %d", v, schemaVersion())
+			}
+		})
+	}
+}
+
+func TestOpenRefusesNewerFile(t *testing.T) {
+	dir := withServers(t, 3)
+	rawUpdate(t, dir, func(tx *bbolt.Tx) error {
+		return putJSON(tx.Bucket(bucketMeta), keyVersion, schemaVersion()+1)
+	})
+	path := filepath.Join(dir, FileName)
+	before := takeSnapshot(t, path)
+
+	for range 2 { // and leaves it unlocked
+		s, err := Open(dir, nil)
+		if err == nil {
+			s.Close()
+			t.Fatal("Open succeeded on a file from a newer version")
+		}
+		if !errors.Is(err, ErrNewerVersion) {
+			t.Fatalf("Open: %v, want ErrNewerVersion", err)
+		}
+		if errors.Is(err, ErrCorrupt) {
+			t.Errorf("Open: %v; a newer file is not a damaged one", err)
+		}
+		for _, want := range []string{path, "newer version of Gatehouse", "left untouched"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q does not contain %q", err, want)
+			}
+		}
+	}
+	assertUnchanged(t, path, before)
+}
+
+func TestMigrationSteps(t *testing.T) {
+	errStep := errors.New("step failed")
+	tests := []struct {
+		name string
+		step func(tx *bbolt.Tx) error
+		// wantErr is nil when the upgrade should succeed.
+		wantErr error
+	}{
+		{
+			name: "a new step runs once and the new version is recorded",
+			step: func(tx *bbolt.Tx) error {
+				_, err := tx.CreateBucket([]byte("added"))
+				return err // fails if run twice
+			},
+		},
+		{
+			name:    "a failing step leaves the file as it was",
+			step:    func(tx *bbolt.Tx) error { return errStep },
+			wantErr: errStep,
+		},
+		{
+			name: "a step that fails after writing leaves the file as it was",
+			step: func(tx *bbolt.Tx) error {
+				b, err := tx.CreateBucket([]byte("half"))
+				if err != nil {
+					return err
+				}
+				if err := b.Put([]byte("k"), []byte(`"v"`)); err != nil {
+					return err
+				}
+				return errStep
+			},
+			wantErr: errStep,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := withServers(t, 3)
+			path := filepath.Join(dir, FileName)
+			before := takeSnapshot(t, path)
+			oldVersion := schemaVersion()
+			withExtraStep(t, tc.step)
+
+			s, err := Open(dir, nil)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("Open = %v, want %v", err, tc.wantErr)
+				}
+				assertUnchanged(t, path, before)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if v := rawVersion(t, dir); v != oldVersion+1 {
+				t.Errorf("version = %d, want %d", v, oldVersion+1)
+			}
+			s = openT(t, dir) // would fail if the step ran again
+			if all, err := s.Servers(); err != nil || len(all) != 3 {
+				t.Errorf("servers after upgrade: %d, %v; want 3", len(all), err)
+			}
+		})
+	}
+}
+
+// withExtraStep appends step to the migrations for the rest of the test.
+func withExtraStep(t *testing.T, step func(tx *bbolt.Tx) error) {
+	old := migrations
+	migrations = append(slices.Clip(old), step)
+	t.Cleanup(func() { migrations = old })
+}
