@@ -36,6 +36,7 @@ type StatusView struct {
 	// Message is a sentence for people when State is "error" (and a hint while
 	// reconnecting), e.g. "command not found: foo".
 	Message         string    `json:"message"`
+	Transport       string    `json:"transport"` // "stdio", "streamable HTTP" or "legacy SSE"
 	ProtocolVersion string    `json:"protocolVersion"`
 	ServerName      string    `json:"serverName"` // what the server calls itself
 	ServerVersion   string    `json:"serverVersion"`

@@ -152,8 +152,10 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	s.mu.Lock()
 	s.cs = cs
 	s.mu.Unlock()
-	s.setConnected(cs, how)
+	// Read the lists before saying "connected", so that a connected server's
+	// tools are known (the CLI calls a tool right after connecting).
 	s.refreshLists(ctx, cs)
+	s.setConnected(cs, how)
 
 	var reason error
 	select {

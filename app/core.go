@@ -1,0 +1,142 @@
+// Package app adapts the mcp core and the store to the Wails frontend: thin
+// bound services with typed results, and events to the UI. It is also where
+// the GUI and the CLI open the same core.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Version is the app version, set at build time with
+// -ldflags "-X github.com/gatehouse-app/gatehouse/app.Version=...".
+var Version = "0.1.0-dev"
+
+// DemoServerName is the name the built-in demo server gets on first start.
+const DemoServerName = "Demo server"
+
+// Emitter sends an event to the UI. The GUI's emits through the Wails
+// runtime; tests record; the CLI has none.
+type Emitter interface {
+	Emit(name string, data any)
+}
+
+// Core is what the GUI and the CLI share: the open store and the manager.
+type Core struct {
+	Store   *store.Store
+	Manager *mcp.Manager
+	events  Emitter
+}
+
+// CoreOptions configures OpenCore.
+type CoreOptions struct {
+	// DataDir holds the data file; empty means store.DefaultDir().
+	DataDir string
+	// DemoCommand is the program that runs `demo-server` (normally this
+	// executable); empty means os.Executable().
+	DemoCommand string
+	// Asker answers elicitations; nil declares no elicitation capability.
+	Asker mcp.Asker
+}
+
+// OpenCore opens the store (failing fast with store.ErrLocked when another
+// Gatehouse holds it), adds the demo server on the very first start, and
+// creates a manager with no sessions yet: call ConnectAll (GUI) or Connect
+// (CLI, one server).
+func OpenCore(opts CoreOptions) (*Core, error) {
+	dir := opts.DataDir
+	if dir == "" {
+		d, err := store.DefaultDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	st, err := store.Open(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	c := &Core{Store: st}
+	if err := c.seedDemo(opts.DemoCommand); err != nil {
+		st.Close()
+		return nil, err
+	}
+	c.Manager = mcp.NewManager(mcp.Options{
+		ClientName:     "gatehouse",
+		ClientVersion:  Version,
+		Asker:          opts.Asker,
+		OnStatus:       func(mcp.Status) { c.emitServers() },
+		OnListsChanged: func(id string) { c.emit(EventTools, id) },
+	})
+	return c, nil
+}
+
+// seedDemo adds the demo server the first time a data file is used, so a
+// newcomer sees a working connection. It is never re-added once removed.
+func (c *Core) seedDemo(command string) error {
+	first, err := c.Store.MarkInitialized()
+	if err != nil || !first {
+		return err
+	}
+	if command == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding this program to run the demo server: %w", err)
+		}
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = resolved
+		}
+		command = exe
+	}
+	_, err = c.Store.PutServer(store.Server{
+		Name: DemoServerName, Enabled: true, Transport: store.TransportStdio,
+		Stdio: &store.StdioConfig{Command: command, Args: []string{"demo-server"}},
+	})
+	if errors.Is(err, store.ErrDuplicateName) {
+		return nil
+	}
+	return err
+}
+
+// SetEmitter sets where UI events go (the GUI sets it on start-up).
+func (c *Core) SetEmitter(e Emitter) { c.events = e }
+
+// ConnectAll hands every configured server to the manager; enabled ones
+// start connecting in the background.
+func (c *Core) ConnectAll() error {
+	servers, err := c.Store.Servers()
+	if err != nil {
+		return err
+	}
+	for _, s := range servers {
+		c.Manager.Set(s)
+	}
+	return nil
+}
+
+// Close disconnects every server (stopping their processes) and closes the store.
+func (c *Core) Close() error {
+	c.Manager.Close()
+	return c.Store.Close()
+}
+
+func (c *Core) emit(name string, data any) {
+	if c.events != nil {
+		c.events.Emit(name, data)
+	}
+}
+
+func (c *Core) emitServers() {
+	if c.events == nil {
+		return
+	}
+	views, err := c.serverViews()
+	if err == nil {
+		c.events.Emit(EventServers, views)
+	}
+}

@@ -1,0 +1,239 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"golang.org/x/net/http/httpguts"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// ServersService is bound to the frontend: the servers pane.
+type ServersService struct {
+	core *Core
+}
+
+// NewServersService returns the servers pane's service on core.
+func NewServersService(core *Core) *ServersService { return &ServersService{core: core} }
+
+// List returns every configured server with its live status.
+func (s *ServersService) List() ([]ServerView, error) { return s.core.serverViews() }
+
+// Validate checks an editor's input as the person types, without saving.
+// id is the server being edited ("" when adding), so its own name is not a
+// duplicate. The result maps field names to sentences; empty means valid.
+func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
+	errs := FieldErrors{}
+	name := strings.TrimSpace(in.Name)
+	switch {
+	case name == "":
+		errs["name"] = "Give the server a name."
+	case len(name) > 100:
+		errs["name"] = "Keep the name under 100 characters."
+	default:
+		if other, err := s.core.Store.ServerByName(name); err == nil && other.ID != id {
+			errs["name"] = fmt.Sprintf("A server named %q already exists.", other.Name)
+		}
+	}
+	switch in.Transport {
+	case store.TransportStdio:
+		if strings.TrimSpace(in.Command) == "" {
+			errs["command"] = "A stdio server needs a command to run."
+		}
+		for k := range in.Env {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				errs["env"] = fmt.Sprintf("%q is not a valid variable name.", k)
+			}
+		}
+	case store.TransportHTTP:
+		if strings.TrimSpace(in.URL) == "" {
+			errs["url"] = "An HTTP server needs a URL."
+		} else if err := mcp.ValidateConfig(toServer("", in)); err != nil {
+			errs["url"] = sentence(strings.TrimPrefix(err.Error(), mcp.ErrBadConfig.Error()+": "))
+		}
+		for k, v := range in.Headers {
+			if !httpguts.ValidHeaderFieldName(k) {
+				errs["headers"] = fmt.Sprintf("%q is not a valid header name.", k)
+			} else if !httpguts.ValidHeaderFieldValue(v) {
+				errs["headers"] = fmt.Sprintf("The value of %s has characters a header cannot carry.", k)
+			}
+		}
+	default:
+		errs["transport"] = "Choose stdio or HTTP."
+	}
+	return errs
+}
+
+// Add saves a new server and starts connecting to it when enabled.
+func (s *ServersService) Add(in ServerInput) (ServerView, error) {
+	return s.save("", in)
+}
+
+// Update replaces a server's settings; the manager reconnects it if the way
+// to reach it changed.
+func (s *ServersService) Update(id string, in ServerInput) (ServerView, error) {
+	if id == "" {
+		return ServerView{}, errors.New("no server given to update")
+	}
+	return s.save(id, in)
+}
+
+func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
+	if errs := s.Validate(id, in); len(errs) > 0 {
+		return ServerView{}, fmt.Errorf("the server was not saved: %s", errs.summary())
+	}
+	srv := toServer(id, in)
+	if id != "" {
+		old, err := s.core.Store.Server(id)
+		if err != nil {
+			return ServerView{}, err
+		}
+		srv.CreatedAt = old.CreatedAt
+	}
+	saved, err := s.core.Store.PutServer(srv)
+	if err != nil {
+		return ServerView{}, err
+	}
+	s.core.Manager.Set(saved)
+	s.core.emitServers()
+	return s.core.serverView(saved), nil
+}
+
+// Remove disconnects and deletes a server.
+func (s *ServersService) Remove(id string) error {
+	if err := s.core.Store.DeleteServer(id); err != nil {
+		return err
+	}
+	s.core.Manager.Remove(id)
+	s.core.emitServers()
+	return nil
+}
+
+// SetEnabled connects or disconnects a server and remembers the choice.
+func (s *ServersService) SetEnabled(id string, enabled bool) error {
+	srv, err := s.core.Store.Server(id)
+	if err != nil {
+		return err
+	}
+	srv.Enabled = enabled
+	saved, err := s.core.Store.PutServer(srv)
+	if err != nil {
+		return err
+	}
+	s.core.Manager.Set(saved)
+	s.core.emitServers()
+	return nil
+}
+
+// Reconnect drops and re-opens a server's session now.
+func (s *ServersService) Reconnect(id string) error { return s.core.Manager.Reconnect(id) }
+
+// Log returns the tail of a server's log: the stderr of a stdio server and
+// the host's connection events.
+func (s *ServersService) Log(id string) (string, error) { return s.core.Manager.Log(id) }
+
+// toServer converts an editor input into a store record.
+func toServer(id string, in ServerInput) store.Server {
+	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport}
+	switch in.Transport {
+	case store.TransportStdio:
+		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Dir: strings.TrimSpace(in.Dir)}
+	case store.TransportHTTP:
+		srv.HTTP = &store.HTTPConfig{URL: strings.TrimSpace(in.URL), Headers: canonicalHeaders(in.Headers)}
+	}
+	return srv
+}
+
+func canonicalHeaders(h map[string]string) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		out[http.CanonicalHeaderKey(k)] = v
+	}
+	return out
+}
+
+// toInput converts a store record back into editor input.
+func toInput(srv store.Server) ServerInput {
+	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport}
+	if c := srv.Stdio; c != nil {
+		in.Command, in.Args, in.Env, in.Dir = c.Command, c.Args, c.Env, c.Dir
+	}
+	if c := srv.HTTP; c != nil {
+		in.URL, in.Headers = c.URL, c.Headers
+	}
+	return in
+}
+
+func (c *Core) serverViews() ([]ServerView, error) {
+	servers, err := c.Store.Servers()
+	if err != nil {
+		return nil, err
+	}
+	views := make([]ServerView, 0, len(servers))
+	for _, srv := range servers {
+		views = append(views, c.serverView(srv))
+	}
+	return views, nil
+}
+
+func (c *Core) serverView(srv store.Server) ServerView {
+	v := ServerView{ID: srv.ID, Input: toInput(srv), Where: mcp.Where(srv)}
+	st, err := c.Manager.Status(srv.ID)
+	if err != nil { // not handed to the manager (CLI) or just removed
+		st = mcp.Status{State: mcp.StateDisabled}
+		if srv.Enabled {
+			st.State = mcp.StateConnecting
+		}
+	}
+	v.Status = StatusView{
+		State:           string(st.State),
+		Message:         st.Message,
+		Transport:       st.Transport,
+		ProtocolVersion: st.ProtocolVersion,
+		ServerName:      st.ServerName,
+		ServerVersion:   st.ServerVersion,
+		Capabilities:    st.Capabilities,
+		Since:           rfc3339(st.Since),
+		NextRetry:       rfc3339(st.NextRetry),
+		Counts:          ListCount{Tools: st.Tools, Resources: st.Resources, Prompts: st.Prompts},
+	}
+	return v
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// summary joins field errors into one line, in a stable order.
+func (e FieldErrors) summary() string {
+	var parts []string
+	for _, k := range []string{"name", "transport", "command", "env", "url", "headers"} {
+		if msg, ok := e[k]; ok {
+			parts = append(parts, msg)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// sentence capitalises the first letter and ends with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}

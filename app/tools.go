@@ -1,0 +1,209 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
+// DefaultToolCallTimeout bounds a tool call when the settings give none.
+const DefaultToolCallTimeout = 60 * time.Second
+
+// ToolsService is bound to the frontend: the tools pane.
+type ToolsService struct {
+	core *Core
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // by call ID
+}
+
+// NewToolsService returns the tools pane's service on core.
+func NewToolsService(core *Core) *ToolsService {
+	return &ToolsService{core: core, running: map[string]context.CancelFunc{}}
+}
+
+// List returns the tools of a connected server, with a form for each.
+func (t *ToolsService) List(serverID string) ([]ToolView, error) {
+	tools, err := t.core.Manager.Tools(serverID)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]ToolView, 0, len(tools))
+	for _, tool := range tools {
+		views = append(views, toolView(tool))
+	}
+	return views, nil
+}
+
+// Call calls a tool with arguments given as JSON object text. callID is
+// chosen by the frontend so that the call can be cancelled with Cancel.
+func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+	args, err := parseArgs(argsJSON)
+	if err != nil {
+		return ToolResultView{}, err
+	}
+	def, err := t.core.Manager.Tool(serverID, tool)
+	if err != nil {
+		return ToolResultView{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), t.core.toolCallTimeout())
+	defer cancel()
+	if callID != "" {
+		t.mu.Lock()
+		t.running[callID] = cancel
+		t.mu.Unlock()
+		defer func() {
+			t.mu.Lock()
+			delete(t.running, callID)
+			t.mu.Unlock()
+		}()
+	}
+	start := time.Now()
+	res, err := t.core.Manager.CallTool(ctx, serverID, tool, args)
+	switch {
+	case errors.Is(err, context.Canceled):
+		return ToolResultView{}, errors.New("the call was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		return ToolResultView{}, fmt.Errorf("the call took longer than %s and was stopped", t.core.toolCallTimeout())
+	case err != nil:
+		return ToolResultView{}, err
+	}
+	view := ResultView(def, res)
+	view.DurationMs = time.Since(start).Milliseconds()
+	return view, nil
+}
+
+// Cancel cancels a running call; the server is told with notifications/cancelled.
+func (t *ToolsService) Cancel(callID string) error {
+	t.mu.Lock()
+	cancel := t.running[callID]
+	t.mu.Unlock()
+	if cancel == nil {
+		return errors.New("that call is no longer running")
+	}
+	cancel()
+	return nil
+}
+
+// parseArgs reads tool arguments: a JSON object, or nothing.
+func parseArgs(argsJSON string) (map[string]any, error) {
+	if argsJSON == "" {
+		return map[string]any{}, nil
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil || args == nil {
+		return nil, fmt.Errorf("the arguments must be a JSON object, like {\"name\": \"value\"}")
+	}
+	return args, nil
+}
+
+func (c *Core) toolCallTimeout() time.Duration {
+	if s, err := c.Store.Settings(); err == nil && s.ToolCallTimeout > 0 {
+		return s.ToolCallTimeout
+	}
+	return DefaultToolCallTimeout
+}
+
+func toolView(tool *sdk.Tool) ToolView {
+	v := ToolView{
+		Name:        tool.Name,
+		Title:       ToolTitle(tool),
+		Description: tool.Description,
+		Form:        formView(mcp.ToolForm(tool.InputSchema)),
+		HasOutput:   tool.OutputSchema != nil,
+	}
+	if a := tool.Annotations; a != nil {
+		v.Annotations = ToolHints{
+			ReadOnly:    a.ReadOnlyHint,
+			Destructive: a.DestructiveHint != nil && *a.DestructiveHint,
+			Idempotent:  a.IdempotentHint,
+			OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
+		}
+	}
+	if b, err := json.MarshalIndent(tool.InputSchema, "", "  "); err == nil {
+		v.InputSchema = string(b)
+	}
+	return v
+}
+
+// ToolTitle is a tool's display name: title, annotations.title, then name.
+func ToolTitle(tool *sdk.Tool) string {
+	switch {
+	case tool.Title != "":
+		return tool.Title
+	case tool.Annotations != nil && tool.Annotations.Title != "":
+		return tool.Annotations.Title
+	}
+	return tool.Name
+}
+
+func formView(f mcp.Form) FormView {
+	v := FormView{Complete: f.Complete, Reason: f.Reason, Fields: make([]FieldView, 0, len(f.Fields))}
+	for _, fl := range f.Fields {
+		fv := FieldView{
+			Name: fl.Name, Label: fl.Label, Description: fl.Description, Kind: fl.Kind, Required: fl.Required,
+			Minimum: fl.Minimum, Maximum: fl.Maximum, MinLength: fl.MinLength, MaxLength: fl.MaxLength,
+			Pattern: fl.Pattern, MinItems: fl.MinItems, MaxItems: fl.MaxItems, Sensitive: fl.Sensitive,
+		}
+		if fl.Default != nil {
+			fv.Default, _ = json.Marshal(fl.Default)
+		}
+		for _, o := range fl.Options {
+			fv.Options = append(fv.Options, OptionView{Value: o.Value, Label: o.Label})
+		}
+		v.Fields = append(v.Fields, fv)
+	}
+	return v
+}
+
+// ResultView turns a tool result into what the UI and the CLI show,
+// checking structuredContent against the tool's outputSchema (E31).
+func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
+	v := ToolResultView{IsError: res.IsError, Content: make([]ContentView, 0, len(res.Content))}
+	for _, c := range res.Content {
+		v.Content = append(v.Content, contentView(c))
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.MarshalIndent(res.StructuredContent, "", "  "); err == nil {
+			v.Structured = string(b)
+		}
+	}
+	if tool != nil && !res.IsError {
+		v.StructuredWarning = mcp.CheckStructured(tool.OutputSchema, res.StructuredContent)
+	}
+	return v
+}
+
+func contentView(c sdk.Content) ContentView {
+	switch c := c.(type) {
+	case *sdk.TextContent:
+		return ContentView{Type: "text", Text: c.Text}
+	case *sdk.ImageContent:
+		return ContentView{Type: "image", MimeType: c.MIMEType, Data: base64Of(c.Data)}
+	case *sdk.AudioContent:
+		return ContentView{Type: "audio", MimeType: c.MIMEType, Data: base64Of(c.Data)}
+	case *sdk.ResourceLink:
+		return ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
+	case *sdk.EmbeddedResource:
+		v := ContentView{Type: "resource"}
+		if r := c.Resource; r != nil {
+			v.URI, v.MimeType, v.Text = r.URI, r.MIMEType, r.Text
+			if r.Text == "" && len(r.Blob) > 0 {
+				v.Text = fmt.Sprintf("(%d bytes of binary data)", len(r.Blob))
+			}
+		}
+		return v
+	}
+	b, _ := json.Marshal(c)
+	return ContentView{Type: "unknown", Text: string(b)}
+}
+
+func base64Of(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

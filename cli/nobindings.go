@@ -1,0 +1,5 @@
+//go:build !bindings
+
+package cli
+
+const bindingsOnly = false

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// cliConnectTimeout bounds how long the CLI waits for a server to connect.
+const cliConnectTimeout = 30 * time.Second
+
+// connectOne opens the core and connects only the named server.
+func (e *env) connectOne(ctx context.Context, name string) (*app.Core, store.Server, error) {
+	core, err := e.openCore()
+	if err != nil {
+		return nil, store.Server{}, err
+	}
+	srv, err := findServer(core, name)
+	if err != nil {
+		core.Close()
+		return nil, srv, err
+	}
+	if !srv.Enabled {
+		core.Close()
+		return nil, srv, fmt.Errorf("%s is turned off (enable it with: gatehouse servers enable %q)", srv.Name, srv.Name)
+	}
+	core.Manager.Set(srv)
+	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
+	defer cancel()
+	if err := core.Manager.WaitConnected(wctx, srv.ID); err != nil {
+		log, _ := core.Manager.Log(srv.ID)
+		core.Close()
+		return nil, srv, fmt.Errorf("cannot connect to %s: %w%s", srv.Name, err, logHint(log))
+	}
+	return core, srv, nil
+}
+
+// logHint returns the last lines of a server's log, to show with an error.
+func logHint(log string) string {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return ""
+	}
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	for i, l := range lines {
+		lines[i] = "  " + oneLine(l)
+	}
+	return "\nlast lines of its log:\n" + strings.Join(lines, "\n")
+}
+
+// tools runs `gatehouse tools SERVER`: one line per tool, name and description.
+func (e *env) tools(ctx context.Context, args []string) error {
+	if len(args) != 1 {
+		return usageError("tools needs exactly one server name")
+	}
+	core, srv, err := e.connectOne(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	tools, err := app.NewToolsService(core).List(srv.ID)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
+		fmt.Fprintf(e.stdout, "%s\t%s\n", oneLine(t.Name), oneLine(desc))
+	}
+	return nil
+}
+
+// call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json]`. It exits 1
+// when the call fails or the tool's result is marked as an error.
+func (e *env) call(ctx context.Context, args []string) int {
+	asJSON := false
+	var pos []string
+	for _, a := range args {
+		if a == "--json" {
+			asJSON = true
+		} else {
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		return e.exit(usageError("call needs SERVER TOOL and optionally JSON arguments"))
+	}
+	argsJSON := ""
+	if len(pos) == 3 {
+		argsJSON = pos[2]
+	}
+	core, srv, err := e.connectOne(ctx, pos[0])
+	if err != nil {
+		return e.exit(err)
+	}
+	defer core.Close()
+	tools := app.NewToolsService(core)
+	done := make(chan struct{})
+	defer close(done)
+	go func() { // Ctrl-C cancels the call on the server too.
+		select {
+		case <-ctx.Done():
+			_ = tools.Cancel("cli")
+		case <-done:
+		}
+	}()
+	res, err := tools.Call("cli", srv.ID, pos[1], argsJSON)
+	if err != nil {
+		return e.exit(err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return e.exit(err)
+		}
+	} else {
+		e.printResult(res)
+	}
+	if res.IsError {
+		return exitError
+	}
+	return exitOK
+}
+
+// printResult shows a tool result for people. Server text is kept as text:
+// control characters are made visible so a result cannot drive the terminal.
+func (e *env) printResult(res app.ToolResultView) {
+	if res.IsError {
+		fmt.Fprintln(e.stdout, "The tool reported an error:")
+	}
+	for _, c := range res.Content {
+		switch c.Type {
+		case "text":
+			fmt.Fprintln(e.stdout, visible(c.Text))
+		case "image", "audio":
+			fmt.Fprintf(e.stdout, "[%s %s, %d bytes]\n", c.Type, oneLine(c.MimeType), len(c.Data)*3/4)
+		case "resource_link":
+			label := c.Title
+			if label == "" {
+				label = c.Name
+			}
+			fmt.Fprintf(e.stdout, "[link] %s <%s>\n", oneLine(label), oneLine(c.URI))
+		case "resource":
+			fmt.Fprintf(e.stdout, "[resource %s]\n%s\n", oneLine(c.URI), visible(c.Text))
+		default:
+			fmt.Fprintln(e.stdout, visible(c.Text))
+		}
+	}
+	if res.Structured != "" {
+		fmt.Fprintln(e.stdout, "Structured content:")
+		fmt.Fprintln(e.stdout, res.Structured)
+	}
+	if res.StructuredWarning != "" {
+		fmt.Fprintln(e.stderr, "Warning:", res.StructuredWarning)
+	}
+}
+
+// visible is oneLine for multi-line text: newlines and tabs stay.
+func visible(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(oneLine(strings.ReplaceAll(l, "\t", "    ")), "\r", "")
+	}
+	return strings.Join(lines, "\n")
+}
+
