@@ -170,4 +170,3 @@ func visible(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
