@@ -1,0 +1,212 @@
+// Component tests of the tools pane. api.ts is mocked: these tests check the
+// form the UI builds from Go's FormView and the JSON it sends back. The real
+// Go backend is exercised by the end-to-end tests in e2e/.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import { servers } from '../lib/servers.svelte';
+import { tools } from '../lib/tools.svelte';
+import ToolRunner from './ToolRunner.svelte';
+import { field, result, server, tool } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+const everyKind = tool('book', {
+  title: 'Book a room',
+  description: 'Books a meeting room <b>now</b>.',
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  form: {
+    complete: true,
+    reason: '',
+    fields: [
+      field('title', 'text', { label: 'Title', required: true, description: 'What the meeting is about' }),
+      field('email', 'email', { label: 'Organizer email' }),
+      field('link', 'uri', { label: 'Agenda link' }),
+      field('day', 'date', { label: 'Day' }),
+      field('start', 'date-time', { label: 'Start' }),
+      field('hours', 'number', { label: 'Hours' }),
+      field('people', 'integer', { label: 'People', minimum: 1 }),
+      field('video', 'boolean', { label: 'Video call' }),
+      field('room', 'single-select', {
+        label: 'Room',
+        options: [
+          { value: 'oak', label: 'Oak room' },
+          { value: 'elm', label: 'Elm room' },
+        ],
+      }),
+      field('extras', 'multi-select', {
+        label: 'Extras',
+        options: [
+          { value: 'coffee', label: 'Coffee' },
+          { value: 'cake', label: 'Cake' },
+          { value: 'board', label: 'Whiteboard' },
+        ],
+      }),
+      field('meta', 'json', { label: 'Metadata' }),
+    ],
+  },
+});
+
+const jsonOnly = tool('complex', {
+  form: { complete: false, reason: 'the schema uses oneOf, which a form cannot show', fields: [] },
+  inputSchema: '{\n  "oneOf": []\n}',
+});
+
+async function openTool(title: string) {
+  const user = userEvent.setup();
+  render(ToolRunner);
+  await user.click(await screen.findByRole('button', { name: new RegExp(title) }));
+  return user;
+}
+
+function sentArgs(): unknown {
+  const [, serverID, toolName, argsJSON] = mocked.callTool.mock.calls.at(-1)!;
+  expect(serverID).toBe('s1');
+  void toolName;
+  return JSON.parse(argsJSON);
+}
+
+describe('ToolRunner', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    tools.byServer = {};
+    tools.calls = {};
+    servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: 'exit status 1' })]);
+    mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
+    mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
+  });
+
+  it('lists the tools of the first connected server with their hints, as text', async () => {
+    render(ToolRunner);
+    const item = await screen.findByRole('button', { name: /Book a room/ });
+    expect(item.textContent).toContain('Books a meeting room <b>now</b>.');
+    expect(document.querySelector('b')).toBeNull();
+    await userEvent.setup().click(item);
+    const hints = screen.getByLabelText('Hints the server claims');
+    expect(within(hints).getByText('destructive')).toBeTruthy();
+    expect(within(hints).getByText('idempotent')).toBeTruthy();
+    expect(within(hints).queryByText('read-only')).toBeNull();
+    expect(mocked.listTools).toHaveBeenCalledWith('s1');
+  });
+
+  it('builds one control per field kind', async () => {
+    await openTool('Book a room');
+    const byLabel = (l: string) => screen.getByLabelText(new RegExp(`^${l}\\s*\\*?$`)) as HTMLInputElement;
+    const cases: [string, string, string][] = [
+      ['Title', 'INPUT', 'text'],
+      ['Organizer email', 'INPUT', 'email'],
+      ['Agenda link', 'INPUT', 'url'],
+      ['Day', 'INPUT', 'date'],
+      ['Start', 'INPUT', 'datetime-local'],
+      ['Hours', 'INPUT', 'number'],
+      ['People', 'INPUT', 'number'],
+      ['Video call', 'INPUT', 'checkbox'],
+      ['Room', 'SELECT', 'select-one'],
+      ['Metadata', 'TEXTAREA', 'textarea'],
+    ];
+    for (const [label, tag, type] of cases) {
+      const el = byLabel(label);
+      expect(el.tagName, label).toBe(tag);
+      expect(el.type, label).toBe(type);
+    }
+    expect(byLabel('People').step).toBe('1');
+    const extras = screen.getByRole('group', { name: 'Extras' });
+    expect(within(extras).getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim())).toEqual([
+      'Coffee',
+      'Cake',
+      'Whiteboard',
+    ]);
+    expect(screen.getByText('What the meeting is about')).toBeTruthy();
+  });
+
+  it('sends typed JSON: numbers, booleans, arrays, parsed json; empty optional fields left out', async () => {
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText(/^Title/), 'Planning');
+    await fireEvent.input(screen.getByLabelText('Day'), { target: { value: '2026-11-23' } });
+    await user.type(screen.getByLabelText('Hours'), '1.5');
+    await user.type(screen.getByLabelText('People'), '4');
+    await user.click(screen.getByLabelText('Video call'));
+    await user.selectOptions(screen.getByLabelText('Room'), 'elm');
+    await user.click(screen.getByLabelText('Coffee'));
+    await user.click(screen.getByLabelText('Whiteboard'));
+    await fireEvent.input(screen.getByLabelText('Metadata'), { target: { value: '{"team": ["a", "b"], "n": 2}' } });
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+
+    await waitFor(() => expect(mocked.callTool).toHaveBeenCalledTimes(1));
+    expect(sentArgs()).toEqual({
+      title: 'Planning',
+      day: '2026-11-23',
+      hours: 1.5,
+      people: 4,
+      video: true,
+      room: 'elm',
+      extras: ['coffee', 'board'],
+      meta: { team: ['a', 'b'], n: 2 },
+    });
+    expect(await screen.findByText('booked')).toBeTruthy();
+  });
+
+  it('does not call while a field is wrong, and says what is wrong', async () => {
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText('People'), '0');
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    expect(await screen.findByText('This is required.')).toBeTruthy();
+    expect(screen.getByText('Enter 1 or more.')).toBeTruthy();
+    expect(mocked.callTool).not.toHaveBeenCalled();
+  });
+
+  it('the JSON tab starts from the form and sends what is written there', async () => {
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText(/^Title/), 'X');
+    await user.click(screen.getByRole('tab', { name: 'JSON' }));
+    const editor = screen.getByLabelText('Arguments (JSON object)') as HTMLTextAreaElement;
+    expect(JSON.parse(editor.value)).toEqual({ title: 'X' });
+    expect(screen.getByText('Input schema')).toBeTruthy();
+    await fireEvent.input(editor, { target: { value: '{"title": "Y", "people": 3}' } });
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    await waitFor(() => expect(mocked.callTool).toHaveBeenCalled());
+    expect(sentArgs()).toEqual({ title: 'Y', people: 3 });
+  });
+
+  it('offers only the JSON editor, with the reason, when the form is incomplete', async () => {
+    const user = await openTool('complex');
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.getByText(/the schema uses oneOf, which a form cannot show/)).toBeTruthy();
+    const editor = screen.getByLabelText('Arguments (JSON object)');
+    await fireEvent.input(editor, { target: { value: '[1]' } });
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    expect(await screen.findByText(/must be a JSON object/)).toBeTruthy();
+    expect(mocked.callTool).not.toHaveBeenCalled();
+  });
+
+  it('Cancel asks Go to cancel the running call by its ID', async () => {
+    let finish: (e: unknown) => void = () => {};
+    mocked.callTool.mockImplementation(() => new Promise((_, reject) => (finish = reject)));
+    const user = await openTool('complex');
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    const cancel = await screen.findByRole('button', { name: 'Cancel' });
+    expect((screen.getByRole('button', { name: 'Calling…' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(cancel);
+    const callID = mocked.callTool.mock.calls[0][0];
+    expect(mocked.cancelCall).toHaveBeenCalledWith(callID);
+    finish(new Error('context canceled'));
+    expect(await screen.findByText('The call was cancelled.')).toBeTruthy();
+  });
+
+  it('explains a call that failed', async () => {
+    mocked.callTool.mockRejectedValue(new Error('the server is not connected'));
+    const user = await openTool('complex');
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    expect(await screen.findByText('The call failed: the server is not connected')).toBeTruthy();
+  });
+
+  it('a server that is not connected says why instead of listing tools', async () => {
+    const user = userEvent.setup();
+    render(ToolRunner);
+    await user.selectOptions(screen.getByLabelText('Server'), 's2');
+    expect(screen.getByText(/Broken is error/)).toBeTruthy();
+    expect(screen.getByText('exit status 1')).toBeTruthy();
+  });
+});
