@@ -1,0 +1,197 @@
+package app
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/mcp/demo"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// The demo server is seeded as "<this executable> demo-server": in tests the
+// test binary serves it, so the services below talk to a real go-sdk server.
+// The Wails runtime is not needed: events go to a recording Emitter.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
+		_ = demo.Run(context.Background())
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events map[string][]any
+}
+
+func (r *recorder) Emit(name string, data any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events[name] = append(r.events[name], data)
+}
+
+func (r *recorder) last(name string) any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if list := r.events[name]; len(list) > 0 {
+		return list[len(list)-1]
+	}
+	return nil
+}
+
+func openTestCore(t *testing.T) (*Core, *recorder) {
+	t.Helper()
+	core, err := OpenCore(CoreOptions{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{events: map[string][]any{}}
+	core.SetEmitter(rec)
+	t.Cleanup(func() { core.Close() })
+	return core, rec
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServersService_Validate(t *testing.T) {
+	core, _ := openTestCore(t) // has "Demo server"
+	svc := NewServersService(core)
+	demoSrv, _ := core.Store.ServerByName(DemoServerName)
+	stdio := func(name, cmd string) ServerInput {
+		return ServerInput{Name: name, Transport: store.TransportStdio, Command: cmd}
+	}
+	web := func(url string, headers map[string]string) ServerInput {
+		return ServerInput{Name: "Web", Transport: store.TransportHTTP, URL: url, Headers: headers}
+	}
+	cases := []struct {
+		name  string
+		id    string
+		in    ServerInput
+		field string // "" = valid
+		msg   string
+	}{
+		{"a stdio server with a command is valid", "", stdio("Files", "npx"), "", ""},
+		{"an https server is valid", "", web("https://example.com/mcp", nil), "", ""},
+		{"a name is required", "", stdio("  ", "npx"), "name", "Give the server a name."},
+		{"names are unique regardless of case", "", stdio("demo SERVER", "npx"), "name", `A server named "Demo server" already exists.`},
+		{"a server keeps its own name when edited", demoSrv.ID, stdio("Demo server", "x"), "", ""},
+		{"a stdio server needs a command", "", stdio("Files", " "), "command", "A stdio server needs a command to run."},
+		{"an HTTP server needs a URL", "", web("", nil), "url", "An HTTP server needs a URL."},
+		{"only http and https URLs", "", web("file:///etc/passwd", nil), "url", "The URL must start with http:// or https://."},
+		{"no credentials in the URL", "", web("https://u:p@example.com", nil), "url", "must not contain a user name or password"},
+		{"header names are checked", "", web("https://example.com", map[string]string{"Bad Header": "x"}), "headers", `"Bad Header" is not a valid header name.`},
+		{"header values cannot split lines", "", web("https://example.com", map[string]string{"X-A": "a\r\nb"}), "headers", "cannot carry"},
+		{"a transport must be chosen", "", ServerInput{Name: "X"}, "transport", "Choose stdio or HTTP."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := svc.Validate(tc.id, tc.in)
+			if tc.field == "" {
+				if len(errs) != 0 {
+					t.Errorf("want valid, got %v", errs)
+				}
+				return
+			}
+			if !strings.Contains(errs[tc.field], tc.msg) {
+				t.Errorf("errors = %v, want %s: %q", errs, tc.field, tc.msg)
+			}
+		})
+	}
+}
+
+// TestServicesWithDemoServer drives the bound services the way the UI does.
+func TestServicesWithDemoServer(t *testing.T) {
+	core, rec := openTestCore(t)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	servers := NewServersService(core)
+	tools := NewToolsService(core)
+
+	var demoView ServerView
+	waitUntil(t, "a servers event showing the demo server connected", func() bool {
+		views, _ := rec.last(EventServers).([]ServerView)
+		for _, v := range views {
+			if v.Input.Name == DemoServerName && v.Status.State == "connected" {
+				demoView = v
+				return true
+			}
+		}
+		return false
+	})
+	if demoView.Status.ServerName != "gatehouse-demo" || demoView.Status.Counts.Tools != 5 || !strings.HasSuffix(demoView.Where, " demo-server") {
+		t.Errorf("demo server view = %+v", demoView)
+	}
+
+	list, err := tools.List(demoView.ID)
+	if err != nil || len(list) != 5 {
+		t.Fatalf("tools: %v %+v", err, list)
+	}
+	byName := map[string]ToolView{}
+	for _, tv := range list {
+		byName[tv.Name] = tv
+	}
+	if e := byName["echo"]; e.Title != "Echo" || !e.Annotations.ReadOnly || !e.Form.Complete || len(e.Form.Fields) != 1 || e.Form.Fields[0].Kind != "text" || !e.Form.Fields[0].Required {
+		t.Errorf("echo view = %+v", e)
+	}
+	if !byName["forecast"].HasOutput {
+		t.Error("forecast should declare an output schema")
+	}
+
+	res, err := tools.Call("c1", demoView.ID, "forecast", `{"city":"Lima","days":2}`)
+	if err != nil || res.IsError || !strings.Contains(res.Structured, `"city": "Lima"`) || res.StructuredWarning != "" {
+		t.Errorf("forecast: %v %+v", err, res)
+	}
+	res, err = tools.Call("c2", demoView.ID, "echo", `{"message":"<img src=x onerror=alert(1)>"}`)
+	if err != nil || len(res.Content) != 1 || res.Content[0].Text != "<img src=x onerror=alert(1)>" {
+		t.Errorf("echo keeps the text exactly as sent: %v %+v", err, res)
+	}
+	res, err = tools.Call("c3", demoView.ID, "readme_link", "")
+	if err != nil || len(res.Content) != 2 || res.Content[1].Type != "resource_link" || res.Content[1].URI != "gatehouse-demo://readme" {
+		t.Errorf("resource link: %v %+v", err, res)
+	}
+	if _, err := tools.Call("c4", demoView.ID, "echo", `"text"`); err == nil || !strings.Contains(err.Error(), "JSON object") {
+		t.Errorf("non-object arguments: %v", err)
+	}
+
+	// Turning the server off is remembered and reported.
+	if err := servers.SetEnabled(demoView.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	views, _ := servers.List()
+	if views[0].Status.State != "disabled" || views[0].Input.Enabled {
+		t.Errorf("after disabling: %+v", views[0])
+	}
+	if _, err := tools.List(demoView.ID); err == nil {
+		t.Error("a disabled server still lists tools")
+	}
+}
+
+func TestResultView_StructuredMismatchWarns_E31(t *testing.T) {
+	tool := &sdk.Tool{Name: "t", OutputSchema: map[string]any{
+		"type": "object", "required": []any{"sum"}, "properties": map[string]any{"sum": map[string]any{"type": "number"}},
+	}}
+	v := ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": "x"}})
+	if !strings.Contains(v.StructuredWarning, "does not match") {
+		t.Errorf("warning = %q", v.StructuredWarning)
+	}
+	v = ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": 1}})
+	if v.StructuredWarning != "" {
+		t.Errorf("unexpected warning %q", v.StructuredWarning)
+	}
+}
