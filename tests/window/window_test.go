@@ -68,6 +68,18 @@ func TestWindowShowsAndStaysUp(t *testing.T) {
 	if extra := otherWindows(t, display, win); len(extra) > 0 {
 		t.Fatalf("unexpected windows besides the main window: %q; log:\n%s", extra, readLog(app.logPath))
 	}
+
+	// Stopping the app must stop what it started too, including MCP servers
+	// that run in process groups of their own.
+	started := descendants(app.pid)
+	t.Logf("stopping the app and its %d descendant processes", len(started))
+	stopGroup(t, app.pid, app.done)
+	if left := waitGone(started, 5*time.Second); len(left) > 0 {
+		for _, p := range left {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+		t.Errorf("still running 5s after the app was stopped (now killed): %v", left)
+	}
 }
 
 // binaryPath returns $GATEHOUSE_BIN, or build/bin/gatehouse in the repository.
@@ -275,6 +287,81 @@ func stopGroup(t *testing.T, pid int, done <-chan struct{}) {
 // leader not yet reaped counts; Wait reaps it).
 func groupAlive(pgid int) bool {
 	return syscall.Kill(-pgid, 0) == nil
+}
+
+// proc identifies a process; the start time tells a reused pid apart.
+type proc struct {
+	pid   int
+	start string
+	cmd   string
+}
+
+func (p proc) String() string { return fmt.Sprintf("%d %s", p.pid, p.cmd) }
+
+// procStat returns a process's parent pid, state and start time from
+// /proc/PID/stat. ok is false when the process is gone.
+func procStat(pid int) (ppid int, state, start string, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, "", "", false
+	}
+	// The command name (field 2) is in parentheses and may hold anything.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, "", "", false
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3 (state)
+	if len(f) < 20 {
+		return 0, "", "", false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return ppid, f[0], f[19], true
+}
+
+// descendants lists every live process below root.
+func descendants(root int) []proc {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]proc{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		ppid, state, start, ok := procStat(pid)
+		if !ok || state == "Z" {
+			continue
+		}
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		children[ppid] = append(children[ppid], proc{pid, start, strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))})
+	}
+	var all []proc
+	queue := []int{root}
+	for len(queue) > 0 {
+		for _, c := range children[queue[0]] {
+			all = append(all, c)
+			queue = append(queue, c.pid)
+		}
+		queue = queue[1:]
+	}
+	return all
+}
+
+// waitGone waits up to timeout for procs to exit and returns those still
+// running. Zombies count as gone: the machine's init may be slow to reap.
+func waitGone(procs []proc, timeout time.Duration) []proc {
+	deadline := time.Now().Add(timeout)
+	for {
+		var left []proc
+		for _, p := range procs {
+			if _, state, start, ok := procStat(p.pid); ok && state != "Z" && start == p.start {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // findWindow waits for the app's main window to be mapped and returns its X id.
