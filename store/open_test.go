@@ -293,7 +293,7 @@ func TestSafeViewTurnsFaultsIntoErrors(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a mapped file cannot be truncated on Windows")
 	}
-	dir := withServers(t, 200)
+	dir := withServers(t, 3)
 	path := filepath.Join(dir, FileName)
 	db, err := openBolt(path, true, -1)
 	if err != nil {
