@@ -1,6 +1,13 @@
 // Package store keeps Gatehouse's data in one bbolt file: the configured
 // servers and the app settings (later: history and policies). It knows
 // nothing of MCP.
+//
+// A Store holds the file's lock from Open to Close, so one process at a time
+// uses a data file; another gets ErrLocked. Open reads an existing file in
+// full before anything writes to it and refuses a damaged one (ErrCorrupt)
+// or one from a newer Gatehouse (ErrNewerVersion) without changing a byte.
+// Every method is one transaction, committed and synced before it returns,
+// so a process killed at any moment loses nothing a returned call stored.
 package store
 
 import "time"
