@@ -100,7 +100,7 @@ func rawVersion(t *testing.T, dir string) int {
 
 // withServers returns a closed data file in a new directory holding n
 // servers, and the directory.
-func withServers(t *testing.T, n int) string {
+func withServers(t testing.TB, n int) string {
 	t.Helper()
 	dir := t.TempDir()
 	s, err := Open(dir, nil)
@@ -119,4 +119,40 @@ func withServers(t *testing.T, n int) string {
 		}
 	}
 	return dir
+}
+
+// fillHistory adds n entries made by entry(i) to s in one transaction,
+// without fsync: fixtures are built, not crash-tested.
+func fillHistory(tb testing.TB, s *Store, n int, entry func(i int) HistoryEntry) {
+	tb.Helper()
+	s.db.NoSync = true
+	defer func() { s.db.NoSync = false }()
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketHistory)
+		for i := range n {
+			if _, err := addHistory(b, entry(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// sampleEntry is a history entry of typical size.
+func sampleEntry(i int) HistoryEntry {
+	return HistoryEntry{
+		Time:       time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute),
+		ServerID:   fmt.Sprintf("%016x", i%7),
+		ServerName: fmt.Sprintf("server %d", i%7),
+		Mode:       "form",
+		Message:    "Please provide your GitHub username and the repository to clone, so the server can set up the workspace for you.",
+		Fields:     []string{"username", "repository", "branch"},
+		Outcome:    outcomes[i%len(outcomes)],
+		Detail:     "declined automatically by the server's policy",
+		AnswerMs:   int64(1000 + i),
+		Answer:     map[string]any{"username": "ada", "repository": "gatehouse", "branch": "main"},
+	}
 }

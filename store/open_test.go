@@ -49,43 +49,62 @@ func TestOpenMakesDirAndFilePrivate(t *testing.T) {
 		t.Skip("POSIX permissions")
 	}
 	tests := []struct {
-		name     string
-		prepare  func(t *testing.T, dir string) // dir is not created yet
-		wantDir  os.FileMode
-		wantFile os.FileMode
+		name string
+		// defaultDir opens gatehouse in the user config dir, Gatehouse's own;
+		// otherwise a directory of the user's choosing (DataDirEnv, a flag).
+		defaultDir bool
+		// viaLink opens the directory through a symbolic link to it.
+		viaLink bool
+		// dirMode and fileMode are the modes before Open; zero means missing.
+		dirMode, fileMode os.FileMode
+		wantDir, wantFile os.FileMode
 	}{
-		{
-			name:     "missing dirs are created 0700 and the file 0600",
-			prepare:  func(t *testing.T, dir string) {},
-			wantDir:  0o700,
-			wantFile: 0o600,
-		},
-		{
-			name: "a world-readable dir is narrowed to 0700",
-			prepare: func(t *testing.T, dir string) {
-				mustMkdir(t, dir, 0o755)
-			},
-			wantDir:  0o700,
-			wantFile: 0o600,
-		},
-		{
-			name: "a world-readable file is narrowed to 0600",
-			prepare: func(t *testing.T, dir string) {
+		{name: "a missing chosen dir is created 0700 and the file 0600", wantDir: 0o700, wantFile: 0o600},
+		{name: "a missing default dir is created 0700 and the file 0600", defaultDir: true, wantDir: 0o700, wantFile: 0o600},
+		{name: "an existing chosen dir keeps its permissions", dirMode: 0o755, wantDir: 0o755, wantFile: 0o600},
+		{name: "an existing chosen dir shared with the group keeps its permissions", dirMode: 0o770, wantDir: 0o770, wantFile: 0o600},
+		{name: "a world-readable default dir is narrowed to 0700", defaultDir: true, dirMode: 0o755, wantDir: 0o700, wantFile: 0o600},
+		{name: "the default dir reached through a link is narrowed to 0700", defaultDir: true, viaLink: true,
+			dirMode: 0o755, wantDir: 0o700, wantFile: 0o600},
+		{name: "a world-readable file in a chosen dir is narrowed to 0600 and the dir kept",
+			dirMode: 0o755, fileMode: 0o644, wantDir: 0o755, wantFile: 0o600},
+		{name: "a world-readable file in the default dir is narrowed to 0600",
+			defaultDir: true, dirMode: 0o755, fileMode: 0o666, wantDir: 0o700, wantFile: 0o600},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			// os.UserConfigDir reads these (XDG on Linux, HOME on macOS).
+			t.Setenv("HOME", filepath.Join(tmp, "home"))
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(tmp, "config"))
+			dir := filepath.Join(tmp, "a", "gatehouse")
+			if tc.defaultDir {
+				base, err := os.UserConfigDir()
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir = filepath.Join(base, "gatehouse")
+			}
+			if tc.dirMode != 0 {
+				mustMkdir(t, dir, tc.dirMode)
+			}
+			if tc.fileMode != 0 {
 				s := openT(t, dir)
 				if err := s.Close(); err != nil {
 					t.Fatal(err)
 				}
-				mustChmod(t, s.Path(), 0o644)
-			},
-			wantDir:  0o700,
-			wantFile: 0o600,
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "a", "gatehouse")
-			tc.prepare(t, dir)
-			s := openT(t, dir)
+				mustChmod(t, s.Path(), tc.fileMode)
+				mustChmod(t, dir, tc.dirMode)
+			}
+			open := dir
+			if tc.viaLink {
+				open = filepath.Join(tmp, "link")
+				if err := os.Symlink(dir, open); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			s := openT(t, open)
 			if got := modeOf(t, dir); got != tc.wantDir {
 				t.Errorf("dir mode = %v, want %v", got, tc.wantDir)
 			}
@@ -251,6 +270,21 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 		{"settings that are not JSON", func(t *testing.T, path string) {
 			rawUpdate(t, filepath.Dir(path), func(tx *bbolt.Tx) error {
 				return tx.Bucket(bucketSettings).Put(keySettings, []byte("garbage"))
+			})
+		}},
+		{"policy that is not JSON", func(t *testing.T, path string) {
+			rawUpdate(t, filepath.Dir(path), func(tx *bbolt.Tx) error {
+				return tx.Bucket(bucketPolicies).Put([]byte("abc"), []byte("decline"))
+			})
+		}},
+		{"history entry that is not JSON", func(t *testing.T, path string) {
+			rawUpdate(t, filepath.Dir(path), func(tx *bbolt.Tx) error {
+				return tx.Bucket(bucketHistory).Put(historyKey(1), []byte(`{"id":1,"outcome":"acc`))
+			})
+		}},
+		{"history key that is not an 8-byte id", func(t *testing.T, path string) {
+			rawUpdate(t, filepath.Dir(path), func(tx *bbolt.Tx) error {
+				return tx.Bucket(bucketHistory).Put([]byte("1"), []byte(`{"id":1}`))
 			})
 		}},
 		{"unreadable schema version", func(t *testing.T, path string) {

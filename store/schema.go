@@ -12,6 +12,8 @@ var (
 	bucketMeta     = []byte("meta")     // keyVersion, keyInitialized
 	bucketServers  = []byte("servers")  // Server.ID → Server
 	bucketSettings = []byte("settings") // keySettings → Settings
+	bucketPolicies = []byte("policies") // Server.ID → Policy; absent means PolicyAsk
+	bucketHistory  = []byte("history")  // HistoryEntry.ID, 8 bytes big-endian → HistoryEntry
 
 	keyVersion     = []byte("version")     // int: len(migrations) the file has had applied
 	keyInitialized = []byte("initialized") // time.Time of the first MarkInitialized
@@ -29,6 +31,15 @@ var migrations = []func(tx *bbolt.Tx) error{
 	// 0 → 1: the initial layout.
 	func(tx *bbolt.Tx) error {
 		for _, name := range [][]byte{bucketServers, bucketSettings} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		return nil
+	},
+	// 1 → 2: elicitation policies and history.
+	func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketPolicies, bucketHistory} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}

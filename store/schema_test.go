@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.etcd.io/bbolt"
 )
@@ -14,6 +15,7 @@ func TestOpenUpgradesOlderFiles(t *testing.T) {
 	tests := []struct {
 		name      string
 		build     func(tx *bbolt.Tx) error // the old file's content
+		version   int                      // the version build records
 		wantNames []string
 	}{
 		{
@@ -38,13 +40,19 @@ func TestOpenUpgradesOlderFiles(t *testing.T) {
 				return err
 			},
 		},
+		{
+			name:      "a version 1 file keeps its servers",
+			build:     buildVersion1,
+			version:   1,
+			wantNames: []string{"first", "second"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			rawUpdate(t, dir, tc.build)
-			if v := rawVersion(t, dir); v != 0 {
-				t.Fatalf("built file has version %d, want 0", v)
+			if v := rawVersion(t, dir); v != tc.version {
+				t.Fatalf("built file has version %d, want %d", v, tc.version)
 			}
 
 			s := openT(t, dir)
@@ -62,6 +70,13 @@ func TestOpenUpgradesOlderFiles(t *testing.T) {
 			if _, err := s.Settings(); err != nil {
 				t.Errorf("Settings after upgrade: %v", err)
 			}
+			// The elicitation buckets exist.
+			if _, err := s.Policy("s1"); err != nil {
+				t.Errorf("Policy after upgrade: %v", err)
+			}
+			if e, err := s.AddHistory(HistoryEntry{Outcome: OutcomeAccepted}); err != nil || e.ID != 1 {
+				t.Errorf("AddHistory after upgrade = %d, %v; want ID 1", e.ID, err)
+			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -69,6 +84,66 @@ func TestOpenUpgradesOlderFiles(t *testing.T) {
 				t.Errorf("version after Open = %d, want %d", v, schemaVersion())
 			}
 		})
+	}
+}
+
+// buildVersion1 writes a file as the first released layout left it: meta
+// with version 1 and the initialized mark, two servers and settings.
+func buildVersion1(tx *bbolt.Tx) error {
+	records := []struct {
+		bucket, key []byte
+		value       string
+	}{
+		{bucketMeta, keyVersion, `1`},
+		{bucketMeta, keyInitialized, `"2025-01-02T03:04:05Z"`},
+		{bucketServers, []byte("s1"), `{"id":"s1","name":"first","enabled":true,"transport":"stdio",` +
+			`"stdio":{"command":"npx","args":["-y","pkg"]},"createdAt":"2025-01-02T03:04:05Z","updatedAt":"2025-01-02T03:04:05Z"}`},
+		{bucketServers, []byte("s2"), `{"id":"s2","name":"second","enabled":false,"transport":"http",` +
+			`"http":{"url":"http://localhost:1234/mcp"},"createdAt":"2025-01-02T03:04:06Z","updatedAt":"2025-01-02T03:04:06Z"}`},
+		{bucketSettings, keySettings, `{"toolCallTimeout":90000000000,"windowWidth":1200}`},
+	}
+	for _, r := range records {
+		b, err := tx.CreateBucketIfNotExists(r.bucket)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(r.key, []byte(r.value)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestOpenUpgradesVersion1(t *testing.T) {
+	dir := t.TempDir()
+	rawUpdate(t, dir, buildVersion1)
+	s := openT(t, dir)
+
+	first, err := s.Server("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.Enabled || first.Stdio == nil || !slices.Equal(first.Stdio.Args, []string{"-y", "pkg"}) || first.DisableURLMode {
+		t.Errorf("server s1 after upgrade = %+v", first)
+	}
+	if second, err := s.Server("s2"); err != nil || second.HTTP == nil || second.HTTP.URL != "http://localhost:1234/mcp" {
+		t.Errorf("server s2 after upgrade = %+v, %v", second, err)
+	}
+	want := Settings{ToolCallTimeout: 90 * time.Second, WindowWidth: 1200}
+	if got, err := s.Settings(); err != nil || got != want {
+		t.Errorf("settings after upgrade = %+v, %v; want %+v", got, err, want)
+	}
+	if again, err := s.MarkInitialized(); err != nil || again {
+		t.Errorf("MarkInitialized after upgrade = %v, %v; want false", again, err)
+	}
+	if err := s.PutPolicy("s1", Policy{Mode: PolicyDecline}); err != nil {
+		t.Errorf("PutPolicy on an upgraded server: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := rawVersion(t, dir); v != 2 {
+		t.Errorf("version after upgrade = %d, want 2", v)
 	}
 }
 

@@ -112,15 +112,22 @@ func (s *Store) PutServer(srv Server) (Server, error) {
 	return stored, nil
 }
 
-// DeleteServer removes the server with the given ID, or returns ErrNotFound.
-// Its ID is not given to any later server.
+// DeleteServer removes the server with the given ID and its policy, or
+// returns ErrNotFound. Its history stays. Its ID is not given to any later
+// server.
 func (s *Store) DeleteServer(id string) error {
 	return s.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketServers)
 		if b.Get([]byte(id)) == nil {
 			return fmt.Errorf("server %q: %w", id, ErrNotFound)
 		}
-		return b.Delete([]byte(id))
+		if err := tx.Bucket(bucketPolicies).Delete([]byte(id)); err != nil {
+			return fmt.Errorf("delete the policy of server %q: %w", id, err)
+		}
+		if err := b.Delete([]byte(id)); err != nil {
+			return fmt.Errorf("delete server %q: %w", id, err)
+		}
+		return nil
 	})
 }
 

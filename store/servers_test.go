@@ -125,6 +125,29 @@ func TestPutServer(t *testing.T) {
 			},
 		},
 		{
+			name: "url mode is allowed unless disabled",
+			put:  func(map[string]Server) Server { return Server{Name: "files"} },
+			check: func(t *testing.T, got Server, _ map[string]Server) {
+				if got.DisableURLMode {
+					t.Error("DisableURLMode set on a server that did not ask for it")
+				}
+			},
+		},
+		{
+			name:     "disabling url mode is kept",
+			existing: []string{"files"},
+			put: func(ids map[string]Server) Server {
+				srv := ids["files"]
+				srv.DisableURLMode = true
+				return srv
+			},
+			check: func(t *testing.T, got Server, _ map[string]Server) {
+				if !got.DisableURLMode {
+					t.Error("DisableURLMode not stored")
+				}
+			},
+		},
+		{
 			name:    "update of an unknown id is not found",
 			put:     func(map[string]Server) Server { return Server{ID: "nope", Name: "files"} },
 			wantErr: ErrNotFound,

@@ -16,6 +16,9 @@ func TestSettings(t *testing.T) {
 			Settings{ToolCallTimeout: 90 * time.Second, WindowWidth: 1200, WindowHeight: 800}},
 		{"a save replaces the whole value", []Settings{{WindowWidth: 1200, WindowHeight: 800}, {ToolCallTimeout: time.Second}},
 			Settings{ToolCallTimeout: time.Second}},
+		{"elicitation settings are read back", []Settings{{ElicitationTimeout: 3 * time.Minute, RememberAnswers: true}},
+			Settings{ElicitationTimeout: 3 * time.Minute, RememberAnswers: true}},
+		{"remembering answers can be turned off again", []Settings{{RememberAnswers: true}, {}}, Settings{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -86,8 +86,11 @@ func DefaultDir() (string, error) {
 }
 
 // Open opens the data file in dir, creating dir (0700) and the file (0600)
-// when missing and narrowing their permissions when they are wider. It holds
-// the file's lock until Close.
+// when missing. It narrows the file to 0600 when it is wider, and dir to 0700
+// only when dir is Gatehouse's own default directory (gatehouse in
+// os.UserConfigDir): a directory that existed and was chosen by the user
+// (DataDirEnv, a command-line flag) may be shared, such as their home, and
+// keeps its permissions. It holds the file's lock until Close.
 //
 // Open never writes to a file it cannot fully read: a damaged file gives
 // ErrCorrupt, a file from a newer Gatehouse gives ErrNewerVersion, and a file
@@ -105,6 +108,8 @@ func Open(dir string, opts *Options) (*Store, error) {
 	deadline := time.Now().Add(timeout)
 	path := filepath.Join(dir, FileName)
 
+	_, statErr := os.Stat(dir)
+	ownDir := errors.Is(statErr, fs.ErrNotExist) || isDefaultDir(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the data directory: %w", err)
 	}
@@ -132,7 +137,7 @@ func Open(dir string, opts *Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	if err := narrowPerms(dir, path); err != nil {
+	if err := narrowPerms(dir, path, ownDir); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
@@ -167,16 +172,37 @@ func remaining(timeout time.Duration, deadline time.Time) time.Duration {
 	return -1
 }
 
-// narrowPerms makes dir 0700 and the file 0600 when they grant anything to
-// group or others. POSIX modes mean nothing on Windows.
-func narrowPerms(dir, path string) error {
+// isDefaultDir reports whether dir is the directory DefaultDir returns
+// without DataDirEnv: Gatehouse's own, which nobody else should read.
+func isDefaultDir(dir string) bool {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return false
+	}
+	own, err := os.Stat(filepath.Join(base, "gatehouse"))
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(dir)
+	return err == nil && os.SameFile(fi, own)
+}
+
+// narrowPerms makes the file 0600, and dir 0700 when narrowDir is set, when
+// they grant anything to group or others. POSIX modes mean nothing on
+// Windows.
+func narrowPerms(dir, path string, narrowDir bool) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
-	for _, f := range []struct {
+	type target struct {
 		name string
 		mode fs.FileMode
-	}{{dir, 0o700}, {path, 0o600}} {
+	}
+	targets := []target{{path, 0o600}}
+	if narrowDir {
+		targets = append(targets, target{dir, 0o700})
+	}
+	for _, f := range targets {
 		fi, err := os.Stat(f.name)
 		if err != nil {
 			return fmt.Errorf("check permissions: %w", err)
