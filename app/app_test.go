@@ -134,12 +134,12 @@ func TestServicesWithDemoServer(t *testing.T) {
 		}
 		return false
 	})
-	if demoView.Status.ServerName != "gatehouse-demo" || demoView.Status.Counts.Tools != 5 || !strings.HasSuffix(demoView.Where, " demo-server") {
+	if demoView.Status.ServerName != "gatehouse-demo" || demoView.Status.Counts.Tools != 11 || !strings.HasSuffix(demoView.Where, " demo-server") {
 		t.Errorf("demo server view = %+v", demoView)
 	}
 
 	list, err := tools.List(demoView.ID)
-	if err != nil || len(list) != 5 {
+	if err != nil || len(list) != 11 {
 		t.Fatalf("tools: %v %+v", err, list)
 	}
 	byName := map[string]ToolView{}

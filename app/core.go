@@ -4,10 +4,12 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -26,11 +28,16 @@ type Emitter interface {
 	Emit(name string, data any)
 }
 
-// Core is what the GUI and the CLI share: the open store and the manager.
+// Core is what the GUI and the CLI share: the open store, the manager and
+// the elicitation broker.
 type Core struct {
 	Store   *store.Store
 	Manager *mcp.Manager
+	Broker  *mcp.Broker
 	events  Emitter
+
+	answererMu sync.Mutex
+	answerer   mcp.Answerer
 }
 
 // CoreOptions configures OpenCore.
@@ -40,8 +47,6 @@ type CoreOptions struct {
 	// DemoCommand is the program that runs `demo-server` (normally this
 	// executable); empty means os.Executable().
 	DemoCommand string
-	// Asker answers elicitations; nil declares no elicitation capability.
-	Asker mcp.Asker
 }
 
 // OpenCore opens the store (failing fast with store.ErrLocked when another
@@ -66,10 +71,11 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
+	c.Broker = mcp.NewBroker(mcp.BrokerOptions{Answerer: (*answererRef)(c), Store: st})
 	c.Manager = mcp.NewManager(mcp.Options{
 		ClientName:     "gatehouse",
 		ClientVersion:  Version,
-		Asker:          opts.Asker,
+		Asker:          c.Broker,
 		OnStatus:       func(mcp.Status) { c.emitServers() },
 		OnListsChanged: func(id string) { c.emit(EventTools, id) },
 	})
@@ -105,6 +111,43 @@ func (c *Core) seedDemo(command string) error {
 
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }
+
+// SetAnswerer sets who answers elicitations: the GUI's dialog or the CLI's
+// prompts. Until it is set, requests are cancelled unseen.
+func (c *Core) SetAnswerer(a mcp.Answerer) {
+	c.answererMu.Lock()
+	defer c.answererMu.Unlock()
+	c.answerer = a
+}
+
+// answererRef forwards to the Core's current answerer, so the broker can be
+// created before the GUI or CLI that answers.
+type answererRef Core
+
+func (r *answererRef) get() mcp.Answerer {
+	r.answererMu.Lock()
+	defer r.answererMu.Unlock()
+	return r.answerer
+}
+
+func (r *answererRef) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+	if a := r.get(); a != nil {
+		return a.Present(ctx, req)
+	}
+	return mcp.Response{Action: mcp.ActionCancel}, nil
+}
+
+func (r *answererRef) QueueChanged(w []mcp.QueueEntry) {
+	if a := r.get(); a != nil {
+		a.QueueChanged(w)
+	}
+}
+
+func (r *answererRef) Notify(n mcp.Notice) {
+	if a := r.get(); a != nil {
+		a.Notify(n)
+	}
+}
 
 // ConnectAll hands every configured server to the manager; enabled ones
 // start connecting in the background.

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"log"
+	"sync/atomic"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -22,15 +24,65 @@ type GUIOptions struct {
 	StartupError error
 }
 
-// wailsEmitter sends events through the Wails runtime of a running window.
-type wailsEmitter struct{ ctx context.Context }
+// wailsDesktop reaches the running window through the Wails runtime: events,
+// OS notifications and attention. Its context exists once the app started.
+type wailsDesktop struct {
+	ctx           atomic.Pointer[context.Context]
+	notifications atomic.Bool
+}
 
-func (e wailsEmitter) Emit(name string, data any) { wruntime.EventsEmit(e.ctx, name, data) }
+func (d *wailsDesktop) start(ctx context.Context) {
+	d.ctx.Store(&ctx)
+	// Notifications go over D-Bus; without a session bus they are unavailable
+	// and requests simply wait in the window.
+	if err := wruntime.InitializeNotifications(ctx); err != nil {
+		log.Printf("gatehouse: desktop notifications unavailable: %v", err)
+		return
+	}
+	d.notifications.Store(true)
+}
+
+func (d *wailsDesktop) context() (context.Context, bool) {
+	p := d.ctx.Load()
+	if p == nil {
+		return nil, false
+	}
+	return *p, true
+}
+
+// Emit implements Emitter.
+func (d *wailsDesktop) Emit(name string, data any) {
+	if ctx, ok := d.context(); ok {
+		wruntime.EventsEmit(ctx, name, data)
+	}
+}
+
+// Notify implements Desktop.
+func (d *wailsDesktop) Notify(title, body string) error {
+	ctx, ok := d.context()
+	if !ok || !d.notifications.Load() {
+		return errors.New("no notification service")
+	}
+	return wruntime.SendNotification(ctx, wruntime.NotificationOptions{ID: "gatehouse-request", Title: title, Body: body})
+}
+
+// Attention implements Desktop: it brings a minimised window back.
+func (d *wailsDesktop) Attention() {
+	if ctx, ok := d.context(); ok {
+		wruntime.WindowUnminimise(ctx)
+		wruntime.WindowShow(ctx)
+	}
+}
 
 // RunGUI opens the main window and blocks until it is closed. The window
 // appears at once; servers connect in the background after start-up.
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
+	desktop := &wailsDesktop{}
+	bind := []any{NewServersService(core), NewToolsService(core), NewSettingsService(core), &ElicitationService{}}
+	if core != nil {
+		bind[3] = NewElicitationService(core, desktop)
+	}
 	width, height := 1100, 760
 	if core != nil {
 		if s, err := core.Store.Settings(); err == nil && s.WindowWidth >= 720 && s.WindowHeight >= 480 {
@@ -50,7 +102,8 @@ func RunGUI(opts GUIOptions) error {
 			if core == nil {
 				return
 			}
-			core.SetEmitter(wailsEmitter{ctx})
+			desktop.start(ctx)
+			core.SetEmitter(desktop)
 			if err := core.ConnectAll(); err != nil {
 				log.Printf("gatehouse: reading servers: %v", err)
 			}
@@ -78,7 +131,7 @@ func RunGUI(opts GUIOptions) error {
 				}
 			}
 		},
-		Bind: []any{NewServersService(core), NewToolsService(core), NewSettingsService(core)},
+		Bind: bind,
 	})
 }
 

@@ -33,7 +33,11 @@ Usage:
   gatehouse servers add NAME --url URL [--header KEY=VALUE ...]
   gatehouse servers remove|enable|disable NAME
   gatehouse tools SERVER                        list a server's tools
-  gatehouse call SERVER TOOL [JSON-ARGS] [--json]
+  gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]
+                                                answers the server's questions on the
+                                                terminal, or from FILE: a JSON array with,
+                                                per request, an object of field values,
+                                                "decline" or "cancel"
   gatehouse version
 
 Data is kept in the user's config folder (gatehouse/gatehouse.db); set
@@ -42,6 +46,7 @@ Data is kept in the user's config folder (gatehouse/gatehouse.db); set
 
 // env is what a command runs with; tests substitute the streams.
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	dataDir        string
 }
@@ -49,7 +54,7 @@ type env struct {
 // Main runs Gatehouse with the given arguments (without the program name)
 // and returns the process exit code.
 func Main(args []string, assets fs.FS) int {
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR")}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR")}
 	rest, err := e.globalFlags(args)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gatehouse: %v\n\n%s", err, usage)

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 func gh(t *testing.T, dataDir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	e := &env{stdout: &out, stderr: &errOut}
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	rest, err := e.globalFlags(append([]string{"--data-dir", dataDir}, args...))
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestCLI_CallDemoServer(t *testing.T) {
 	})
 	t.Run("tools lists one line per tool", func(t *testing.T) {
 		code, out, _ := gh(t, dir, "tools", "demo server")
-		if code != 0 || !strings.Contains(out, "echo\tSends your message back, unchanged.\n") || strings.Count(out, "\n") != 5 {
+		if code != 0 || !strings.Contains(out, "echo\tSends your message back, unchanged.\n") || strings.Count(out, "\n") != 11 {
 			t.Errorf("code %d, output:\n%s", code, out)
 		}
 	})

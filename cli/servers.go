@@ -164,13 +164,21 @@ func findServer(core *app.Core, name string) (store.Server, error) {
 	return srv, err
 }
 
-// oneLine keeps server-supplied or user text on one terminal line and
-// makes control characters visible, so text cannot forge output.
+// oneLine keeps server-supplied or user text on one terminal line and makes
+// hidden characters visible, so text cannot drive the terminal or hide what
+// it says: control characters become �, and invisible format characters
+// (bidi overrides, zero-width spaces) are written as <U+XXXX>.
 func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '�'
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsControl(r):
+			b.WriteRune('�')
+		case unicode.Is(unicode.Cf, r):
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		default:
+			b.WriteRune(r)
 		}
-		return r
-	}, s)
+	}
+	return b.String()
 }

@@ -8,17 +8,22 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // cliConnectTimeout bounds how long the CLI waits for a server to connect.
 const cliConnectTimeout = 30 * time.Second
 
-// connectOne opens the core and connects only the named server.
-func (e *env) connectOne(ctx context.Context, name string) (*app.Core, store.Server, error) {
+// connectOne opens the core and connects only the named server; answerer
+// (may be nil) answers its elicitations.
+func (e *env) connectOne(ctx context.Context, name string, answerer mcp.Answerer) (*app.Core, store.Server, error) {
 	core, err := e.openCore()
 	if err != nil {
 		return nil, store.Server{}, err
+	}
+	if answerer != nil {
+		core.SetAnswerer(answerer)
 	}
 	srv, err := findServer(core, name)
 	if err != nil {
@@ -60,7 +65,7 @@ func (e *env) tools(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageError("tools needs exactly one server name")
 	}
-	core, srv, err := e.connectOne(ctx, args[0])
+	core, srv, err := e.connectOne(ctx, args[0], nil)
 	if err != nil {
 		return err
 	}
@@ -76,15 +81,27 @@ func (e *env) tools(ctx context.Context, args []string) error {
 	return nil
 }
 
-// call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json]`. It exits 1
-// when the call fails or the tool's result is marked as an error.
+// call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]`.
+// Elicitations are answered on the terminal, or from the answers file. It
+// exits 1 when the call fails, the tool's result is marked as an error, or a
+// scripted answer could not be sent.
 func (e *env) call(ctx context.Context, args []string) int {
 	asJSON := false
+	answersFile := ""
 	var pos []string
-	for _, a := range args {
-		if a == "--json" {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--json":
 			asJSON = true
-		} else {
+		case a == "--answers":
+			if i+1 >= len(args) {
+				return e.exit(usageError("--answers needs a file"))
+			}
+			i++
+			answersFile = args[i]
+		case strings.HasPrefix(a, "--answers="):
+			answersFile = strings.TrimPrefix(a, "--answers=")
+		default:
 			pos = append(pos, a)
 		}
 	}
@@ -95,7 +112,11 @@ func (e *env) call(ctx context.Context, args []string) int {
 	if len(pos) == 3 {
 		argsJSON = pos[2]
 	}
-	core, srv, err := e.connectOne(ctx, pos[0])
+	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, answersFile)
+	if err != nil {
+		return e.exit(err)
+	}
+	core, srv, err := e.connectOne(ctx, pos[0], answerer)
 	if err != nil {
 		return e.exit(err)
 	}
@@ -122,6 +143,9 @@ func (e *env) call(ctx context.Context, args []string) int {
 		}
 	} else {
 		e.printResult(res)
+	}
+	if err := answerer.Failure(); err != nil {
+		return e.exit(err)
 	}
 	if res.IsError {
 		return exitError

@@ -52,11 +52,23 @@ type Status struct {
 // Err returns the error behind an error state, for errors.Is checks.
 func (s Status) Err() error { return s.err }
 
+// Peer identifies the server behind a request, for the person deciding on it.
+type Peer struct {
+	// Server is the server as the person configured it: its Name is what the
+	// dialog shows first (E27).
+	Server store.Server
+	// Where says where it runs: the command line or the URL.
+	Where string
+	// SelfName and SelfVersion are what the server calls itself in
+	// initialize. They are claims, shown second ("calls itself ...").
+	SelfName, SelfVersion string
+}
+
 // Asker is how the core reaches a person for requests that need one
 // (elicitation and consent). The GUI, the CLI and tests each provide one.
 type Asker interface {
-	// Elicit asks the person on behalf of server and returns their answer.
-	Elicit(ctx context.Context, server store.Server, req *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	// Elicit asks the person on behalf of peer and returns their answer.
+	Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 }
 
 // Options configures a Manager. The zero value is usable.
@@ -342,6 +354,21 @@ func (m *Manager) Close() {
 	wg.Wait()
 }
 
+// peer describes a session's server for an elicitation dialog.
+func (m *Manager) peer(s *session) Peer {
+	srv := m.config(s.srv.ID, s.srv)
+	p := Peer{Server: srv, Where: Where(srv)}
+	s.mu.Lock()
+	cs := s.cs
+	s.mu.Unlock()
+	if cs != nil {
+		if res := cs.InitializeResult(); res != nil && res.ServerInfo != nil {
+			p.SelfName, p.SelfVersion = res.ServerInfo.Name, res.ServerInfo.Version
+		}
+	}
+	return p
+}
+
 // config returns the server's current configuration (which may have been
 // renamed since the session started), or fallback if it was removed.
 func (m *Manager) config(id string, fallback store.Server) store.Server {
@@ -367,8 +394,9 @@ func (m *Manager) session(id string) (*session, error) {
 }
 
 // newClient builds the go-sdk client for one connection attempt, with
-// handlers that know which server they serve.
-func (m *Manager) newClient(s *session) *sdk.Client {
+// handlers that know which server they serve. connCtx ends with the
+// connection.
+func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 	opts := &sdk.ClientOptions{
 		Capabilities:               &sdk.ClientCapabilities{},
 		ToolListChangedHandler:     func(ctx context.Context, _ *sdk.ToolListChangedRequest) { s.onListChanged(ctx) },
@@ -378,8 +406,19 @@ func (m *Manager) newClient(s *session) *sdk.Client {
 	}
 	if m.opts.Asker != nil {
 		asker := m.opts.Asker
+		// E1: form mode is declared explicitly; URL mode comes with its own
+		// consent display.
+		opts.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}
 		opts.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			return asker.Elicit(ctx, m.config(s.srv.ID, s.srv), req)
+			// A nested request's context ends with the connection, but input
+			// requests (2026-07-28) are fulfilled under the tool call's
+			// context: bind both to the connection so a dialog closes when
+			// its server goes away.
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			stop := context.AfterFunc(connCtx, cancel)
+			defer stop()
+			return asker.Elicit(ctx, m.peer(s), req)
 		}
 	}
 	return sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)

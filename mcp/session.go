@@ -109,7 +109,11 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		return err
 	}
 	s.log.event("connecting to " + Where(s.srv))
-	client := s.m.newClient(s)
+	// connCtx lives as long as this connection: requests the server makes of
+	// the person end with it, whichever way they arrived (E30).
+	connCtx, connEnd := context.WithCancel(ctx)
+	defer connEnd()
+	client := s.m.newClient(s, connCtx)
 
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
@@ -167,6 +171,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	s.mu.Lock()
 	s.cs = nil
 	s.mu.Unlock()
+	connEnd()
 	_ = cs.Close()
 	if proc != nil {
 		proc.killGroup()

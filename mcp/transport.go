@@ -94,7 +94,7 @@ func newStdioProcess(cfg *store.StdioConfig, stderr *serverLog) *stdioProcess {
 }
 
 func (p *stdioProcess) transport() sdk.Transport {
-	return &sdk.CommandTransport{Command: p.cmd, TerminateDuration: stdioTerminateWait}
+	return fieldOrderTransport{&sdk.CommandTransport{Command: p.cmd, TerminateDuration: stdioTerminateWait}}
 }
 
 // killGroup stops every process left in the child's group. The SDK's Close
@@ -120,6 +120,9 @@ type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
 	post4xx atomic.Bool
+	// fieldOrder rewrites response bodies to keep form field order (see
+	// fieldOrderBody); only Streamable HTTP needs it.
+	fieldOrder bool
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -130,6 +133,9 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
+	if err == nil && t.fieldOrder && isMessageBody(resp.Header.Get("Content-Type")) {
+		resp.Body = fieldOrderBody(resp.Body)
+	}
 	if err == nil && req.Method == http.MethodPost && resp.StatusCode >= 400 && resp.StatusCode < 500 &&
 		resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 		t.post4xx.Store(true)
@@ -145,7 +151,7 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	if err != nil {
 		return nil, "", err
 	}
-	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}
+	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, fieldOrder: true}
 	httpClient := &http.Client{Transport: ht}
 	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient}, nil)
 	if err == nil {
@@ -155,7 +161,8 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 		return nil, "", err
 	}
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
-	cs, sseErr := client.Connect(ctx, &sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: httpClient}, nil)
+	sseHTTP := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}}
+	cs, sseErr := client.Connect(ctx, fieldOrderTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, nil)
 	if sseErr != nil {
 		return nil, "", errors.Join(err, sseErr)
 	}

@@ -117,6 +117,8 @@ func NewServer() *sdk.Server {
 		}}, nil, nil
 	})
 
+	addElicitationTools(s)
+
 	s.AddResource(&sdk.Resource{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: readmeURI, MIMEType: "text/markdown", Text: readme}}}, nil

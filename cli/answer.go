@@ -1,0 +1,375 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
+// terminalAnswerer answers elicitations for `gatehouse call`: from an
+// --answers script when given, otherwise by prompting on the terminal. Every
+// answer goes through the same validation as the GUI's.
+type terminalAnswerer struct {
+	out   io.Writer
+	lines <-chan string // standard input, line by line; closed at EOF
+
+	mu      sync.Mutex
+	script  []json.RawMessage // nil: ask interactively
+	next    int
+	scripts bool
+	failure error // the first scripted answer that could not be used
+}
+
+// newTerminalAnswerer reads answers from answersFile when it is not "",
+// else from in.
+func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*terminalAnswerer, error) {
+	a := &terminalAnswerer{out: out}
+	if answersFile != "" {
+		b, err := os.ReadFile(answersFile)
+		if err != nil {
+			return nil, fmt.Errorf("reading the answers file: %w", err)
+		}
+		if err := json.Unmarshal(b, &a.script); err != nil || a.script == nil {
+			return nil, fmt.Errorf("the answers file %s must hold a JSON array: one object, \"decline\" or \"cancel\" per request", answersFile)
+		}
+		a.scripts = true
+		return a, nil
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	a.lines = lines
+	return a, nil
+}
+
+// Failure returns the first scripted answer that could not be sent.
+func (a *terminalAnswerer) Failure() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.failure
+}
+
+func (a *terminalAnswerer) fail(err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.failure == nil {
+		a.failure = err
+	}
+}
+
+// Present implements mcp.Answerer.
+func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+	a.header(req)
+	if a.scripts {
+		return a.scripted(req)
+	}
+	resp, err := a.interactive(ctx, req)
+	if ctx.Err() != nil {
+		fmt.Fprintln(a.out, "The server withdrew this request (or it timed out); nothing was sent.")
+	}
+	return resp, err
+}
+
+// header prints who asks and why (E27), as text that cannot drive the terminal.
+func (a *terminalAnswerer) header(req *mcp.Request) {
+	p := req.Peer
+	fmt.Fprintf(a.out, "\n── %s is asking for input ──\n", oneLine(p.Server.Name))
+	who := "runs: " + oneLine(p.Where)
+	if p.SelfName != "" {
+		who += "; calls itself " + oneLine(p.SelfName)
+	}
+	fmt.Fprintln(a.out, who)
+	fmt.Fprintln(a.out, visible(req.Message))
+	if slices.ContainsFunc(req.Form.Fields, func(f mcp.Field) bool { return f.Sensitive }) {
+		fmt.Fprintln(a.out, "Warning: this form seems to ask for a secret (a password, key, token or card number).\n"+
+			"Servers must not ask for those here. Declining is safest.")
+	}
+}
+
+func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
+	a.mu.Lock()
+	if a.next >= len(a.script) {
+		a.mu.Unlock()
+		a.fail(fmt.Errorf("the answers file has no entry for request %d from %s", a.next+1, req.Peer.Server.Name))
+		fmt.Fprintln(a.out, "No answer left in the answers file: cancelled.")
+		return mcp.Response{Action: mcp.ActionCancel}, nil
+	}
+	entry := a.script[a.next]
+	a.next++
+	n := a.next
+	a.mu.Unlock()
+
+	var word string
+	if json.Unmarshal(entry, &word) == nil {
+		switch word {
+		case mcp.ActionDecline, mcp.ActionCancel:
+			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
+			return mcp.Response{Action: word}, nil
+		}
+		a.fail(fmt.Errorf("answer %d is %q; use an object of values, \"decline\" or \"cancel\"", n, word))
+		return mcp.Response{Action: mcp.ActionCancel}, nil
+	}
+	var values map[string]any
+	if err := json.Unmarshal(entry, &values); err != nil || values == nil {
+		a.fail(fmt.Errorf("answer %d must be an object of field values, \"decline\" or \"cancel\"", n))
+		return mcp.Response{Action: mcp.ActionCancel}, nil
+	}
+	for _, f := range req.Form.Fields { // defaults fill fields the script leaves out
+		if _, given := values[f.Name]; !given && f.Default != nil {
+			values[f.Name] = f.Default
+		}
+	}
+	if errs := req.Validate(values); len(errs) > 0 {
+		fmt.Fprintf(a.out, "Answer %d was not sent; it does not pass the form's checks:\n", n)
+		a.printErrors(req, errs)
+		a.fail(fmt.Errorf("answer %d did not pass validation, so it was not sent", n))
+		return mcp.Response{Action: mcp.ActionCancel}, nil
+	}
+	fmt.Fprintf(a.out, "Answer %d: submitted.\n", n)
+	return mcp.Response{Action: mcp.ActionAccept, Values: values}, nil
+}
+
+func (a *terminalAnswerer) printErrors(req *mcp.Request, errs map[string]string) {
+	for _, f := range req.Form.Fields {
+		if msg, ok := errs[f.Name]; ok {
+			fmt.Fprintf(a.out, "  %s: %s\n", oneLine(f.Label), msg)
+			delete(errs, f.Name)
+		}
+	}
+	for name, msg := range errs {
+		fmt.Fprintf(a.out, "  %s: %s\n", oneLine(name), msg)
+	}
+}
+
+// errWithdrawn ends an interactive prompt when the request's context ends.
+var errWithdrawn = errors.New("withdrawn")
+
+// readLine waits for a line of input, the end of input, or ctx.
+func (a *terminalAnswerer) readLine(ctx context.Context, prompt string) (string, error) {
+	fmt.Fprint(a.out, prompt)
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(a.out)
+		return "", errWithdrawn
+	case line, ok := <-a.lines:
+		if !ok {
+			return "", io.EOF
+		}
+		return strings.TrimSpace(line), nil
+	}
+}
+
+func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+	values := map[string]any{}
+	fields := req.Form.Fields
+	for {
+		for _, f := range fields {
+			v, err := a.askField(ctx, f)
+			if err != nil {
+				return mcp.Response{Action: mcp.ActionCancel}, nil
+			}
+			if v == nil {
+				delete(values, f.Name)
+			} else {
+				values[f.Name] = v
+			}
+		}
+		errs := req.Validate(values)
+		if len(errs) == 0 {
+			break
+		}
+		fmt.Fprintln(a.out, "Please correct:")
+		a.printErrors(req, maps.Clone(errs))
+		fields = slices.DeleteFunc(slices.Clone(req.Form.Fields), func(f mcp.Field) bool { _, bad := errs[f.Name]; return !bad })
+	}
+	for {
+		choice, err := a.readLine(ctx, "Submit, Decline or Cancel? [s/d/c] ")
+		if err != nil {
+			return mcp.Response{Action: mcp.ActionCancel}, nil
+		}
+		switch strings.ToLower(choice) {
+		case "s", "submit":
+			return mcp.Response{Action: mcp.ActionAccept, Values: values}, nil
+		case "d", "decline":
+			return mcp.Response{Action: mcp.ActionDecline}, nil
+		case "c", "cancel":
+			return mcp.Response{Action: mcp.ActionCancel}, nil
+		}
+	}
+}
+
+// askField prompts for one field until the input can be read as its kind;
+// nil means left empty.
+func (a *terminalAnswerer) askField(ctx context.Context, f mcp.Field) (any, error) {
+	fmt.Fprintln(a.out)
+	label := oneLine(f.Label)
+	if f.Required {
+		label += " (required)"
+	}
+	fmt.Fprintln(a.out, label)
+	if f.Description != "" {
+		fmt.Fprintln(a.out, "  "+visible(f.Description))
+	}
+	if hint := limits(f); hint != "" {
+		fmt.Fprintln(a.out, "  "+hint)
+	}
+	for i, o := range f.Options {
+		fmt.Fprintf(a.out, "  %d) %s\n", i+1, oneLine(o.Label))
+	}
+	prompt := "> "
+	if f.Default != nil {
+		prompt = fmt.Sprintf("[%s] > ", oneLine(defaultText(f)))
+	}
+	for {
+		line, err := a.readLine(ctx, prompt)
+		if err != nil {
+			return nil, err
+		}
+		if line == "" {
+			return f.Default, nil
+		}
+		v, perr := parseInput(f, line)
+		if perr == nil {
+			return v, nil
+		}
+		fmt.Fprintln(a.out, "  "+perr.Error())
+	}
+}
+
+func limits(f mcp.Field) string {
+	var parts []string
+	switch f.Kind {
+	case mcp.KindEmail:
+		parts = append(parts, "an email address")
+	case mcp.KindURI:
+		parts = append(parts, "a full web address")
+	case mcp.KindDate:
+		parts = append(parts, "a date, YYYY-MM-DD")
+	case mcp.KindDateTime:
+		parts = append(parts, "a date and time with time zone, like 2026-01-31T14:30:00+01:00")
+	case mcp.KindInteger:
+		parts = append(parts, "a whole number")
+	case mcp.KindNumber:
+		parts = append(parts, "a number")
+	case mcp.KindBoolean:
+		parts = append(parts, "yes or no")
+	case mcp.KindSingleSelect:
+		parts = append(parts, "type the number of one choice")
+	case mcp.KindMultiSelect:
+		parts = append(parts, "type the numbers of your choices, separated by commas")
+	}
+	if f.MinLength != nil {
+		parts = append(parts, fmt.Sprintf("at least %d characters", *f.MinLength))
+	}
+	if f.MaxLength != nil {
+		parts = append(parts, fmt.Sprintf("at most %d characters", *f.MaxLength))
+	}
+	if f.Minimum != nil {
+		parts = append(parts, fmt.Sprintf("from %g", *f.Minimum))
+	}
+	if f.Maximum != nil {
+		parts = append(parts, fmt.Sprintf("up to %g", *f.Maximum))
+	}
+	if f.MinItems != nil {
+		parts = append(parts, fmt.Sprintf("choose at least %d", *f.MinItems))
+	}
+	if f.MaxItems != nil {
+		parts = append(parts, fmt.Sprintf("choose at most %d", *f.MaxItems))
+	}
+	if f.Pattern != "" {
+		parts = append(parts, "pattern "+oneLine(f.Pattern))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func defaultText(f mcp.Field) string {
+	switch d := f.Default.(type) {
+	case bool:
+		if d {
+			return "yes"
+		}
+		return "no"
+	case []any:
+		var s []string
+		for _, v := range d {
+			s = append(s, fmt.Sprint(v))
+		}
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprint(f.Default)
+}
+
+// parseInput reads a typed line as the field's kind.
+func parseInput(f mcp.Field, line string) (any, error) {
+	switch f.Kind {
+	case mcp.KindInteger:
+		n, err := strconv.ParseInt(line, 10, 64)
+		if err != nil {
+			return nil, errors.New("Enter a whole number.")
+		}
+		return float64(n), nil
+	case mcp.KindNumber:
+		n, err := strconv.ParseFloat(line, 64)
+		if err != nil {
+			return nil, errors.New("Enter a number.")
+		}
+		return n, nil
+	case mcp.KindBoolean:
+		switch strings.ToLower(line) {
+		case "y", "yes", "true":
+			return true, nil
+		case "n", "no", "false":
+			return false, nil
+		}
+		return nil, errors.New("Answer yes or no.")
+	case mcp.KindSingleSelect:
+		return pickOption(f, line)
+	case mcp.KindMultiSelect:
+		var picked []any
+		for _, part := range strings.Split(line, ",") {
+			v, err := pickOption(f, strings.TrimSpace(part))
+			if err != nil {
+				return nil, err
+			}
+			picked = append(picked, v)
+		}
+		return picked, nil
+	}
+	return line, nil
+}
+
+func pickOption(f mcp.Field, s string) (any, error) {
+	if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(f.Options) {
+		return f.Options[i-1].Value, nil
+	}
+	for _, o := range f.Options {
+		if o.Value == s || strings.EqualFold(o.Label, s) {
+			return o.Value, nil
+		}
+	}
+	return nil, fmt.Errorf("Choose a number from 1 to %d.", len(f.Options))
+}
+
+// QueueChanged implements mcp.Answerer; the terminal shows one request at a time.
+func (a *terminalAnswerer) QueueChanged([]mcp.QueueEntry) {}
+
+// Notify implements mcp.Answerer.
+func (a *terminalAnswerer) Notify(n mcp.Notice) {
+	fmt.Fprintf(a.out, "\n%s is sending too many requests; some were refused without being shown.\n", oneLine(n.ServerName))
+}

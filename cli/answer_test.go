@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ghIn is gh with standard input.
+func ghIn(t *testing.T, dataDir, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut}
+	rest, err := e.globalFlags(append([]string{"--data-dir", dataDir}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code = e.run(context.Background(), rest)
+	return code, out.String(), errOut.String()
+}
+
+func answersFile(t *testing.T, json string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(p, []byte(json), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCLI_AnswersFile(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name       string
+		tool       string
+		answers    string
+		wantCode   int
+		wantOut    string // stdout: what the server received
+		wantStderr string
+	}{
+		{"an object submits", "ask_city", `[{"city":"Oslo"}]`, 0, `accept {"city":"Oslo"}`, "Demo server is asking for input"},
+		{"decline", "ask_city", `["decline"]`, 0, "decline", "Answer 1: decline."},
+		{"cancel", "ask_city", `["cancel"]`, 0, "cancel", "Answer 1: cancel."},
+		{"defaults fill what an object leaves out", "plan_trip", `[{"city":"Rome"},{}]`, 0, `second: accept {"confirm":true}`, "Answer 2: submitted."},
+		{"an invalid answer is not sent and exits 1", "register", `[{"name":"Ada","email":"nope","arrival":"2026-02-30","track":"go"}]`, 1, "cancel",
+			"Email: Enter an email address"},
+		{"a missing entry cancels and exits 1", "plan_trip", `[{"city":"Rome"}]`, 1, "second: cancel", "no entry for request 2"},
+		{"a password form shows the warning", "connect_bank", `["decline"]`, 0, "decline", "seems to ask for a secret"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := ghIn(t, dir, "", "call", "Demo server", tc.tool, "--answers", answersFile(t, tc.answers))
+			if code != tc.wantCode || !strings.Contains(out, tc.wantOut) || !strings.Contains(errOut, tc.wantStderr) {
+				t.Errorf("code %d\nstdout: %s\nstderr: %s\nwant code %d, stdout %q, stderr %q", code, out, errOut, tc.wantCode, tc.wantOut, tc.wantStderr)
+			}
+		})
+	}
+}
+
+func TestCLI_AnswersFileMustBeAnArray(t *testing.T) {
+	code, _, errOut := ghIn(t, t.TempDir(), "", "call", "Demo server", "ask_city", "--answers", answersFile(t, `{"city":"x"}`))
+	if code != 1 || !strings.Contains(errOut, "must hold a JSON array") {
+		t.Errorf("code %d, stderr %s", code, errOut)
+	}
+}
+
+// TestCLI_TypedAnswers: a person types at the prompts; a bad value is asked
+// again, and the choice at the end decides the action.
+func TestCLI_TypedAnswers(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := ghIn(t, dir, "Paris\ns\n", "call", "Demo server", "ask_city")
+	if code != 0 || !strings.Contains(out, `accept {"city":"Paris"}`) || !strings.Contains(errOut, "City (required)") {
+		t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	code, out, errOut = ghIn(t, dir, "\nd\n", "call", "Demo server", "legacy_priority")
+	if code != 0 || !strings.Contains(out, "decline") || !strings.Contains(errOut, "2) Normal") || !strings.Contains(errOut, "[p2]") {
+		t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	// End of input cancels.
+	code, out, _ = ghIn(t, dir, "", "call", "Demo server", "ask_city")
+	if code != 0 || !strings.Contains(out, "cancel") {
+		t.Errorf("code %d, stdout %s", code, out)
+	}
+}

@@ -1,0 +1,376 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// scripted is an Answerer driven by the test: it records what it was shown
+// and answers with reply (or waits for ctx when reply is nil).
+type scripted struct {
+	mu      sync.Mutex
+	reply   func(*Request) (Response, bool) // ok=false: wait until ctx ends
+	shown   []*Request
+	queues  [][]QueueEntry
+	notices []Notice
+	onShow  chan *Request
+}
+
+func newScripted(reply func(*Request) (Response, bool)) *scripted {
+	return &scripted{reply: reply, onShow: make(chan *Request, 100)}
+}
+
+func (s *scripted) Present(ctx context.Context, r *Request) (Response, error) {
+	s.mu.Lock()
+	s.shown = append(s.shown, r)
+	s.mu.Unlock()
+	s.onShow <- r
+	if s.reply != nil {
+		if resp, ok := s.reply(r); ok {
+			return resp, nil
+		}
+	}
+	<-ctx.Done()
+	return Response{}, ctx.Err()
+}
+
+func (s *scripted) QueueChanged(w []QueueEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queues = append(s.queues, w)
+}
+
+func (s *scripted) Notify(n Notice) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notices = append(s.notices, n)
+}
+
+func (s *scripted) shownCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.shown)
+}
+
+// brokerFixture is a broker on a real bbolt store with two servers.
+type brokerFixture struct {
+	st     *store.Store
+	broker *Broker
+	ans    *scripted
+	a, b   Peer
+}
+
+func newBrokerFixture(t *testing.T, ans *scripted, opts BrokerOptions) *brokerFixture {
+	t.Helper()
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	put := func(name string) Peer {
+		srv, err := st.PutServer(store.Server{Name: name, Enabled: true, Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Peer{Server: srv, Where: "x"}
+	}
+	opts.Answerer, opts.Store = ans, st
+	return &brokerFixture{st: st, broker: NewBroker(opts), ans: ans, a: put("Alpha"), b: put("Beta")}
+}
+
+func formRequest(message, schema string) *sdk.ElicitRequest {
+	return &sdk.ElicitRequest{Params: &sdk.ElicitParams{Message: message, RequestedSchema: json.RawMessage(schema)}}
+}
+
+const nameSchema = `{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`
+
+func (f *brokerFixture) history(t *testing.T) []store.HistoryEntry {
+	t.Helper()
+	h, err := f.st.History(store.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestBroker_Answers_E26(t *testing.T) {
+	cases := []struct {
+		name        string
+		resp        Response
+		wantAction  string
+		wantContent map[string]any
+		wantOutcome string
+	}{
+		{"submit sends the validated values", Response{Action: ActionAccept, Values: map[string]any{"name": "Ada"}}, ActionAccept, map[string]any{"name": "Ada"}, store.OutcomeAccepted},
+		{"decline reaches the server as decline", Response{Action: ActionDecline}, ActionDecline, nil, store.OutcomeDeclined},
+		{"cancel reaches the server as cancel", Response{Action: ActionCancel}, ActionCancel, nil, store.OutcomeCancelled},
+		{"an invalid accept is never sent", Response{Action: ActionAccept, Values: map[string]any{"name": ""}}, ActionCancel, nil, store.OutcomeCancelled},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) { return tc.resp, true }), BrokerOptions{})
+			res, err := f.broker.Elicit(context.Background(), f.a, formRequest("Who are you?", nameSchema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Action != tc.wantAction || fmt.Sprint(res.Content) != fmt.Sprint(tc.wantContent) {
+				t.Errorf("result = %+v, want %s %v", res, tc.wantAction, tc.wantContent)
+			}
+			h := f.history(t)
+			if len(h) != 1 || h[0].Outcome != tc.wantOutcome || h[0].ServerName != "Alpha" || h[0].Message != "Who are you?" || fmt.Sprint(h[0].Fields) != "[name]" {
+				t.Errorf("history = %+v", h)
+			}
+			if h[0].Answer != nil {
+				t.Error("answer values were stored although remembering is off")
+			}
+		})
+	}
+}
+
+func TestBroker_RemembersAnswersOnlyWhenAsked(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+		return Response{Action: ActionAccept, Values: map[string]any{"name": "Ada"}}, true
+	}), BrokerOptions{})
+	if err := f.st.PutSettings(store.Settings{RememberAnswers: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.broker.Elicit(context.Background(), f.a, formRequest("?", nameSchema)); err != nil {
+		t.Fatal(err)
+	}
+	if h := f.history(t); len(h) != 1 || h[0].Answer["name"] != "Ada" {
+		t.Errorf("history = %+v", h)
+	}
+}
+
+func TestBroker_RefusesBeforeShowing_E4_E6(t *testing.T) {
+	cases := []struct {
+		name string
+		req  *sdk.ElicitRequest
+		want string
+	}{
+		{"a nested schema", formRequest("?", `{"type":"object","properties":{"o":{"type":"object"}}}`), `property "o" is a nested object`},
+		{"a URL request when URL mode was not offered", &sdk.ElicitRequest{Params: &sdk.ElicitParams{Mode: "url", Message: "?", URL: "https://x.example", ElicitationID: "1"}}, `mode "url" was not offered`},
+		{"an unknown mode", &sdk.ElicitRequest{Params: &sdk.ElicitParams{Mode: "telepathy", Message: "?"}}, `mode "telepathy"`},
+		{"an over-long message", formRequest(string(make([]byte, MaxMessageLength+1)), `{}`), "over 8192 characters"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newBrokerFixture(t, newScripted(nil), BrokerOptions{})
+			_, err := f.broker.Elicit(context.Background(), f.a, tc.req)
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !contains(je.Message, tc.want) {
+				t.Fatalf("err = %v, want -32602 mentioning %q", err, tc.want)
+			}
+			if f.ans.shownCount() != 0 {
+				t.Error("a refused request was shown")
+			}
+			if h := f.history(t); len(h) != 1 || h[0].Outcome != store.OutcomeInvalid {
+				t.Errorf("history = %+v", h)
+			}
+		})
+	}
+}
+
+func TestBroker_Policy(t *testing.T) {
+	cases := []struct {
+		name       string
+		policy     store.Policy
+		wantAction string
+		wantShown  int
+	}{
+		{"ask shows the dialog", store.Policy{}, ActionAccept, 1},
+		{"decline automatically", store.Policy{Mode: store.PolicyDecline}, ActionDecline, 0},
+		{"muted answers cancel unseen", store.Policy{Mode: store.PolicyMute, MutedUntil: time.Now().Add(time.Hour)}, ActionCancel, 0},
+		{"an expired mute asks again", store.Policy{Mode: store.PolicyMute, MutedUntil: time.Now().Add(-time.Minute)}, ActionAccept, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+				return Response{Action: ActionAccept, Values: map[string]any{"name": "x"}}, true
+			}), BrokerOptions{})
+			if err := f.st.PutPolicy(f.a.Server.ID, tc.policy); err != nil {
+				t.Fatal(err)
+			}
+			res, err := f.broker.Elicit(context.Background(), f.a, formRequest("?", nameSchema))
+			if err != nil || res.Action != tc.wantAction || f.ans.shownCount() != tc.wantShown {
+				t.Errorf("res %+v err %v shown %d; want %s shown %d", res, err, f.ans.shownCount(), tc.wantAction, tc.wantShown)
+			}
+		})
+	}
+}
+
+// TestBroker_FloodIsBounded_E29: a flooding server gets its burst, the rest
+// is refused with a JSON-RPC error (not "decline"), and one notice is shown.
+func TestBroker_FloodIsBounded_E29(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{Burst: 5, Every: time.Hour, QueueSize: 10})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	limited := 0
+	for range 50 {
+		wg.Go(func() {
+			_, err := f.broker.Elicit(ctx, f.a, formRequest("flood", nameSchema))
+			var je *jsonrpc.Error
+			if errors.As(err, &je) && je.Code == CodeTooManyRequests {
+				mu.Lock()
+				limited++
+				mu.Unlock()
+			}
+		})
+	}
+	waitFor(t, "45 refusals", 5*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return limited == 45 })
+	if n := f.ans.shownCount(); n != 1 {
+		t.Errorf("%d shown at once, want 1", n)
+	}
+	if w := f.broker.Waiting(); len(w) != 4 {
+		t.Errorf("%d waiting, want 4", len(w))
+	}
+	f.ans.mu.Lock()
+	notices := f.ans.notices
+	f.ans.mu.Unlock()
+	if len(notices) != 1 || notices[0].ServerName != "Alpha" || notices[0].Kind != "flood" {
+		t.Errorf("notices = %+v, want one flood notice for Alpha", notices)
+	}
+	// The other server is not affected by Alpha's flood.
+	done := make(chan struct{})
+	go func() { _, _ = f.broker.Elicit(ctx, f.b, formRequest("hello", nameSchema)); close(done) }()
+	waitFor(t, "Beta's request to be queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 5 })
+	cancel()
+	wg.Wait()
+	<-done
+}
+
+func TestBroker_QueueIsBoundedPerServer(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{Burst: 100, Every: time.Hour, QueueSize: 3})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errs := make(chan error, 10)
+	for range 10 {
+		go func() { _, err := f.broker.Elicit(ctx, f.a, formRequest("q", nameSchema)); errs <- err }()
+	}
+	refused := 0
+	for range 6 {
+		if err := <-errs; err != nil {
+			refused++
+		}
+	}
+	if refused != 6 || len(f.broker.Waiting()) != 3 || f.ans.shownCount() != 1 {
+		t.Errorf("refused %d, waiting %d, shown %d; want 6, 3, 1", refused, len(f.broker.Waiting()), f.ans.shownCount())
+	}
+}
+
+// TestBroker_FairAcrossServers: after one of Alpha's requests, Beta's goes
+// next even though Alpha queued more first.
+func TestBroker_FairAcrossServers_E29(t *testing.T) {
+	release := make(chan struct{})
+	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+		<-release
+		return Response{Action: ActionDecline}, true
+	}), BrokerOptions{})
+	var wg sync.WaitGroup
+	send := func(p Peer, msg string) {
+		wg.Go(func() { _, _ = f.broker.Elicit(context.Background(), p, formRequest(msg, nameSchema)) })
+	}
+	send(f.a, "a1")
+	<-f.ans.onShow
+	send(f.a, "a2")
+	waitFor(t, "a2 queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
+	send(f.a, "a3")
+	waitFor(t, "a3 queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 2 })
+	send(f.b, "b1")
+	waitFor(t, "three queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 3 })
+	var order []string
+	for range 3 {
+		release <- struct{}{}
+		order = append(order, (<-f.ans.onShow).Message)
+	}
+	release <- struct{}{}
+	wg.Wait()
+	if fmt.Sprint(order) != "[b1 a2 a3]" {
+		t.Errorf("order after a1 = %v, want [b1 a2 a3]", order)
+	}
+}
+
+func TestBroker_Lifecycle(t *testing.T) {
+	t.Run("timeout closes the dialog and answers cancel", func(t *testing.T) {
+		f := newBrokerFixture(t, newScripted(nil), BrokerOptions{})
+		if err := f.st.PutSettings(store.Settings{ElicitationTimeout: 150 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.broker.Elicit(context.Background(), f.a, formRequest("?", nameSchema))
+		if err != nil || res.Action != ActionCancel {
+			t.Fatalf("res %+v err %v", res, err)
+		}
+		if h := f.history(t); h[0].Outcome != store.OutcomeTimedOut {
+			t.Errorf("outcome %s", h[0].Outcome)
+		}
+	})
+	t.Run("a request the server withdraws closes and the next is shown", func(t *testing.T) {
+		f := newBrokerFixture(t, newScripted(func(r *Request) (Response, bool) {
+			return Response{Action: ActionDecline}, r.Message == "second"
+		}), BrokerOptions{})
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() { _, err := f.broker.Elicit(ctx, f.a, formRequest("first", nameSchema)); errc <- err }()
+		<-f.ans.onShow
+		second := make(chan *sdk.ElicitResult, 1)
+		go func() {
+			r, _ := f.broker.Elicit(context.Background(), f.b, formRequest("second", nameSchema))
+			second <- r
+		}()
+		waitFor(t, "the second to queue", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
+		if !f.broker.Busy(f.a.Server.ID) || !f.broker.Busy(f.b.Server.ID) {
+			t.Error("Busy should be true for servers with a request open or waiting")
+		}
+		cancel()
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Errorf("withdrawn request err = %v", err)
+		}
+		if r := <-second; r.Action != ActionDecline {
+			t.Errorf("second = %+v", r)
+		}
+		if f.broker.Busy(f.a.Server.ID) {
+			t.Error("still busy after the request was withdrawn")
+		}
+		outcomes := map[string]string{}
+		for _, h := range f.history(t) {
+			outcomes[h.Message] = h.Outcome
+		}
+		if outcomes["first"] != store.OutcomeServerCancelled || outcomes["second"] != store.OutcomeDeclined {
+			t.Errorf("outcomes = %v", outcomes)
+		}
+	})
+	t.Run("a waiting request can be refused without being shown (E28)", func(t *testing.T) {
+		f := newBrokerFixture(t, newScripted(nil), BrokerOptions{})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() { _, _ = f.broker.Elicit(ctx, f.a, formRequest("on screen", nameSchema)) }()
+		<-f.ans.onShow
+		res := make(chan *sdk.ElicitResult, 1)
+		go func() { r, _ := f.broker.Elicit(ctx, f.b, formRequest("queued", nameSchema)); res <- r }()
+		waitFor(t, "queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
+		if err := f.broker.Refuse(f.broker.Waiting()[0].ID, ActionDecline); err != nil {
+			t.Fatal(err)
+		}
+		if r := <-res; r.Action != ActionDecline {
+			t.Errorf("refused = %+v", r)
+		}
+		if f.ans.shownCount() != 1 {
+			t.Error("the refused request was shown")
+		}
+	})
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,0 +1,146 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// FieldOrderMeta is the _meta key under which the host records the order of
+// a form's fields as the server wrote them. The SDK decodes requestedSchema
+// into a Go map, which forgets that order; people expect the form to read in
+// the order the server designed.
+const FieldOrderMeta = "gatehouse.dev/fieldOrder"
+
+const methodElicit = "elicitation/create"
+
+// withFieldOrder returns elicitation params with FieldOrderMeta set from the
+// raw requestedSchema, or the params unchanged when there is nothing to add.
+func withFieldOrder(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil || p["requestedSchema"] == nil {
+		return params
+	}
+	order := PropertyOrder(p["requestedSchema"])
+	if len(order) == 0 {
+		return params
+	}
+	meta := map[string]json.RawMessage{}
+	if raw := p["_meta"]; raw != nil {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return params
+		}
+	}
+	meta[FieldOrderMeta], _ = json.Marshal(order)
+	p["_meta"], _ = json.Marshal(meta)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
+// fieldOrderOf reads FieldOrderMeta back from a request's _meta.
+func fieldOrderOf(meta sdk.Meta) []string {
+	list, _ := meta[FieldOrderMeta].([]any)
+	var order []string
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			order = append(order, s)
+		}
+	}
+	return order
+}
+
+// fieldOrderTransport wraps a transport whose connections carry no optional
+// SDK interfaces (stdio and legacy SSE) and records field order on every
+// elicitation request read from it.
+type fieldOrderTransport struct{ sdk.Transport }
+
+func (t fieldOrderTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fieldOrderConn{c}, nil
+}
+
+type fieldOrderConn struct{ sdk.Connection }
+
+func (c fieldOrderConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodElicit {
+		req.Params = withFieldOrder(req.Params)
+	}
+	return msg, err
+}
+
+// fieldOrderBody rewrites, line by line, the JSON-RPC messages in a
+// Streamable HTTP response body (a JSON document or an event stream's
+// "data:" lines), for the same purpose. Its connection cannot be wrapped
+// without losing the SDK's session state handling.
+func fieldOrderBody(body io.ReadCloser) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		r := bufio.NewReaderSize(body, 64*1024)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				if _, werr := pw.Write(rewriteLine(line)); werr != nil {
+					body.Close()
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return struct {
+		io.Reader
+		io.Closer
+	}{pr, closerFunc(func() error { pr.Close(); return body.Close() })}
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// rewriteLine adds field order to an elicitation request found on one line.
+func rewriteLine(line []byte) []byte {
+	if !bytes.Contains(line, []byte(methodElicit)) {
+		return line
+	}
+	prefix, payload := "", line
+	if after, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+		prefix, payload = "data: ", bytes.TrimLeft(after, " ")
+	}
+	trimmed := bytes.TrimRight(payload, "\r\n")
+	suffix := payload[len(trimmed):]
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &msg); err != nil {
+		return line
+	}
+	var method string
+	if json.Unmarshal(msg["method"], &method) != nil || method != methodElicit || msg["params"] == nil {
+		return line
+	}
+	msg["params"] = withFieldOrder(msg["params"])
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return line
+	}
+	return []byte(prefix + string(out) + string(suffix))
+}
+
+// isMessageBody reports whether an HTTP response carries JSON-RPC messages.
+func isMessageBody(contentType string) bool {
+	return strings.HasPrefix(contentType, "text/event-stream") || strings.HasPrefix(contentType, "application/json")
+}

@@ -1,0 +1,65 @@
+package mcp
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestRewriteLine_KeepsFieldOrder(t *testing.T) {
+	req := `{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"}}},"_meta":{"progressToken":1}}}`
+	cases := []struct {
+		name, line string
+		rewritten  bool
+	}{
+		{"an SSE data line", "data: " + req + "\n", true},
+		{"a JSON body line", req + "\r\n", true},
+		{"another method is left alone", `data: {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"elicitation/create"}}` + "\n", false},
+		{"an event name line is left alone", "event: message\n", false},
+		{"broken JSON is passed through", "data: {elicitation/create\n", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := string(rewriteLine([]byte(tc.line)))
+			if !tc.rewritten {
+				if out != tc.line {
+					t.Errorf("changed: %q", out)
+				}
+				return
+			}
+			if !strings.HasSuffix(out, tc.line[len(strings.TrimRight(tc.line, "\r\n")):]) {
+				t.Errorf("line ending lost: %q", out)
+			}
+			payload := strings.TrimPrefix(strings.TrimSpace(out), "data: ")
+			var msg struct {
+				Params struct {
+					Meta map[string]any `json:"_meta"`
+				} `json:"params"`
+			}
+			if err := json.Unmarshal([]byte(payload), &msg); err != nil {
+				t.Fatal(err)
+			}
+			if got := fieldOrderOf(sdk.Meta(msg.Params.Meta)); strings.Join(got, ",") != "zeta,alpha" {
+				t.Errorf("order = %v", got)
+			}
+			if msg.Params.Meta["progressToken"] != 1.0 {
+				t.Error("existing _meta was lost")
+			}
+		})
+	}
+}
+
+func TestFieldOrderBody_StreamsEveryLine(t *testing.T) {
+	in := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":{\"requestedSchema\":{\"properties\":{\"b\":{},\"a\":{}}}}}\n\npartial-without-newline"
+	body := fieldOrderBody(io.NopCloser(strings.NewReader(in)))
+	out, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"gatehouse.dev/fieldOrder":["b","a"]`) || !strings.HasSuffix(string(out), "\n\npartial-without-newline") || !strings.HasPrefix(string(out), "event: message\n") {
+		t.Errorf("out = %q", out)
+	}
+}
