@@ -46,6 +46,35 @@ func withFieldOrder(params json.RawMessage) json.RawMessage {
 	return out
 }
 
+// withInputRequestOrder applies withFieldOrder to every elicitation among a
+// result's input requests (multi round-trip, 2026-07-28), which carry
+// elicitation params inside a tools/call, prompts/get or resources/read result.
+func withInputRequestOrder(result json.RawMessage) json.RawMessage {
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(result, &r); err != nil || r["inputRequests"] == nil {
+		return result
+	}
+	var reqs map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(r["inputRequests"], &reqs); err != nil {
+		return result
+	}
+	for _, ir := range reqs {
+		var method string
+		if json.Unmarshal(ir["method"], &method) == nil && method == methodElicit && ir["params"] != nil {
+			ir["params"] = withFieldOrder(ir["params"])
+		}
+	}
+	var err error
+	if r["inputRequests"], err = json.Marshal(reqs); err != nil {
+		return result
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		return result
+	}
+	return out
+}
+
 // fieldOrderOf reads FieldOrderMeta back from a request's _meta.
 func fieldOrderOf(meta sdk.Meta) []string {
 	list, _ := meta[FieldOrderMeta].([]any)
@@ -75,8 +104,15 @@ type fieldOrderConn struct{ sdk.Connection }
 
 func (c fieldOrderConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodElicit {
-		req.Params = withFieldOrder(req.Params)
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == methodElicit {
+			m.Params = withFieldOrder(m.Params)
+		}
+	case *jsonrpc.Response:
+		if m.Result != nil && bytes.Contains(m.Result, []byte(methodElicit)) {
+			m.Result = withInputRequestOrder(m.Result)
+		}
 	}
 	return msg, err
 }
@@ -113,7 +149,8 @@ type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
 
-// rewriteLine adds field order to an elicitation request found on one line.
+// rewriteLine adds field order to the elicitations found on one line: an
+// elicitation/create request, or a result's input requests.
 func rewriteLine(line []byte) []byte {
 	if !bytes.Contains(line, []byte(methodElicit)) {
 		return line
@@ -129,10 +166,14 @@ func rewriteLine(line []byte) []byte {
 		return line
 	}
 	var method string
-	if json.Unmarshal(msg["method"], &method) != nil || method != methodElicit || msg["params"] == nil {
+	switch {
+	case json.Unmarshal(msg["method"], &method) == nil && method == methodElicit && msg["params"] != nil:
+		msg["params"] = withFieldOrder(msg["params"])
+	case msg["result"] != nil:
+		msg["result"] = withInputRequestOrder(msg["result"])
+	default:
 		return line
 	}
-	msg["params"] = withFieldOrder(msg["params"])
 	out, err := json.Marshal(msg)
 	if err != nil {
 		return line

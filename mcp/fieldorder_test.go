@@ -16,6 +16,7 @@ func TestRewriteLine_KeepsFieldOrder(t *testing.T) {
 		rewritten  bool
 	}{
 		{"an SSE data line", "data: " + req + "\n", true},
+		{"input requests in a tools/call result", `data: {"jsonrpc":"2.0","id":4,"result":{"inputRequests":{"q":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"properties":{"zeta":{},"alpha":{}}},"_meta":{"progressToken":1}}}},"requestState":"s"}}` + "\n", true},
 		{"a JSON body line", req + "\r\n", true},
 		{"another method is left alone", `data: {"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"elicitation/create"}}` + "\n", false},
 		{"an event name line is left alone", "event: message\n", false},
@@ -34,13 +35,22 @@ func TestRewriteLine_KeepsFieldOrder(t *testing.T) {
 				t.Errorf("line ending lost: %q", out)
 			}
 			payload := strings.TrimPrefix(strings.TrimSpace(out), "data: ")
+			type params struct {
+				Meta map[string]any `json:"_meta"`
+			}
 			var msg struct {
-				Params struct {
-					Meta map[string]any `json:"_meta"`
-				} `json:"params"`
+				Params params `json:"params"`
+				Result struct {
+					InputRequests map[string]struct {
+						Params params `json:"params"`
+					} `json:"inputRequests"`
+				} `json:"result"`
 			}
 			if err := json.Unmarshal([]byte(payload), &msg); err != nil {
 				t.Fatal(err)
+			}
+			if ir, ok := msg.Result.InputRequests["q"]; ok {
+				msg.Params = ir.Params
 			}
 			if got := fieldOrderOf(sdk.Meta(msg.Params.Meta)); strings.Join(got, ",") != "zeta,alpha" {
 				t.Errorf("order = %v", got)

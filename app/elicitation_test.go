@@ -1,0 +1,194 @@
+package app
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// shownRequest waits for the dialog event and returns the view.
+func shownRequest(t *testing.T, rec *recorder, after int) ElicitationView {
+	t.Helper()
+	var v ElicitationView
+	waitUntil(t, "the consent dialog event", func() bool {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		list := rec.events[EventElicitation]
+		if len(list) <= after {
+			return false
+		}
+		v = list[after].(ElicitationView)
+		return true
+	})
+	return v
+}
+
+func demoID(t *testing.T, core *Core) string {
+	t.Helper()
+	srv, err := core.Store.ServerByName(DemoServerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv.ID
+}
+
+// TestElicitationService_Dialog drives the dialog API the way the UI does,
+// against the real demo server: an invalid email is refused inline and not
+// sent; the fixed answer reaches the tool.
+func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
+	core, rec := openTestCore(t)
+	svc := NewElicitationService(core, nil)
+	tools := NewToolsService(core)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	id := demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+
+	result := make(chan ToolResultView, 1)
+	go func() {
+		res, err := tools.Call("c1", id, "register", "")
+		if err != nil {
+			t.Errorf("call: %v", err)
+		}
+		result <- res
+	}()
+	v := shownRequest(t, rec, 0)
+	if v.ServerName != DemoServerName || v.SelfName != "gatehouse-demo" || !strings.HasSuffix(v.Where, "demo-server") {
+		t.Errorf("the dialog must say which server asks (E27): %+v", v)
+	}
+	if !strings.HasPrefix(v.Message, "Register for GopherCon Demo 2026.\n") || len(v.Fields) != 12 || v.Fields[0].Name != "name" || v.Fields[11].Name != "diet" {
+		t.Errorf("view = %+v", v)
+	}
+	if v.Sensitive {
+		t.Error("the registration form is not sensitive")
+	}
+	answer := map[string]any{"name": "Ada", "email": "not-an-email", "arrival": "2026-03-01", "track": "web", "workshops": []any{"mcp"}}
+	errs, err := svc.Validate(v.ID, answer)
+	if err != nil || !strings.Contains(errs["email"], "email address") {
+		t.Errorf("validate: %v %v", errs, err)
+	}
+	res, err := svc.Submit(v.ID, answer)
+	if err != nil || res.Sent || !strings.Contains(res.Errors["email"], "email address") {
+		t.Fatalf("an invalid submit must be refused inline: %+v %v", res, err)
+	}
+	select {
+	case <-result:
+		t.Fatal("something was sent although the answer was invalid")
+	case <-time.After(200 * time.Millisecond):
+	}
+	answer["email"] = "ada@example.com"
+	if res, err := svc.Submit(v.ID, answer); err != nil || !res.Sent {
+		t.Fatalf("submit: %+v %v", res, err)
+	}
+	out := <-result
+	if len(out.Content) != 1 || !strings.Contains(out.Content[0].Text, `"email":"ada@example.com"`) || !strings.Contains(out.Content[0].Text, `"guests":0`) {
+		t.Errorf("the tool result shows what was sent, defaults included: %+v", out)
+	}
+	// A late answer to a finished request is dropped safely.
+	if err := svc.Decline(v.ID); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("late decline: %v", err)
+	}
+	hist, _ := svc.History("", "")
+	if len(hist) != 1 || hist[0].Outcome != store.OutcomeAccepted || hist[0].Answer != nil {
+		t.Errorf("history = %+v", hist)
+	}
+}
+
+func TestElicitationService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
+	core, rec := openTestCore(t)
+	svc := NewElicitationService(core, nil)
+	tools := NewToolsService(core)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	id := demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+	for i, tc := range []struct {
+		tool, action, want string
+		sensitive          bool
+	}{
+		{"connect_bank", "decline", "decline", true},
+		{"ask_city", "cancel", "cancel", false},
+	} {
+		result := make(chan string, 1)
+		go func() {
+			res, _ := tools.Call("c", id, tc.tool, "")
+			if len(res.Content) > 0 {
+				result <- res.Content[0].Text
+			} else {
+				result <- ""
+			}
+		}()
+		v := shownRequest(t, rec, i)
+		if v.Sensitive != tc.sensitive {
+			t.Errorf("%s: sensitive = %v", tc.tool, v.Sensitive)
+		}
+		if tc.action == "decline" {
+			_ = svc.Decline(v.ID)
+		} else {
+			_ = svc.Cancel(v.ID)
+		}
+		if got := <-result; got != tc.want {
+			t.Errorf("%s: server saw %q, want %q", tc.tool, got, tc.want)
+		}
+	}
+}
+
+// TestToolCallTimeoutPausesWhileAnswering: a call whose own timeout is far
+// shorter than the time the person takes still succeeds.
+func TestToolCallTimeoutPausesWhileAnswering(t *testing.T) {
+	core, rec := openTestCore(t)
+	svc := NewElicitationService(core, nil)
+	tools := NewToolsService(core)
+	if err := core.Store.PutSettings(store.Settings{ToolCallTimeout: 300 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	id := demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+	done := make(chan error, 1)
+	go func() { _, err := tools.Call("c", id, "ask_city", ""); done <- err }()
+	v := shownRequest(t, rec, 0)
+	time.Sleep(time.Second) // the person thinks for longer than the call's timeout
+	if _, err := svc.Submit(v.ID, map[string]any{"city": "Oslo"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the call timed out while the person was answering: %v", err)
+	}
+	// Without a dialog the timeout applies.
+	if _, err := tools.Call("c", id, "echo", `{"message":"x"}`); err != nil {
+		t.Errorf("a quick call failed: %v", err)
+	}
+}
+
+func TestElicitationService_PolicyAndMute(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewElicitationService(core, nil)
+	id := demoID(t, core)
+	for _, step := range []struct {
+		do   func() error
+		want string
+	}{
+		{func() error { return nil }, "ask"},
+		{func() error { return svc.SetPolicy(id, "decline") }, "decline"},
+		{func() error { return svc.Mute(id, 30) }, "mute"},
+		{func() error { return svc.SetPolicy(id, "ask") }, "ask"},
+	} {
+		if err := step.do(); err != nil {
+			t.Fatal(err)
+		}
+		if p, err := svc.Policy(id); err != nil || p.Mode != step.want {
+			t.Errorf("policy = %+v %v, want %s", p, err, step.want)
+		}
+	}
+	if err := svc.SetPolicy(id, "sometimes"); err == nil {
+		t.Error("an unknown policy was accepted")
+	}
+}
