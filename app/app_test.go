@@ -195,3 +195,27 @@ func TestResultView_StructuredMismatchWarns_E31(t *testing.T) {
 		t.Errorf("unexpected warning %q", v.StructuredWarning)
 	}
 }
+
+func TestSettingsService_DefaultsAndLimits(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewSettingsService(core)
+	v, err := svc.Get()
+	if err != nil || v.ElicitationTimeoutMinutes != 10 || v.ToolCallTimeoutSeconds != 60 || v.RememberAnswers {
+		t.Fatalf("defaults = %+v %v", v, err)
+	}
+	for _, bad := range []SettingsView{
+		{ElicitationTimeoutMinutes: 0, ToolCallTimeoutSeconds: 60},
+		{ElicitationTimeoutMinutes: 10, ToolCallTimeoutSeconds: 1},
+	} {
+		if err := svc.Save(bad); err == nil {
+			t.Errorf("%+v was accepted", bad)
+		}
+	}
+	want := SettingsView{ElicitationTimeoutMinutes: 3, ToolCallTimeoutSeconds: 90, RememberAnswers: true}
+	if err := svc.Save(want); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := svc.Get(); got != want {
+		t.Errorf("after save: %+v", got)
+	}
+}

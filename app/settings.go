@@ -1,5 +1,12 @@
 package app
 
+import (
+	"errors"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
 // SettingsService is bound to the frontend: the settings pane.
 type SettingsService struct {
 	core *Core
@@ -11,4 +18,63 @@ func NewSettingsService(core *Core) *SettingsService { return &SettingsService{c
 // Info returns the app version and where its data is stored.
 func (s *SettingsService) Info() (AppInfo, error) {
 	return AppInfo{Version: Version, DataDir: s.core.Store.Dir(), DBPath: s.core.Store.Path()}, nil
+}
+
+// SettingsView is what the settings pane edits. Zero values are shown as
+// the defaults.
+type SettingsView struct {
+	// ElicitationTimeoutMinutes is how long a request waits for an answer
+	// before it is cancelled.
+	ElicitationTimeoutMinutes int `json:"elicitationTimeoutMinutes"`
+	// ToolCallTimeoutSeconds bounds a tool call (paused while you answer).
+	ToolCallTimeoutSeconds int `json:"toolCallTimeoutSeconds"`
+	// RememberAnswers stores the values you submit in the history.
+	RememberAnswers bool `json:"rememberAnswers"`
+}
+
+// Limits of the settings, so a typo cannot make requests expire at once or
+// never.
+const (
+	minElicitationMinutes = 1
+	maxElicitationMinutes = 24 * 60
+	minToolCallSeconds    = 5
+	maxToolCallSeconds    = 24 * 60 * 60
+)
+
+// Get returns the current settings, with defaults filled in.
+func (s *SettingsService) Get() (SettingsView, error) {
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	v := SettingsView{
+		ElicitationTimeoutMinutes: int(mcp.DefaultElicitationTimeout / time.Minute),
+		ToolCallTimeoutSeconds:    int(DefaultToolCallTimeout / time.Second),
+		RememberAnswers:           st.RememberAnswers,
+	}
+	if st.ElicitationTimeout > 0 {
+		v.ElicitationTimeoutMinutes = int(st.ElicitationTimeout / time.Minute)
+	}
+	if st.ToolCallTimeout > 0 {
+		v.ToolCallTimeoutSeconds = int(st.ToolCallTimeout / time.Second)
+	}
+	return v, nil
+}
+
+// Save stores the settings after checking their limits.
+func (s *SettingsService) Save(v SettingsView) error {
+	if v.ElicitationTimeoutMinutes < minElicitationMinutes || v.ElicitationTimeoutMinutes > maxElicitationMinutes {
+		return errors.New("the answer time must be between 1 minute and 24 hours")
+	}
+	if v.ToolCallTimeoutSeconds < minToolCallSeconds || v.ToolCallTimeoutSeconds > maxToolCallSeconds {
+		return errors.New("the tool call time limit must be between 5 seconds and 24 hours")
+	}
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return err
+	}
+	st.ElicitationTimeout = time.Duration(v.ElicitationTimeoutMinutes) * time.Minute
+	st.ToolCallTimeout = time.Duration(v.ToolCallTimeoutSeconds) * time.Second
+	st.RememberAnswers = v.RememberAnswers
+	return s.core.Store.PutSettings(st)
 }
