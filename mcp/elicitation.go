@@ -71,6 +71,8 @@ func (r *Request) Validate(values map[string]any) map[string]string {
 type Response struct {
 	Action string         // ActionAccept, ActionDecline or ActionCancel
 	Values map[string]any // form values, for ActionAccept
+
+	detail string // for history, set by the broker
 }
 
 // QueueEntry is a request waiting behind the one on screen.
@@ -253,6 +255,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		}
 	}
 	entry = b.withShown(entry, pd)
+	entry.Detail = resp.detail
 	switch resp.Action {
 	case ActionAccept:
 		content, errs := fs.Validate(resp.Values) // E15: checked again, whatever the UI did
@@ -349,7 +352,10 @@ func (b *Broker) dispatch() {
 
 func (b *Broker) present(pd *pending) {
 	resp, err := b.opts.Answerer.Present(pd.ctx, pd.req)
-	if err == nil && pd.ctx.Err() == nil {
+	if pd.ctx.Err() == nil {
+		if err != nil { // the display failed: the person could not answer
+			resp = Response{Action: ActionCancel}
+		}
 		select {
 		case pd.answer <- resp:
 		default:
@@ -405,12 +411,16 @@ func (b *Broker) Refuse(id, action string) error {
 	delete(b.byID, id)
 	b.mu.Unlock()
 	select {
-	case pd.answer <- Response{Action: action}:
+	case pd.answer <- Response{Action: action, detail: refusedDetail}:
 	default:
 	}
 	b.dispatch()
 	return nil
 }
+
+// refusedDetail is recorded when a person refuses a request from the queue.
+const refusedDetail = "refused while waiting in the queue"
+
 
 // RefuseAll answers every waiting request of a server (for Mute).
 func (b *Broker) RefuseAll(serverID, action string) {

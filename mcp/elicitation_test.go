@@ -370,6 +370,9 @@ func TestBroker_Lifecycle(t *testing.T) {
 		if f.ans.shownCount() != 1 {
 			t.Error("the refused request was shown")
 		}
+		if h := f.history(t); h[0].Outcome != store.OutcomeDeclined || h[0].Detail != refusedDetail || h[0].AnswerMs != 0 {
+			t.Errorf("history = %+v", h[0])
+		}
 	})
 }
 
