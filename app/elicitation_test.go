@@ -26,6 +26,21 @@ func shownRequest(t *testing.T, rec *recorder, after int) ElicitationView {
 	return v
 }
 
+// dialogFixture is the core with the dialog and tools services, connected
+// to the real demo server.
+func dialogFixture(t *testing.T) (core *Core, rec *recorder, svc *ElicitationService, tools *ToolsService, demo string) {
+	t.Helper()
+	core, rec = openTestCore(t)
+	svc = NewElicitationService(core, nil)
+	tools = NewToolsService(core)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	demo = demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(demo); return st.State == "connected" })
+	return core, rec, svc, tools, demo
+}
+
 func demoID(t *testing.T, core *Core) string {
 	t.Helper()
 	srv, err := core.Store.ServerByName(DemoServerName)
@@ -39,14 +54,7 @@ func demoID(t *testing.T, core *Core) string {
 // against the real demo server: an invalid email is refused inline and not
 // sent; the fixed answer reaches the tool.
 func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
-	core, rec := openTestCore(t)
-	svc := NewElicitationService(core, nil)
-	tools := NewToolsService(core)
-	if err := core.ConnectAll(); err != nil {
-		t.Fatal(err)
-	}
-	id := demoID(t, core)
-	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+	_, rec, svc, tools, id := dialogFixture(t)
 
 	result := make(chan ToolResultView, 1)
 	go func() {
@@ -99,14 +107,7 @@ func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
 }
 
 func TestElicitationService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
-	core, rec := openTestCore(t)
-	svc := NewElicitationService(core, nil)
-	tools := NewToolsService(core)
-	if err := core.ConnectAll(); err != nil {
-		t.Fatal(err)
-	}
-	id := demoID(t, core)
-	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+	_, rec, svc, tools, id := dialogFixture(t)
 	for i, tc := range []struct {
 		tool, action, want string
 		sensitive          bool
@@ -141,17 +142,10 @@ func TestElicitationService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
 // TestToolCallTimeoutPausesWhileAnswering: a call whose own timeout is far
 // shorter than the time the person takes still succeeds.
 func TestToolCallTimeoutPausesWhileAnswering(t *testing.T) {
-	core, rec := openTestCore(t)
-	svc := NewElicitationService(core, nil)
-	tools := NewToolsService(core)
+	core, rec, svc, tools, id := dialogFixture(t)
 	if err := core.Store.PutSettings(store.Settings{ToolCallTimeout: 300 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	if err := core.ConnectAll(); err != nil {
-		t.Fatal(err)
-	}
-	id := demoID(t, core)
-	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
 	done := make(chan error, 1)
 	go func() { _, err := tools.Call("c", id, "ask_city", ""); done <- err }()
 	v := shownRequest(t, rec, 0)

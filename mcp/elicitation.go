@@ -421,7 +421,6 @@ func (b *Broker) Refuse(id, action string) error {
 // refusedDetail is recorded when a person refuses a request from the queue.
 const refusedDetail = "refused while waiting in the queue"
 
-
 // RefuseAll answers every waiting request of a server (for Mute).
 func (b *Broker) RefuseAll(serverID, action string) {
 	b.mu.Lock()

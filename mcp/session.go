@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -230,49 +231,14 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 		resources []*sdk.Resource
 		prompts   []*sdk.Prompt
 	)
-	collect := func(what string, seq func(yield func(error) bool)) {
-		for err := range seq {
-			if err != nil {
-				s.log.event(fmt.Sprintf("listing %s failed: %v", what, err))
-				return
-			}
-		}
-	}
 	if caps == nil || caps.Tools != nil {
-		collect("tools", func(yield func(error) bool) {
-			for t, err := range cs.Tools(ctx, nil) {
-				if err == nil {
-					tools = append(tools, t)
-				}
-				if !yield(err) {
-					return
-				}
-			}
-		})
+		tools = collect(s.log, "tools", cs.Tools(ctx, nil))
 	}
 	if caps != nil && caps.Resources != nil {
-		collect("resources", func(yield func(error) bool) {
-			for r, err := range cs.Resources(ctx, nil) {
-				if err == nil {
-					resources = append(resources, r)
-				}
-				if !yield(err) {
-					return
-				}
-			}
-		})
+		resources = collect(s.log, "resources", cs.Resources(ctx, nil))
 	}
 	if caps != nil && caps.Prompts != nil {
-		collect("prompts", func(yield func(error) bool) {
-			for p, err := range cs.Prompts(ctx, nil) {
-				if err == nil {
-					prompts = append(prompts, p)
-				}
-				if !yield(err) {
-					return
-				}
-			}
-		})
+		prompts = collect(s.log, "prompts", cs.Prompts(ctx, nil))
 	}
 	s.mu.Lock()
 	if s.cs != cs { // a newer connection replaced this one meanwhile
@@ -285,6 +251,19 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 	s.mu.Unlock()
 	s.m.notifyStatus(st)
 	s.m.notifyLists(s.srv.ID)
+}
+
+// collect reads every page of a list; on an error it logs and keeps what it has.
+func collect[T any](log *serverLog, what string, seq iter.Seq2[T, error]) []T {
+	var items []T
+	for item, err := range seq {
+		if err != nil {
+			log.event(fmt.Sprintf("listing %s failed: %v", what, err))
+			break
+		}
+		items = append(items, item)
+	}
+	return items
 }
 
 // onListChanged refreshes the lists after a list-changed notification.
