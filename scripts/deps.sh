@@ -10,11 +10,11 @@
 # reads the dpkg database, so it is cheap to run before every build.
 set -euo pipefail
 
-# Build: cgo (gcc, libc6-dev, pkg-config) against GTK 3 and WebKitGTK 4.1 (Debian 12
-# has no 4.0, hence the webkit2_41 build tag). Run: xdg-open, which Wails uses to open
+# Build: make, cgo (gcc, libc6-dev, pkg-config) against GTK 3 and WebKitGTK 4.1 (Debian
+# 12 has no 4.0, hence the webkit2_41 build tag). Run: xdg-open, which Wails uses to open
 # a URL in the system browser after the user consents. ca-certificates and git: the Go
 # module download and VCS stamping of the binary.
-run_pkgs=(ca-certificates git gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
+run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
 # Test: a virtual X server (xvfb-run needs xauth, only a Recommends of xvfb), xdotool and
 # ImageMagick to find and screenshot the real window, Chromium for Playwright (never
 # downloaded by Playwright), a D-Bus session bus (single instance, notifications) and a
