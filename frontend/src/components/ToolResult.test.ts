@@ -16,7 +16,7 @@ describe('ToolResult', () => {
     ['an embedded resource', { type: 'resource', uri: 'mem://x', text: hostile }],
     ['an unknown content type', { type: '<b>new</b>', text: hostile }],
   ])('hostile markup in %s is literal text', (_, item) => {
-    const c = { type: '', text: '', mimeType: '', data: '', uri: '', name: '', title: '', ...item };
+    const c = { text: '', mimeType: '', data: '', uri: '', name: '', title: '', ...item };
     const { container } = render(ToolResult, { result: result({ content: [c] }) });
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).toBeNull();

@@ -194,6 +194,7 @@ export namespace app {
 	export class StatusView {
 	    state: string;
 	    message: string;
+	    transport: string;
 	    protocolVersion: string;
 	    serverName: string;
 	    serverVersion: string;
@@ -210,6 +211,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.state = source["state"];
 	        this.message = source["message"];
+	        this.transport = source["transport"];
 	        this.protocolVersion = source["protocolVersion"];
 	        this.serverName = source["serverName"];
 	        this.serverVersion = source["serverVersion"];

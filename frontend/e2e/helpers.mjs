@@ -1,0 +1,185 @@
+// End-to-end test helpers: run the real Gatehouse (a dev-tagged build, whose
+// Wails dev server exposes the live Go bindings over a WebSocket) and drive
+// its UI in Chromium with playwright-core.
+//
+// Needs: env GATEHOUSE_DEV_BIN (go build -tags dev,webkit2_41), an X display
+// (xvfb-run) because the app also opens its own window, /usr/bin/chromium,
+// and a built frontend in ../dist.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const frontendDir = resolve(here, '..');
+export const repoDir = resolve(frontendDir, '..');
+export const distDir = join(frontendDir, 'dist');
+export const outputDir = join(repoDir, 'test-output');
+export const everythingServer = join(
+  repoDir,
+  'testdata/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForHTTP(url, child, logs, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`gatehouse exited (${child.exitCode ?? child.signalCode}) before serving ${url}:\n${logs.join('')}`);
+    }
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`gatehouse did not serve ${url} within ${timeoutMs} ms:\n${logs.join('')}`);
+    await sleep(100);
+  }
+}
+
+function stopGroup(child) {
+  return new Promise((res) => {
+    if (child.exitCode !== null || child.signalCode !== null) return res();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      res();
+    });
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      res();
+    }
+  });
+}
+
+/**
+ * Starts Gatehouse on a fresh data folder and opens its UI in Chromium.
+ * Returns { page, url, dataDir, logs, problems, close }. problems collects
+ * page errors and console errors (CSP violations show up there).
+ */
+export async function startApp() {
+  const bin = process.env.GATEHOUSE_DEV_BIN;
+  if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
+  if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
+  await stat(join(distDir, 'index.html')).catch(() => {
+    throw new Error(`no built frontend in ${distDir}: run npm run build first`);
+  });
+  await mkdir(outputDir, { recursive: true });
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const logs = [];
+  const child = spawn(resolve(bin), ['-assetdir', distDir, '-devserver', `127.0.0.1:${port}`], {
+    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir },
+    detached: true, // its own process group, so teardown ends the stdio servers it started too
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => logs.push(String(d)));
+  child.stderr.on('data', (d) => logs.push(String(d)));
+
+  let browser;
+  try {
+    await waitForHTTP(url, child, logs, 30_000);
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => {
+      // Wails v2.13.0's own dev-server script (/wails/ipc.js) throws this while
+      // mounting its connection overlay, on any page, even an empty one: not ours.
+      if (String(e.stack).includes('/wails/ipc.js')) return;
+      problems.push(`page error: ${e.message}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    });
+    await page.goto(url);
+    return {
+      page,
+      url,
+      dataDir,
+      logs,
+      problems,
+      async close() {
+        await browser?.close().catch(() => {});
+        await stopGroup(child);
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await browser?.close().catch(() => {});
+    await stopGroup(child);
+    await rm(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The card of a server in the Servers pane. */
+export function serverCard(page, name) {
+  return page.getByRole('listitem', { name, exact: true });
+}
+
+/** Waits until a server's status badge reads state ("connected", "error", ...). */
+export async function waitForState(page, name, state, timeout = 30_000) {
+  const badge = serverCard(page, name).locator('[data-state]');
+  try {
+    await badge.and(page.locator(`[data-state="${state}"]`)).waitFor({ timeout });
+  } catch (e) {
+    const now = await badge.getAttribute('data-state').catch(() => '(no card)');
+    const text = await serverCard(page, name).innerText().catch(() => '');
+    throw new Error(`${name} did not become ${state}; it is ${now}:\n${text}\n${e.message}`);
+  }
+}
+
+/** Calls a tool (by its name) in the Tools pane with the JSON arguments given, and returns the result region. */
+export async function callTool(page, serverName, toolName, args) {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Tools' }).click();
+  const picker = page.getByLabel('Server', { exact: true });
+  const value = await picker.locator('option', { hasText: serverName }).first().getAttribute('value');
+  await picker.selectOption(value);
+  const list = page.getByRole('navigation', { name: `Tools of ${serverName}` });
+  await list.locator(`button[data-tool="${toolName}"]`).click();
+  const jsonTab = page.getByRole('tab', { name: 'JSON' });
+  if (await jsonTab.count()) await jsonTab.click();
+  await page.getByLabel('Arguments (JSON object)').fill(JSON.stringify(args));
+  await page.getByRole('button', { name: 'Call', exact: true }).click();
+  const result = page.getByRole('region', { name: /^(Result|Error result)$/ });
+  await result.waitFor({ timeout: 30_000 });
+  return result;
+}

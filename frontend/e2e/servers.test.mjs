@@ -1,0 +1,61 @@
+// A person's first minutes with Gatehouse, against the real Go core: the
+// demo server is there and connected, they add server-everything through the
+// editor, and call its echo tool.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { callTool, everythingServer, outputDir, serverCard, startApp, waitForState } from './helpers.mjs';
+
+describe('servers and tools on a fresh data folder', () => {
+  let app;
+  before(async () => {
+    app = await startApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('shows the Demo server, connected', async () => {
+    const { page } = app;
+    await serverCard(page, 'Demo server').waitFor();
+    await waitForState(page, 'Demo server', 'connected');
+    const card = await serverCard(page, 'Demo server').innerText();
+    assert.match(card, /Connected/);
+    assert.match(card, /protocol \d{4}-\d{2}-\d{2}/);
+    assert.match(card, /gatehouse-demo/);
+  });
+
+  it('adds server-everything through the editor and it connects', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a server' });
+    await dialog.getByLabel('Name').fill('Everything');
+    await dialog.getByLabel('Transport').selectOption('stdio');
+    await dialog.getByLabel('Command').fill('node');
+    await dialog.getByLabel('Arguments').fill(`${everythingServer}\nstdio`);
+
+    // Go's validation answers as the person types: a duplicate name is refused inline.
+    await dialog.getByLabel('Name').fill('Demo server');
+    await dialog.getByText('A server named "Demo server" already exists.').waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Save' }).isDisabled(), true);
+    await dialog.getByLabel('Name').fill('Everything');
+
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await waitForState(page, 'Everything', 'connected', 60_000);
+    assert.match(await serverCard(page, 'Everything').innerText(), /\d+ tools/);
+  });
+
+  it("calls server-everything's echo tool and shows the text", async () => {
+    const { page } = app;
+    const result = await callTool(page, 'Everything', 'echo', { message: 'hello gatehouse' });
+    await result.getByText(/hello gatehouse/).waitFor();
+    assert.equal(await result.getAttribute('aria-label'), 'Result');
+    await page.screenshot({ path: join(outputDir, 'e2e-tools-everything.png'), fullPage: true });
+  });
+
+  it('the page had no errors (CSP violations included)', () => {
+    assert.deepEqual(app.problems, []);
+  });
+});
