@@ -18,7 +18,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const frontendDir = resolve(here, '..');
 export const repoDir = resolve(frontendDir, '..');
 export const distDir = join(frontendDir, 'dist');
-export const outputDir = join(repoDir, 'test-output');
+/** Where screenshots go: $GATEHOUSE_TEST_OUTPUT (set by make test-e2e), else <repo>/test-output. */
+export const outputDir = process.env.GATEHOUSE_TEST_OUTPUT ? resolve(process.env.GATEHOUSE_TEST_OUTPUT) : join(repoDir, 'test-output');
 export const everythingServer = join(
   repoDir,
   'testdata/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js',
@@ -163,23 +164,43 @@ export async function waitForState(page, name, state, timeout = 30_000) {
   } catch (e) {
     const now = await badge.getAttribute('data-state').catch(() => '(no card)');
     const text = await serverCard(page, name).innerText().catch(() => '');
-    throw new Error(`${name} did not become ${state}; it is ${now}:\n${text}\n${e.message}`);
+    // What the Go core itself says, to tell a UI that missed an event from a server that never connected.
+    const core = await page
+      .evaluate(async (n) => {
+        const list = await window.go.app.ServersService.List();
+        const s = list.find((x) => x.input.name === n);
+        if (!s) return 'not in ServersService.List()';
+        const log = await window.go.app.ServersService.Log(s.id).catch((err) => String(err));
+        return `core status: ${JSON.stringify(s.status)}\nlog:\n${log}`;
+      }, name)
+      .catch((err) => `could not ask the core: ${err}`);
+    throw new Error(`${name} did not become ${state}; the UI shows ${now}:\n${text}\n${core}\n${e.message}`);
   }
 }
 
-/** Calls a tool (by its name) in the Tools pane with the JSON arguments given, and returns the result region. */
-export async function callTool(page, serverName, toolName, args) {
+/** Opens the Tools pane on a server and selects one of its tools (by name). */
+export async function openTool(page, serverName, toolName) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Tools' }).click();
   const picker = page.getByLabel('Server', { exact: true });
   const value = await picker.locator('option', { hasText: serverName }).first().getAttribute('value');
   await picker.selectOption(value);
   const list = page.getByRole('navigation', { name: `Tools of ${serverName}` });
   await list.locator(`button[data-tool="${toolName}"]`).click();
-  const jsonTab = page.getByRole('tab', { name: 'JSON' });
-  if (await jsonTab.count()) await jsonTab.click();
-  await page.getByLabel('Arguments (JSON object)').fill(JSON.stringify(args));
+}
+
+/** Presses Call and waits for the result (or error result) region. */
+export async function pressCall(page) {
   await page.getByRole('button', { name: 'Call', exact: true }).click();
   const result = page.getByRole('region', { name: /^(Result|Error result)$/ });
   await result.waitFor({ timeout: 30_000 });
   return result;
+}
+
+/** Calls a tool (by its name) with JSON arguments typed in the JSON editor; returns the result region. */
+export async function callTool(page, serverName, toolName, args) {
+  await openTool(page, serverName, toolName);
+  const jsonTab = page.getByRole('tab', { name: 'JSON' });
+  if (await jsonTab.count()) await jsonTab.click();
+  await page.getByLabel('Arguments (JSON object)').fill(JSON.stringify(args));
+  return pressCall(page);
 }

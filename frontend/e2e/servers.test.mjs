@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { callTool, everythingServer, outputDir, serverCard, startApp, waitForState } from './helpers.mjs';
+import { everythingServer, openTool, pressCall, outputDir, serverCard, startApp, waitForState } from './helpers.mjs';
 
 describe('servers and tools on a fresh data folder', () => {
   let app;
@@ -49,7 +49,11 @@ describe('servers and tools on a fresh data folder', () => {
 
   it("calls server-everything's echo tool and shows the text", async () => {
     const { page } = app;
-    const result = await callTool(page, 'Everything', 'echo', { message: 'hello gatehouse' });
+    // The way a person does it: the form generated from the tool's input schema.
+    await openTool(page, 'Everything', 'echo');
+    await page.getByRole('tab', { name: 'Form', selected: true }).waitFor();
+    await page.getByRole('tabpanel').getByLabel(/message/i).fill('hello gatehouse');
+    const result = await pressCall(page);
     await result.getByText(/hello gatehouse/).waitFor();
     assert.equal(await result.getAttribute('aria-label'), 'Result');
     await page.screenshot({ path: join(outputDir, 'e2e-tools-everything.png'), fullPage: true });

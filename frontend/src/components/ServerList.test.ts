@@ -28,7 +28,7 @@ describe('ServerList', () => {
       name: 'connected shows the protocol and what the server calls itself',
       status: { state: 'connected', protocolVersion: '2025-06-18', serverName: 'everything-server', serverVersion: '2.0.0' },
       badge: 'Connected',
-      shows: ['everything-server 2.0.0', 'protocol 2025-06-18', '2 tools'],
+      shows: ['everything-server 2.0.0', 'protocol 2025-06-18', 'over stdio', '2 tools'],
     },
     {
       name: 'connecting shows the hint',

@@ -85,6 +85,7 @@ export function normalizeServer(s: ServerView): ServerView {
     status: {
       state: st.state ?? 'connecting',
       message: st.message ?? '',
+      transport: st.transport ?? '',
       protocolVersion: st.protocolVersion ?? '',
       serverName: st.serverName ?? '',
       serverVersion: st.serverVersion ?? '',

@@ -1,5 +1,5 @@
 // The servers store: every configured server with its live status, kept
-// current by the Go core's servers:changed event.
+// current by reading the list again on each servers:changed event.
 
 import * as api from './api';
 import type { ServerView } from './api';
@@ -12,18 +12,38 @@ class ServersStore {
 
   /** Loads the list and follows changes; returns a function that stops following. */
   start(): () => void {
-    const off = api.onServersChanged((list) => this.set(list));
+    const off = api.onServersChanged(() => void this.refresh());
     void this.refresh();
     return off;
   }
 
-  async refresh(): Promise<void> {
-    try {
-      this.set(await api.listServers());
-      this.error = '';
-    } catch (e) {
-      this.error = api.errorText(e);
+  // servers:changed is taken as "something changed", and the list is read
+  // again with ServersService.List, rather than trusting the event's payload:
+  // events can arrive out of order (the Wails dev server sends each one from
+  // its own goroutine, and Go emits status changes from several goroutines),
+  // so a late "connecting" could otherwise hide a newer "connected" for good.
+  // A List issued after the last event arrived always shows the final state.
+  private reading: Promise<void> | null = null;
+  private again = false;
+
+  /** Reads the list from Go; calls made while a read is running cause one more read after it. */
+  refresh(): Promise<void> {
+    this.again = true;
+    if (!this.reading) {
+      this.reading = (async () => {
+        while (this.again) {
+          this.again = false;
+          try {
+            this.set(await api.listServers());
+            this.error = '';
+          } catch (e) {
+            this.error = api.errorText(e);
+          }
+        }
+        this.reading = null;
+      })();
     }
+    return this.reading;
   }
 
   set(list: ServerView[]): void {
@@ -35,11 +55,14 @@ class ServersStore {
     return this.list.find((s) => s.id === id);
   }
 
-  /** Puts one server's new view in place (after Add/Update), before the event arrives. */
-  upsert(view: ServerView): void {
-    const i = this.list.findIndex((s) => s.id === view.id);
-    if (i >= 0) this.list[i] = view;
-    else this.list.push(view);
+  /**
+   * Shows a server that was just added, before the servers:changed event
+   * lists it. A server already listed is left alone: the event that listed it
+   * is at least as new as the view Add or Update returned (a fast server may
+   * already be connected while the returned view still says connecting).
+   */
+  addIfMissing(view: ServerView): void {
+    if (!this.list.some((s) => s.id === view.id)) this.list.push(view);
   }
 }
 

@@ -40,14 +40,18 @@ class ToolsStore {
     return this.byServer[serverID];
   }
 
+  // The newest load per server: an older load that answers late is dropped.
+  private loads: Record<string, number> = {};
+
   async load(serverID: string): Promise<void> {
+    const mine = (this.loads[serverID] = (this.loads[serverID] ?? 0) + 1);
     const prev = this.byServer[serverID];
     this.byServer[serverID] = { tools: prev?.tools ?? [], loading: true, error: '' };
     try {
       const tools = await api.listTools(serverID);
-      this.byServer[serverID] = { tools, loading: false, error: '' };
+      if (this.loads[serverID] === mine) this.byServer[serverID] = { tools, loading: false, error: '' };
     } catch (e) {
-      this.byServer[serverID] = { tools: [], loading: false, error: api.errorText(e) };
+      if (this.loads[serverID] === mine) this.byServer[serverID] = { tools: [], loading: false, error: api.errorText(e) };
     }
   }
 

@@ -6,6 +6,7 @@ export function status(over: Partial<StatusView> = {}): StatusView {
   return {
     state: 'connected',
     message: '',
+    transport: 'stdio',
     protocolVersion: '2025-06-18',
     serverName: 'demo',
     serverVersion: '1.0.0',
