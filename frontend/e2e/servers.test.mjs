@@ -59,6 +59,24 @@ describe('servers and tools on a fresh data folder', () => {
     await page.screenshot({ path: join(outputDir, 'e2e-tools-everything.png'), fullPage: true });
   });
 
+  it('renames a server in the editor, then removes it after confirming', async () => {
+    const { page } = app;
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Servers' }).click();
+    await serverCard(page, 'Everything').getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Everything' });
+    assert.equal(await dialog.getByLabel('Command').inputValue(), 'node');
+    await dialog.getByLabel('Name').fill('Everything (renamed)');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await serverCard(page, 'Everything (renamed)').waitFor();
+
+    await serverCard(page, 'Everything (renamed)').getByRole('button', { name: 'Remove' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Everything (renamed)?' });
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await serverCard(page, 'Everything (renamed)').waitFor({ state: 'detached' });
+    await serverCard(page, 'Demo server').waitFor();
+  });
+
   it('the page had no errors (CSP violations included)', () => {
     assert.deepEqual(app.problems, []);
   });
