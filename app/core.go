@@ -38,6 +38,10 @@ type Core struct {
 
 	answererMu sync.Mutex
 	answerer   mcp.Answerer
+
+	// emitMu makes server list events leave in the order their lists were
+	// read, so the UI's last event always shows the latest state.
+	emitMu sync.Mutex
 }
 
 // CoreOptions configures OpenCore.
@@ -178,6 +182,8 @@ func (c *Core) emitServers() {
 	if c.events == nil {
 		return
 	}
+	c.emitMu.Lock()
+	defer c.emitMu.Unlock()
 	views, err := c.serverViews()
 	if err == nil {
 		c.events.Emit(EventServers, views)

@@ -127,17 +127,22 @@ type openRequest struct {
 	answer chan mcp.Response // buffered 1
 }
 
-// NewElicitationService returns the service and makes it the core's answerer.
-// desktop may be nil (no notifications).
+// NewElicitationService returns the service and makes its dialog the core's
+// answerer. desktop may be nil (no notifications).
 func NewElicitationService(core *Core, desktop Desktop) *ElicitationService {
 	s := &ElicitationService{core: core, desktop: desktop}
-	core.SetAnswerer(s)
+	core.SetAnswerer((*dialog)(s))
 	return s
 }
 
+// dialog is the service's mcp.Answerer side. It is a separate type because
+// Wails binds every exported method of a bound struct to JavaScript, and
+// these must only be called by the broker.
+type dialog ElicitationService
+
 // Present implements mcp.Answerer: it shows the request and waits for
 // Submit, Decline or Cancel, or for ctx to end.
-func (s *ElicitationService) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+func (s *dialog) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
 	o := &openRequest{req: req, answer: make(chan mcp.Response, 1)}
 	s.mu.Lock()
 	s.open = o
@@ -164,7 +169,7 @@ func (s *ElicitationService) Present(ctx context.Context, req *mcp.Request) (mcp
 }
 
 // QueueChanged implements mcp.Answerer.
-func (s *ElicitationService) QueueChanged(waiting []mcp.QueueEntry) {
+func (s *dialog) QueueChanged(waiting []mcp.QueueEntry) {
 	views := make([]QueueEntryView, 0, len(waiting))
 	for _, w := range waiting {
 		views = append(views, QueueEntryView{ID: w.ID, ServerID: w.ServerID, ServerName: w.ServerName, Message: w.Message, ReceivedAt: rfc3339(w.ReceivedAt)})
@@ -173,7 +178,7 @@ func (s *ElicitationService) QueueChanged(waiting []mcp.QueueEntry) {
 }
 
 // Notify implements mcp.Answerer.
-func (s *ElicitationService) Notify(n mcp.Notice) {
+func (s *dialog) Notify(n mcp.Notice) {
 	s.core.emit(EventNotice, NoticeView{ServerID: n.ServerID, ServerName: n.ServerName, Kind: n.Kind,
 		Text: fmt.Sprintf("%s is sending too many requests. Some were refused without being shown.", n.ServerName)})
 }

@@ -26,24 +26,12 @@ export function Mute(arg1, arg2) {
   return window['go']['app']['ElicitationService']['Mute'](arg1, arg2);
 }
 
-export function Notify(arg1) {
-  return window['go']['app']['ElicitationService']['Notify'](arg1);
-}
-
 export function NotifyUnfocused(arg1) {
   return window['go']['app']['ElicitationService']['NotifyUnfocused'](arg1);
 }
 
 export function Policy(arg1) {
   return window['go']['app']['ElicitationService']['Policy'](arg1);
-}
-
-export function Present(arg1, arg2) {
-  return window['go']['app']['ElicitationService']['Present'](arg1, arg2);
-}
-
-export function QueueChanged(arg1) {
-  return window['go']['app']['ElicitationService']['QueueChanged'](arg1);
 }
 
 export function Refuse(arg1, arg2) {
