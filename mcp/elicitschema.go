@@ -255,7 +255,7 @@ func elicitField(name string, p map[string]any) (Field, error) {
 		err = stringField(&f, p)
 	case "number", "integer":
 		f.Kind = typ
-		f.Minimum, f.Maximum = floatPtr(jsonNum(p["minimum"])), floatPtr(jsonNum(p["maximum"]))
+		f.Minimum, f.Maximum = floatPtr(p["minimum"]), floatPtr(p["maximum"])
 		if err = numberKey(p, "minimum", "maximum"); err == nil && f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
 			err = errors.New("has a minimum above its maximum")
 		}
@@ -305,7 +305,7 @@ func stringField(f *Field, p map[string]any) error {
 	if err := countKey(p, "minLength", "maxLength"); err != nil {
 		return err
 	}
-	f.MinLength, f.MaxLength = intPtr(jsonNum(p["minLength"])), intPtr(jsonNum(p["maxLength"]))
+	f.MinLength, f.MaxLength = intPtr(p["minLength"]), intPtr(p["maxLength"])
 	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
 		return errors.New("has a minLength above its maxLength")
 	}
@@ -367,7 +367,7 @@ func arrayField(f *Field, p map[string]any) error {
 	if err := countKey(p, "minItems", "maxItems"); err != nil {
 		return err
 	}
-	f.MinItems, f.MaxItems = intPtr(jsonNum(p["minItems"])), intPtr(jsonNum(p["maxItems"]))
+	f.MinItems, f.MaxItems = intPtr(p["minItems"]), intPtr(p["maxItems"])
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
 		return errors.New("has a minItems above its maxItems")
 	}
@@ -652,9 +652,6 @@ func countKey(p map[string]any, keys ...string) error {
 	}
 	return nil
 }
-
-// jsonNum passes through the float64 numbers encoding/json decodes to.
-func jsonNum(v any) any { return v }
 
 // jsonDepth measures the deepest nesting of objects and arrays in b.
 func jsonDepth(b []byte) int {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -169,22 +170,7 @@ func (m *Manager) Set(srv store.Server) {
 func sameConnection(a, b store.Server) bool {
 	a.Name, b.Name = "", ""
 	a.UpdatedAt, b.UpdatedAt = time.Time{}, time.Time{}
-	return fmt.Sprintf("%+v|%+v|%+v", a, derefStdio(a.Stdio), derefHTTP(a.HTTP)) ==
-		fmt.Sprintf("%+v|%+v|%+v", b, derefStdio(b.Stdio), derefHTTP(b.HTTP))
-}
-
-func derefStdio(c *store.StdioConfig) store.StdioConfig {
-	if c == nil {
-		return store.StdioConfig{}
-	}
-	return *c
-}
-
-func derefHTTP(c *store.HTTPConfig) store.HTTPConfig {
-	if c == nil {
-		return store.HTTPConfig{}
-	}
-	return *c
+	return reflect.DeepEqual(a, b) // follows the Stdio/HTTP pointers
 }
 
 // Remove disconnects a server and forgets it.

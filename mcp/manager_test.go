@@ -303,6 +303,9 @@ func TestManager_DisableRenameAndRemove(t *testing.T) {
 	connected(t, m, srv.ID)
 	pid := readPID(t, pidFile)
 
+	// The store hands out a fresh copy on every read: same settings, new pointers.
+	stdio := *srv.Stdio
+	srv.Stdio = &stdio
 	srv.Name = "Renamed"
 	m.Set(srv)
 	if st, _ := m.Status(srv.ID); st.State != StateConnected {
