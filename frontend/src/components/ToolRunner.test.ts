@@ -36,6 +36,10 @@ const everyKind = tool('book', {
           { value: 'elm', label: 'Elm room' },
         ],
       }),
+      field('floor', 'single-select', {
+        label: 'Floor',
+        options: ['1', '2', '3', '4', '5', '6'].map((v) => ({ value: v, label: `Floor ${v}` })),
+      }),
       field('extras', 'multi-select', {
         label: 'Extras',
         options: [
@@ -103,7 +107,7 @@ describe('ToolRunner', () => {
       ['Hours', 'INPUT', 'number'],
       ['People', 'INPUT', 'number'],
       ['Video call', 'INPUT', 'checkbox'],
-      ['Room', 'SELECT', 'select-one'],
+      ['Floor', 'SELECT', 'select-one'],
       ['Metadata', 'TEXTAREA', 'textarea'],
     ];
     for (const [label, tag, type] of cases) {
@@ -112,6 +116,13 @@ describe('ToolRunner', () => {
       expect(el.type, label).toBe(type);
     }
     expect(byLabel('People').step).toBe('1');
+    expect(byLabel('Video call').getAttribute('role')).toBe('switch');
+    // Few options are radio buttons; many (Floor) a list box.
+    const room = screen.getByRole('radiogroup', { name: 'Room' });
+    expect(within(room).getAllByRole('radio').map((r) => r.parentElement?.textContent?.trim())).toEqual([
+      'Oak room',
+      'Elm room',
+    ]);
     const extras = screen.getByRole('group', { name: 'Extras' });
     expect(within(extras).getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim())).toEqual([
       'Coffee',
@@ -128,7 +139,7 @@ describe('ToolRunner', () => {
     await user.type(screen.getByLabelText('Hours'), '1.5');
     await user.type(screen.getByLabelText('People'), '4');
     await user.click(screen.getByLabelText('Video call'));
-    await user.selectOptions(screen.getByLabelText('Room'), 'elm');
+    await user.click(screen.getByLabelText('Elm room'));
     await user.click(screen.getByLabelText('Coffee'));
     await user.click(screen.getByLabelText('Whiteboard'));
     await fireEvent.input(screen.getByLabelText('Metadata'), { target: { value: '{"team": ["a", "b"], "n": 2}' } });

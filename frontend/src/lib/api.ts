@@ -9,6 +9,7 @@
 import * as Servers from '../../wailsjs/go/app/ServersService';
 import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
+import * as Elicitation from '../../wailsjs/go/app/ElicitationService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { app } from '../../wailsjs/go/models';
 
@@ -35,10 +36,29 @@ export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
 export type ContentView = Data<app.ContentView>;
 export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
 export type AppInfo = Data<app.AppInfo>;
+export type SettingsView = Data<app.SettingsView>;
+export type ElicitationView = Omit<Data<app.ElicitationView>, 'fields'> & { fields: FieldView[] };
+export type QueueEntryView = Data<app.QueueEntryView>;
+/** A notice about a server (app.NoticeView, sent only as an event). */
+export type NoticeView = { serverId: string; serverName: string; kind: string; text: string };
+export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
+  fields: string[];
+  answer?: Record<string, unknown>;
+};
+export type PolicyView = Data<app.PolicyView>;
+export type SubmitResult = { sent: boolean; errors: FieldErrors };
+/** Why a request left the screen without the person's answer. */
+export type ElicitationClosed = { id: string; reason: string };
+/** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
+export type AnswerValues = Record<string, unknown>;
 
 /** Event names sent by the Go core (app/types.go). */
 export const EventServers = 'servers:changed';
 export const EventTools = 'tools:changed';
+export const EventElicitation = 'elicitation:show';
+export const EventElicitationClosed = 'elicitation:closed';
+export const EventElicitationQueue = 'elicitation:queue';
+export const EventNotice = 'notice';
 
 /** A sentence for people from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
@@ -186,6 +206,91 @@ export async function appInfo(): Promise<AppInfo> {
   return call(() => Settings.Info());
 }
 
+export async function getSettings(): Promise<SettingsView> {
+  return call(() => Settings.Get());
+}
+
+export function saveSettings(v: SettingsView): Promise<void> {
+  return call(() => Settings.Save(v as app.SettingsView));
+}
+
+// --- Consent dialog -------------------------------------------------------------
+
+export function normalizeElicitation(v: ElicitationView | null | undefined): ElicitationView | null {
+  if (!v || !v.id) return null;
+  return {
+    ...v,
+    serverName: v.serverName ?? '',
+    where: v.where ?? '',
+    selfName: v.selfName ?? '',
+    selfVersion: v.selfVersion ?? '',
+    mode: v.mode || 'form',
+    message: v.message ?? '',
+    fields: (v.fields ?? []).map((f) => ({ ...f, options: f.options ?? [] })),
+    sensitive: !!v.sensitive,
+  };
+}
+
+/** The request on screen, or null. */
+export async function currentElicitation(): Promise<ElicitationView | null> {
+  return normalizeElicitation((await call(() => Elicitation.Current())) as ElicitationView);
+}
+
+/** The requests waiting behind the dialog, oldest first. */
+export async function waitingElicitations(): Promise<QueueEntryView[]> {
+  return (await call(() => Elicitation.Waiting())) ?? [];
+}
+
+/** Errors per field for an answer, without sending it (E15). */
+export async function validateAnswer(id: string, values: AnswerValues): Promise<FieldErrors> {
+  return { ...((await call(() => Elicitation.Validate(id, values))) ?? {}) };
+}
+
+/** Sends the answer if Go finds it valid; otherwise nothing is sent and the errors come back. */
+export async function submitAnswer(id: string, values: AnswerValues): Promise<SubmitResult> {
+  const r = await call(() => Elicitation.Submit(id, values));
+  return { sent: !!r?.sent, errors: { ...(r?.errors ?? {}) } };
+}
+
+export function declineElicitation(id: string): Promise<void> {
+  return call(() => Elicitation.Decline(id));
+}
+
+export function cancelElicitation(id: string): Promise<void> {
+  return call(() => Elicitation.Cancel(id));
+}
+
+/** Declines or cancels a request that waits in the queue (E28). */
+export function refuseElicitation(id: string, action: 'decline' | 'cancel'): Promise<void> {
+  return call(() => Elicitation.Refuse(id, action));
+}
+
+export function muteServer(serverID: string, minutes: number): Promise<void> {
+  return call(() => Elicitation.Mute(serverID, minutes));
+}
+
+export async function serverPolicy(serverID: string): Promise<PolicyView> {
+  return call(() => Elicitation.Policy(serverID));
+}
+
+export function setServerPolicy(serverID: string, mode: 'ask' | 'decline'): Promise<void> {
+  return call(() => Elicitation.SetPolicy(serverID, mode));
+}
+
+export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
+  const list = (await call(() => Elicitation.History(serverID, outcome))) ?? [];
+  return list.map((h) => ({ ...(h as HistoryView), fields: h.fields ?? [], message: h.message ?? '' }));
+}
+
+export function clearHistory(): Promise<void> {
+  return call(() => Elicitation.ClearHistory());
+}
+
+/** Asks Go for an OS notification and the window's attention (the window is not focused). */
+export function notifyUnfocused(id: string): Promise<void> {
+  return call(() => Elicitation.NotifyUnfocused(id));
+}
+
 // --- Events -------------------------------------------------------------------
 
 type Unsubscribe = () => void;
@@ -204,6 +309,25 @@ export function onServersChanged(cb: (servers: ServerView[]) => void): Unsubscri
 /** Calls cb with a server's ID whenever that server's tool list changed. */
 export function onToolsChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventTools, (id) => cb(String(id)));
+}
+
+/** Calls cb whenever the request on screen or the queue behind it may have changed. */
+export function onElicitationChanged(cb: () => void): Unsubscribe {
+  const offs = [on(EventElicitation, () => cb()), on(EventElicitationQueue, () => cb())];
+  return () => offs.forEach((off) => off());
+}
+
+/** Calls cb when a request left the screen without the person's answer. */
+export function onElicitationClosed(cb: (c: ElicitationClosed) => void): Unsubscribe {
+  return on(EventElicitationClosed, (c) => {
+    const v = (c ?? {}) as Partial<ElicitationClosed>;
+    cb({ id: String(v.id ?? ''), reason: String(v.reason ?? '') });
+  });
+}
+
+/** Calls cb with notices about servers, e.g. one sending too many requests. */
+export function onNotice(cb: (n: NoticeView) => void): Unsubscribe {
+  return on(EventNotice, (n) => cb(n as NoticeView));
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

@@ -1,6 +1,6 @@
 // Small builders for the Go views the component tests feed to the UI.
 
-import type { FieldView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
+import type { ElicitationView, FieldView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
 
 export function status(over: Partial<StatusView> = {}): StatusView {
   return {
@@ -56,4 +56,22 @@ export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
 
 export function result(over: Partial<ToolResultView> = {}): ToolResultView {
   return { isError: false, content: [], structured: '', structuredWarning: '', durationMs: 12, ...over };
+}
+
+export function elicitation(over: Partial<ElicitationView> = {}): ElicitationView {
+  return {
+    id: 'req-1',
+    serverName: 'Demo server',
+    serverId: 's1',
+    where: '/usr/bin/gatehouse demo-server',
+    selfName: 'gatehouse-demo',
+    selfVersion: '1.0.0',
+    mode: 'form',
+    message: 'Please register.',
+    fields: [],
+    sensitive: false,
+    receivedAt: '2026-11-22T10:00:00Z',
+    deadline: '2026-11-22T10:10:00Z',
+    ...over,
+  };
 }

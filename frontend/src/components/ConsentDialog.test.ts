@@ -1,0 +1,192 @@
+// Component tests of the consent dialog. api.ts is mocked: these tests check
+// what the person sees and what the dialog asks Go to do. The real Go broker
+// and real servers are exercised by the end-to-end tests in e2e/ and by the
+// Go tests of the same service (app/elicitation_test.go).
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import ConsentDialog from './ConsentDialog.svelte';
+import { elicitation, field } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+function open(over: Parameters<typeof elicitation>[0] = {}, waiting: api.QueueEntryView[] = []) {
+  const onanswered = vi.fn();
+  const onrefuse = vi.fn();
+  const user = userEvent.setup();
+  const r = render(ConsentDialog, { props: { request: elicitation(over), waiting, onanswered, onrefuse } });
+  return { user, onanswered, onrefuse, ...r };
+}
+
+const registerFields = [
+  field('name', 'text', { label: 'Your name', required: true }),
+  field('email', 'email', { label: 'Email', required: true }),
+  field('age', 'integer', { label: 'Age', minimum: 0, maximum: 150, default: 30 }),
+  field('newsletter', 'boolean', { label: 'Newsletter', default: true }),
+  field('plan', 'single-select', {
+    label: 'Plan',
+    default: 'free',
+    options: [
+      { value: 'free', label: 'Free' },
+      { value: 'pro', label: 'Pro' },
+    ],
+  }),
+];
+
+beforeEach(() => vi.clearAllMocks());
+
+describe('ConsentDialog', () => {
+  it('names the configured server first, where it runs, then what it calls itself (E27)', () => {
+    open({ serverName: 'My bank helper', selfName: 'Official Bank', where: 'npx bank-mcp' });
+    const heading = screen.getByRole('heading');
+    expect(heading.textContent).toBe('My bank helper is asking for your input');
+    expect(screen.getByText('npx bank-mcp')).toBeTruthy();
+    expect(screen.getByText(/calls itself “Official Bank 1.0.0”/)).toBeTruthy();
+  });
+
+  it('shows hostile server text as text (E16)', () => {
+    const { container } = open({
+      message: '<img src=x onerror="window.pwned=1"> ![x](https://evil.example/x.png)\nline two',
+      serverName: 'Evil<b>bold</b>',
+    });
+    expect(container.ownerDocument.querySelector('img')).toBeNull();
+    expect(container.ownerDocument.querySelector('b')).toBeNull();
+    expect(screen.getByText(/<img src=x onerror/)).toBeTruthy();
+    expect(screen.getByRole('heading').textContent).toContain('Evil<b>bold</b>');
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+  });
+
+  it('makes bidi and zero-width characters visible (E16)', () => {
+    open({ message: 'Pay to acc\u202Etnuocca\u200B now' });
+    const mark = screen.getByText('U+202E');
+    expect(mark.className).toContain('hidden-char');
+    expect(mark.getAttribute('title')).toContain('right-to-left override');
+    expect(screen.getByText('U+200B')).toBeTruthy();
+  });
+
+  it('collapses a long message behind Show more', async () => {
+    const long = 'word '.repeat(400);
+    const { user } = open({ message: long });
+    const msg = document.querySelector('.server-text')!;
+    expect(msg.textContent!.length).toBeLessThan(700);
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(msg.textContent).toBe(long);
+  });
+
+  it('warns above the form when a field looks like a secret (E17)', () => {
+    open({ sensitive: true, fields: [field('password', 'text', { sensitive: true })] });
+    expect(screen.getByText(/seems to ask for a password, key or other secret/)).toBeTruthy();
+    expect((screen.getByLabelText('password') as HTMLInputElement).type).toBe('password');
+  });
+
+  it('has no warning for an ordinary form', () => {
+    open({ fields: registerFields });
+    expect(screen.queryByText(/seems to ask for a password/)).toBeNull();
+  });
+
+  it('pre-fills defaults and marks required fields (E12, E13)', () => {
+    open({ fields: registerFields });
+    expect((screen.getByLabelText('Age') as HTMLInputElement).value).toBe('30');
+    expect((screen.getByLabelText('Newsletter') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Free') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('Your name').parentElement!.querySelector('.req')).toBeTruthy();
+    expect(screen.getByText('Age').parentElement!.querySelector('.req')).toBeNull();
+    expect(screen.getByText('0 to 150.')).toBeTruthy();
+  });
+
+  it('sends nothing before Submit and shows Go’s errors inline (E14, E15)', async () => {
+    mocked.submitAnswer.mockResolvedValueOnce({ sent: false, errors: { email: 'Enter an email address, like name@example.com.' } });
+    const { user, onanswered } = open({ fields: registerFields });
+    await user.type(screen.getByLabelText(/^Your name/), 'Ada');
+    await user.type(screen.getByLabelText(/^Email/), 'not-an-email');
+    expect(mocked.submitAnswer).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await screen.findByText('Enter an email address, like name@example.com.');
+    expect(screen.getByLabelText(/^Email/).getAttribute('aria-invalid')).toBe('true');
+    expect(onanswered).not.toHaveBeenCalled();
+    expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', {
+      name: 'Ada',
+      email: 'not-an-email',
+      age: 30,
+      newsletter: true,
+      plan: 'free',
+    });
+  });
+
+  it('submits typed values and closes when Go sent them (E26)', async () => {
+    const { user, onanswered } = open({ fields: registerFields });
+    await user.type(screen.getByLabelText(/^Your name/), 'Ada');
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.clear(screen.getByLabelText('Age'));
+    await user.type(screen.getByLabelText('Age'), '36');
+    await user.click(screen.getByLabelText('Pro'));
+    await user.click(screen.getByLabelText('Newsletter'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(onanswered).toHaveBeenCalledTimes(1));
+    expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', {
+      name: 'Ada',
+      email: 'ada@example.com',
+      age: 36,
+      newsletter: false,
+      plan: 'pro',
+    });
+  });
+
+  it('Enter in a field submits', async () => {
+    const { user, onanswered } = open({ fields: [field('city', 'text', { label: 'City' })] });
+    await user.type(screen.getByLabelText('City'), 'Lisbon{Enter}');
+    await waitFor(() => expect(onanswered).toHaveBeenCalled());
+    expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', { city: 'Lisbon' });
+  });
+
+  it('checks as the person types, showing errors only for touched fields (E15)', async () => {
+    mocked.validateAnswer.mockResolvedValue({ email: 'Enter an email address, like name@example.com.', name: 'This field is required.' });
+    const { user } = open({ fields: registerFields });
+    await user.type(screen.getByLabelText(/^Email/), 'x');
+    await screen.findByText('Enter an email address, like name@example.com.');
+    expect(screen.queryByText('This field is required.')).toBeNull();
+  });
+
+  it('Decline and Cancel answer as such; Escape is Cancel (E26)', async () => {
+    const a = open();
+    await a.user.click(screen.getByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(mocked.declineElicitation).toHaveBeenCalledWith('req-1'));
+    expect(mocked.cancelElicitation).not.toHaveBeenCalled();
+    a.unmount();
+
+    const b = open({ id: 'req-2' });
+    await b.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(mocked.cancelElicitation).toHaveBeenCalledWith('req-2'));
+    b.unmount();
+
+    open({ id: 'req-3' });
+    const dialog = document.querySelector('dialog')!;
+    await fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    await waitFor(() => expect(mocked.cancelElicitation).toHaveBeenCalledWith('req-3'));
+  });
+
+  it('closes with a notice when the request is no longer open', async () => {
+    mocked.declineElicitation.mockRejectedValueOnce(new Error('this request is no longer open: the server withdrew it'));
+    const { user, onanswered } = open();
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(onanswered).toHaveBeenCalledWith(expect.stringContaining('no longer open')));
+  });
+
+  it('shows the queue and lets a waiting request be declined (E28)', async () => {
+    const w = (id: string, serverId: string, serverName: string) => ({
+      id,
+      serverId,
+      serverName,
+      message: `question ${id}`,
+      receivedAt: '2026-11-22T10:00:00Z',
+    });
+    const { user, onrefuse } = open({}, [w('q1', 's1', 'Demo server'), w('q2', 's1', 'Demo server'), w('q3', 's9', 'Other')]);
+    const toggle = screen.getByRole('button', { name: /2 more waiting from Demo server, 1 more from other servers/ });
+    await user.click(toggle);
+    const item = screen.getByText('question q3').closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Decline' }));
+    expect(onrefuse).toHaveBeenCalledWith('q3', 'decline');
+  });
+});
