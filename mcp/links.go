@@ -1,0 +1,754 @@
+package mcp
+
+// Link-safety analysis (requirements E20 and E22).
+//
+// Every place in Gatehouse that shows or opens a URL runs it through
+// CheckLink first. CheckLink refuses what must never be opened and describes,
+// in plain sentences, what deserves a second look. The judgement calls are:
+//
+//   - Schemes: only https, and http only to this computer (127.0.0.0/8, ::1,
+//     "localhost"). Everything else, including scheme-less and relative
+//     references, is refused.
+//   - Numeric hosts: a canonical dotted-quad IPv4 address or a bracketed IPv6
+//     address is allowed with a warning. Any other host whose last label is a
+//     number (2130706433, 0x7f.1, 127.1, 0177.0.0.1, 127.0.0.1.) is refused:
+//     resolvers and browsers disagree about what such forms mean, so the
+//     address shown cannot be trusted to be the address reached.
+//   - Percent-encoding in the host (https://exa%6dple.com), IPv6 zones
+//     included, is refused: it can hide the real name.
+//   - Hosts go through a strict IDNA profile (UTS #46 lookup mapping, STD3
+//     characters only, label validation, hyphen, joiner, Bidi and DNS length
+//     rules). Names it rejects, such as my_host.example, are refused.
+//   - Compatibility forms that IDNA maps to ordinary letters (full-width
+//     ｅｘａｍｐｌｅ.com, mathematical letters, decomposed accents) are
+//     accepted, because the name shown is exactly the name opened, but they
+//     are flagged with LinkWarnNormalized.
+//   - Look-alike ASCII (LinkWarnLookAlike), judged on the host as typed: an
+//     upper-case "I" right after a lower-case letter (paypaI.com, which opens
+//     paypai.com; camel case such as LinkedIn.com is flagged too, since the
+//     rule cannot tell intent), or a registrable label made of letters plus
+//     the digits 0 and 1 only, with a 0 or 1 next to a letter (g00gle.com,
+//     paypa1.com, also 1password.com). An initial capital I (Instagram.com)
+//     and a lower-case l among capitals open what they seem to and are not
+//     flagged. Other substitutions, such as "rn" for "m", are not detected:
+//     they occur in too many honest names.
+//   - Loopback targets get LinkWarnLoopback in both schemes (never
+//     LinkWarnPrivate) and are exempt from the unusual-port warning.
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+// MaxLinkLength is the longest URL, in bytes, that CheckLink accepts.
+const MaxLinkLength = 8192
+
+// Kinds of LinkWarning.
+const (
+	// LinkWarnIDN marks a host with letters beyond plain ASCII (an IDN).
+	LinkWarnIDN = "idn"
+	// LinkWarnMixedScript marks a label mixing letters of several scripts.
+	LinkWarnMixedScript = "mixed-script"
+	// LinkWarnConfusable marks a label whose every letter imitates a Latin one.
+	LinkWarnConfusable = "confusable"
+	// LinkWarnLookAlike marks ASCII characters easily mistaken for others.
+	LinkWarnLookAlike = "look-alike"
+	// LinkWarnNormalized marks a host written with unusual letter forms that
+	// were mapped to ordinary ones (full-width, mathematical, decomposed).
+	LinkWarnNormalized = "normalized"
+	// LinkWarnIPHost marks a host given as an IP address rather than a name.
+	LinkWarnIPHost = "ip-host"
+	// LinkWarnPrivate marks an IP address outside the public internet.
+	LinkWarnPrivate = "private-address"
+	// LinkWarnLoopback marks a development address on this computer.
+	LinkWarnLoopback = "loopback"
+	// LinkWarnPort marks an explicit port other than the scheme's default.
+	LinkWarnPort = "unusual-port"
+)
+
+// ErrUnsafeLink is wrapped by every refusal from CheckLink.
+var ErrUnsafeLink = errors.New("unsafe link")
+
+// LinkReport is what Gatehouse knows about a URL before showing it.
+type LinkReport struct {
+	URL         string // the normalized URL as it will be opened, with the ASCII host
+	Scheme      string // "https" or "http"
+	Host        string // host as Unicode for display, lower case, no port or brackets
+	ASCIIHost   string // host in ASCII (punycode) form
+	Port        string // "" when the scheme's default
+	Domain      string // registrable domain (eTLD+1) in Unicode, the whole host if it has none; "" for IPs and localhost
+	ASCIIDomain string // the registrable domain in ASCII
+
+	// Display is the full URL with the Unicode host. Before, DomainPart and
+	// After split it so that a UI can highlight DomainPart:
+	// Before+DomainPart+After == Display. DomainPart is empty when Domain is.
+	Display                   string
+	Before, DomainPart, After string
+
+	Loopback bool          // http(s) to 127.0.0.0/8, ::1 or "localhost": a development address
+	Warnings []LinkWarning // reasons to look twice: about the name, then the address, then the port
+}
+
+// LinkWarning is one reason to look twice, in words a person understands.
+type LinkWarning struct {
+	Kind string // one of the LinkWarn* constants
+	Text string // a full English sentence
+}
+
+// HasWarning reports whether r carries a warning of the given kind.
+func (r *LinkReport) HasWarning(kind string) bool {
+	return slices.ContainsFunc(r.Warnings, func(w LinkWarning) bool { return w.Kind == kind })
+}
+
+// linkRefusal is a refusal from CheckLink: its message is a sentence for
+// people and it matches ErrUnsafeLink with errors.Is.
+type linkRefusal struct{ msg string }
+
+// Error returns the sentence for people.
+func (e *linkRefusal) Error() string { return e.msg }
+
+// Unwrap makes every refusal match ErrUnsafeLink.
+func (e *linkRefusal) Unwrap() error { return ErrUnsafeLink }
+
+// refuse builds a refusal from a format string.
+func refuse(format string, args ...any) error {
+	return &linkRefusal{msg: fmt.Sprintf(format, args...)}
+}
+
+// hostProfile is the strict IDNA profile every host name must pass.
+var hostProfile = idna.New(
+	idna.MapForLookup(),
+	idna.BidiRule(),
+	idna.ValidateLabels(true),
+	idna.StrictDomainName(true),
+	idna.CheckHyphens(true),
+	idna.CheckJoiners(true),
+	idna.VerifyDNSLength(true),
+	idna.Transitional(false),
+)
+
+// CheckLink parses raw strictly and returns its report, or an error wrapping
+// ErrUnsafeLink whose message is a sentence for people naming the problem.
+func CheckLink(raw string) (*LinkReport, error) {
+	if err := checkLinkText(raw); err != nil {
+		return nil, err
+	}
+	scheme, err := linkScheme(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAuthority(raw[len(scheme)+len("://"):]); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, refuse("This address is not written correctly, so Gatehouse cannot check it.")
+	}
+	if u.User != nil {
+		return nil, refuse("This address hides its real destination behind a user name (the part before \"@\"); Gatehouse does not open such addresses.")
+	}
+	host, err := resolveLinkHost(u)
+	if err != nil {
+		return nil, err
+	}
+	if scheme == "http" && !host.loopback {
+		return nil, refuse("This address uses unencrypted http; Gatehouse opens http only for development addresses on this computer, so use https instead.")
+	}
+	port, err := linkPort(u.Port(), scheme)
+	if err != nil {
+		return nil, err
+	}
+	return buildReport(u, scheme, port, host), nil
+}
+
+// checkLinkText refuses strings that are empty, too long, padded, not UTF-8,
+// or that contain characters which are invisible, control or separators, a
+// leading dash, or backslashes.
+func checkLinkText(raw string) error {
+	switch {
+	case raw == "":
+		return refuse("The address is empty.")
+	case len(raw) > MaxLinkLength:
+		return refuse("This address is longer than %d characters, too long to check safely.", MaxLinkLength)
+	case strings.TrimSpace(raw) != raw:
+		return refuse("This address starts or ends with blank space, which can hide what it really is.")
+	case !utf8.ValidString(raw):
+		return refuse("This address contains bytes that are not text.")
+	}
+	for _, r := range raw {
+		if name := hiddenRuneName(r); name != "" {
+			return refuse("This address contains %s (U+%04X), which can disguise what it really is.", name, r)
+		}
+	}
+	if strings.HasPrefix(raw, "-") {
+		return refuse("This address starts with a dash, which programs could mistake for an option.")
+	}
+	if strings.ContainsRune(raw, '\\') {
+		return refuse("This address contains a backslash, which programs read in different ways.")
+	}
+	return nil
+}
+
+// hiddenRuneName describes r when it is a character that must not appear in
+// a link: controls, spaces and line breaks, format characters (bidi controls,
+// zero-width characters, soft hyphen), variation selectors and other
+// default-ignorable or non-characters. It returns "" for ordinary characters.
+func hiddenRuneName(r rune) string {
+	switch {
+	case r == ' ':
+		return "a space"
+	case r == '\n' || r == '\r':
+		return "a line break"
+	case r == '\t':
+		return "a tab"
+	case unicode.IsControl(r):
+		return "a control character"
+	case unicode.In(r, unicode.Bidi_Control):
+		return "a hidden text-direction mark"
+	case unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp):
+		return "a space character"
+	case r == 0x00AD:
+		return "an invisible soft hyphen"
+	case unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
+		return "an invisible character"
+	case r == utf8.RuneError || unicode.In(r, unicode.Noncharacter_Code_Point, unicode.Co, unicode.Cs):
+		return "an unusable character"
+	}
+	return ""
+}
+
+// linkScheme returns the lower-case scheme of raw, refusing anything but
+// https and http and anything not followed by "//".
+func linkScheme(raw string) (string, error) {
+	name, rest, ok := strings.Cut(raw, ":")
+	if !ok || !validSchemeName(name) {
+		return "", refuse("This is not a complete web address; Gatehouse only opens addresses that start with https://.")
+	}
+	scheme := strings.ToLower(name)
+	if scheme != "https" && scheme != "http" {
+		return "", refuse("Gatehouse only opens web addresses (https); this one starts with %q.", shorten(scheme, 32)+":")
+	}
+	if !strings.HasPrefix(rest, "//") {
+		return "", refuse("This address is incomplete; a web address starts with %s://.", scheme)
+	}
+	return scheme, nil
+}
+
+// validSchemeName reports whether s matches the URL scheme grammar
+// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+func validSchemeName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range []byte(s) {
+		isAlpha := c|0x20 >= 'a' && c|0x20 <= 'z'
+		if !isAlpha && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAuthority refuses an authority (the text after "scheme://" up to the
+// path) that carries user information or percent-encoding.
+func checkAuthority(afterSlashes string) error {
+	authority := afterSlashes
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	if strings.Contains(authority, "@") {
+		return refuse("This address hides its real destination behind a user name (the part before \"@\"); Gatehouse does not open such addresses.")
+	}
+	if strings.Contains(authority, "%") {
+		return refuse("The server name in this address is written with percent-encoding (%%), which can hide its real name.")
+	}
+	return nil
+}
+
+// linkHost is a host after validation.
+type linkHost struct {
+	raw      string     // as typed, brackets removed
+	ascii    string     // ASCII form, lower case
+	unicode  string     // Unicode form, lower case
+	ip       netip.Addr // valid when the host is an IP address
+	loopback bool       // 127.0.0.0/8, ::1 or localhost
+	mapped   bool       // IDNA mapped unusual letter forms to ordinary ones
+}
+
+// resolveLinkHost validates the host of u and computes its forms.
+func resolveLinkHost(u *url.URL) (linkHost, error) {
+	raw := u.Hostname()
+	if raw == "" {
+		return linkHost{}, refuse("This address does not name a server.")
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		return resolveIPv6(raw)
+	}
+	if ip, err := netip.ParseAddr(raw); err == nil {
+		if !ip.Is4() {
+			return linkHost{}, refuse("This address writes an IPv6 number without square brackets.")
+		}
+		return ipHost(raw, ip), nil
+	}
+	if numericHost(raw) {
+		return linkHost{}, refuse("This address writes its server's number in an unusual form (%s) that programs read in different ways; Gatehouse does not open it.", shorten(raw, 64))
+	}
+	ascii, err := hostProfile.ToASCII(raw)
+	if err != nil {
+		return linkHost{}, refuse("The server name %q is not a valid internet name.", shorten(raw, 64))
+	}
+	uni, err := hostProfile.ToUnicode(ascii)
+	if err != nil {
+		return linkHost{}, refuse("The server name %q is not a valid internet name.", shorten(raw, 64))
+	}
+	return linkHost{
+		raw:      raw,
+		ascii:    ascii,
+		unicode:  uni,
+		loopback: strings.TrimSuffix(ascii, ".") == "localhost",
+		mapped:   hostWasMapped(raw, ascii, uni),
+	}, nil
+}
+
+// resolveIPv6 validates a bracketed host, which must be an IPv6 address.
+func resolveIPv6(raw string) (linkHost, error) {
+	ip, err := netip.ParseAddr(raw)
+	if err != nil || !ip.Is6() || ip.Zone() != "" {
+		return linkHost{}, refuse("The server number %q in square brackets is not a valid IPv6 address.", shorten(raw, 64))
+	}
+	return ipHost(raw, ip), nil
+}
+
+// ipHost describes an IP address host.
+func ipHost(raw string, ip netip.Addr) linkHost {
+	s := ip.String()
+	return linkHost{raw: raw, ascii: s, unicode: s, ip: ip, loopback: ip.Unmap().IsLoopback()}
+}
+
+// numericHost reports whether a host that is not a canonical IP address
+// would still be read as a number by browsers: its last label (ignoring a
+// trailing dot) is decimal digits or "0x" followed by hex digits.
+func numericHost(host string) bool {
+	host = strings.TrimSuffix(host, ".")
+	last := host[strings.LastIndexByte(host, '.')+1:]
+	if last == "" {
+		return false
+	}
+	digits := "0123456789"
+	if len(last) >= 2 && last[0] == '0' && last[1]|0x20 == 'x' {
+		last, digits = last[2:], "0123456789abcdefABCDEF"
+	}
+	return strings.Trim(last, digits) == ""
+}
+
+// hostWasMapped reports whether IDNA changed the host beyond lower-casing
+// and punycode, for example by folding full-width or mathematical letters.
+func hostWasMapped(raw, ascii, uni string) bool {
+	rawLabels := strings.Split(strings.ToLower(raw), ".")
+	asciiLabels := strings.Split(ascii, ".")
+	uniLabels := strings.Split(uni, ".")
+	if len(rawLabels) != len(asciiLabels) || len(uniLabels) != len(asciiLabels) {
+		return true
+	}
+	for i, label := range rawLabels {
+		want := uniLabels[i]
+		if isASCII(label) {
+			want = asciiLabels[i]
+		}
+		if label != want {
+			return true
+		}
+	}
+	return false
+}
+
+// linkPort validates an explicit port and returns it in canonical form, or ""
+// when it is absent or the scheme's default.
+func linkPort(port, scheme string) (string, error) {
+	if port == "" {
+		return "", nil
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return "", refuse("The port number in this address (%s) is not valid.", shorten(port, 16))
+	}
+	if (scheme == "https" && n == 443) || (scheme == "http" && n == 80) {
+		return "", nil
+	}
+	return strconv.Itoa(n), nil
+}
+
+// buildReport assembles the report of a validated URL.
+func buildReport(u *url.URL, scheme, port string, h linkHost) *LinkReport {
+	r := &LinkReport{
+		Scheme:    scheme,
+		Host:      h.unicode,
+		ASCIIHost: h.ascii,
+		Port:      port,
+		Loopback:  h.loopback,
+	}
+	if !h.ip.IsValid() && !h.loopback {
+		r.ASCIIDomain = registrableDomain(h.ascii)
+		r.Domain = unicodeDomain(h.unicode, r.ASCIIDomain)
+	}
+
+	u.Scheme = scheme
+	u.Host = joinHostPort(h.ascii, h.ip, port)
+	r.URL = u.String()
+	prefix := scheme + "://"
+	rest := strings.TrimPrefix(r.URL, prefix+u.Host)
+	r.Display = prefix + joinHostPort(h.unicode, h.ip, port) + rest
+	r.Before, r.DomainPart, r.After = r.Display, "", ""
+	if r.Domain != "" {
+		// The Unicode host ends with the domain, optionally followed by the
+		// root dot; split there, never at an earlier occurrence.
+		hostEnd := strings.TrimSuffix(h.unicode, ".")
+		cut := len(prefix) + len(hostEnd) - len(r.Domain)
+		r.Before = r.Display[:cut]
+		r.DomainPart = r.Domain
+		r.After = r.Display[cut+len(r.Domain):]
+	}
+
+	r.Warnings = linkWarnings(r, h)
+	return r
+}
+
+// joinHostPort writes a host and optional port for a URL, bracketing IPv6.
+func joinHostPort(host string, ip netip.Addr, port string) string {
+	if ip.Is6() {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return host
+}
+
+// registrableDomain returns the eTLD+1 of an ASCII host, or the whole host
+// (without a root dot) when it is itself a public suffix or has no eTLD+1.
+func registrableDomain(asciiHost string) string {
+	host := strings.TrimSuffix(asciiHost, ".")
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		return d
+	}
+	return host
+}
+
+// unicodeDomain returns the Unicode form of an ASCII registrable domain, taken
+// from the end of the Unicode host so that the two always agree.
+func unicodeDomain(unicodeHost, asciiDomain string) string {
+	labels := strings.Split(strings.TrimSuffix(unicodeHost, "."), ".")
+	n := strings.Count(asciiDomain, ".") + 1
+	if n > len(labels) {
+		n = len(labels)
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}
+
+// linkWarnings lists everything about a valid URL that deserves a second
+// look: the name, then the address, then the port.
+func linkWarnings(r *LinkReport, h linkHost) []LinkWarning {
+	var ws []LinkWarning
+	add := func(kind, format string, args ...any) {
+		ws = append(ws, LinkWarning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+	}
+	if h.ip.IsValid() {
+		add(LinkWarnIPHost, "This address is a raw IP number (%s), not a name, so there is no name to check it against.", h.ascii)
+	} else {
+		ws = append(ws, nameWarnings(r, h)...)
+	}
+	switch {
+	case r.Loopback:
+		add(LinkWarnLoopback, "This is a development address on this computer (%s), not a site on the internet.", h.ascii)
+	case h.ip.IsValid() && !publicIP(h.ip):
+		add(LinkWarnPrivate, "This address points into a private or local network (%s), not to the public internet.", h.ascii)
+	}
+	if r.Port != "" && !r.Loopback {
+		add(LinkWarnPort, "This address uses the unusual port %s instead of the standard one for %s.", r.Port, r.Scheme)
+	}
+	return ws
+}
+
+// sharedAddressSpace is 100.64.0.0/10, used by carrier-grade NAT.
+var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
+
+// thisNetwork is 0.0.0.0/8, which never names a host on the internet.
+var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
+
+// publicIP reports whether ip may be a host on the public internet.
+func publicIP(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	switch {
+	case ip.IsPrivate(), ip.IsLoopback(), ip.IsLinkLocalUnicast(), ip.IsUnspecified(),
+		ip.IsMulticast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast():
+		return false
+	case ip.Is4() && (sharedAddressSpace.Contains(ip) || thisNetwork.Contains(ip) || ip == netip.AddrFrom4([4]byte{255, 255, 255, 255})):
+		return false
+	}
+	return true
+}
+
+// nameWarnings lists the warnings about a host name: mapped letter forms,
+// IDN, mixed scripts, whole-script confusables and ASCII look-alikes.
+func nameWarnings(r *LinkReport, h linkHost) []LinkWarning {
+	var ws []LinkWarning
+	add := func(kind, format string, args ...any) {
+		ws = append(ws, LinkWarning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+	}
+	if h.mapped {
+		add(LinkWarnNormalized, "This address was written with unusual forms of letters (such as full-width letters); it opens %s.", h.ascii)
+	}
+	if !isASCII(h.unicode) {
+		add(LinkWarnIDN, "This address contains letters beyond the plain English alphabet; its ASCII form is %s.", h.ascii)
+	}
+	imitated := imitatedName(r.Domain, h.unicode)
+	imitates := ""
+	if imitated != "" {
+		imitates = " and may imitate " + imitated
+	}
+	labels := strings.Split(strings.TrimSuffix(h.unicode, "."), ".")
+	tldScript := soleScript(labels[len(labels)-1])
+	var mixed, confusable []string
+	for _, label := range labels {
+		if isASCII(label) {
+			continue
+		}
+		scripts := labelScripts(label)
+		if len(scripts) > 1 && !allowedScriptMix(scripts) {
+			mixed = appendNew(mixed, scripts...)
+			continue
+		}
+		// A label in the same script as the top-level domain (ерос.рф) is
+		// not imitating a Latin name; unusual Latin letters always count.
+		if len(scripts) == 1 && (scripts[0] != tldScript || scripts[0] == "Latin") {
+			if sk, ok := latinSkeleton(label); ok && sk != label {
+				confusable = appendNew(confusable, scripts...)
+			}
+		}
+	}
+	if len(mixed) > 0 {
+		if imitates == "" {
+			imitates = ", a trick often used to imitate other addresses"
+		}
+		add(LinkWarnMixedScript, "This address mixes letters from several alphabets (%s) in one name%s.", joinWords(mixed), imitates)
+	}
+	if len(confusable) > 0 && imitated != "" {
+		if slices.Equal(confusable, []string{"Latin"}) {
+			add(LinkWarnConfusable, "This address uses unusual letters that look like plain Latin ones%s.", imitates)
+		} else {
+			add(LinkWarnConfusable, "This address is written in %s letters that look like Latin ones%s.", joinWords(confusable), imitates)
+		}
+	}
+	if asciiLookAlike(h.raw, r.Domain) {
+		add(LinkWarnLookAlike, "This address mixes characters that look alike (such as I and l, or 0 and O); check it letter by letter.")
+	}
+	return ws
+}
+
+// imitatedName returns the plain-Latin name a host may imitate: the skeleton
+// of its registrable domain when that differs from the domain, otherwise the
+// skeleton of the whole host when that differs; "" when no label can be
+// fully spelled in plain Latin or nothing changes.
+func imitatedName(domain, host string) string {
+	for _, name := range []string{domain, strings.TrimSuffix(host, ".")} {
+		if name == "" {
+			continue
+		}
+		if sk := hostSkeleton(name); sk != name && isASCII(sk) {
+			return sk
+		}
+	}
+	return ""
+}
+
+// hostSkeleton replaces every label that can be spelled in plain Latin by
+// its skeleton and keeps the others.
+func hostSkeleton(host string) string {
+	labels := strings.Split(host, ".")
+	for i, label := range labels {
+		if sk, ok := latinSkeleton(label); ok {
+			labels[i] = sk
+		}
+	}
+	return strings.Join(labels, ".")
+}
+
+// latinSkeleton spells label with the plain ASCII letters and digits its
+// characters look like; ok is false when some character has no look-alike.
+func latinSkeleton(label string) (string, bool) {
+	var b strings.Builder
+	for _, r := range label {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case latinLookAlikes[r] != 0:
+			b.WriteByte(latinLookAlikes[r])
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// latinLookAlikes maps lower-case letters of other scripts (and unusual
+// Latin letters) to the plain ASCII character they are easily mistaken for.
+// Full-width and mathematical forms need no entry: IDNA already folds them.
+var latinLookAlikes = map[rune]byte{
+	// Cyrillic
+	'а': 'a', 'б': '6', 'г': 'r', 'е': 'e', 'з': '3', 'к': 'k', 'о': 'o', 'п': 'n',
+	'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'ь': 'b', 'ѕ': 's', 'і': 'i', 'ј': 'j',
+	'һ': 'h', 'ӏ': 'l', 'ү': 'y', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ѡ': 'w', 'ѵ': 'v',
+	'ҽ': 'e',
+	// Greek
+	'α': 'a', 'γ': 'y', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p',
+	'υ': 'u', 'χ': 'x', 'ω': 'w', 'ϲ': 'c', 'ϳ': 'j',
+	// Armenian
+	'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h', 'ո': 'n', 'զ': 'q', 'ք': 'p',
+	// Unusual Latin letters that are not accented forms of ASCII letters
+	'ı': 'i', 'ȷ': 'j', 'ɑ': 'a', 'ɡ': 'g', 'ɩ': 'i', 'ɪ': 'i', 'ɴ': 'n', 'ʀ': 'r',
+	'ʏ': 'y', 'ʙ': 'b', 'ʜ': 'h', 'ɢ': 'g', 'ᴀ': 'a', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e',
+	'ᴋ': 'k', 'ᴍ': 'm', 'ᴏ': 'o', 'ᴘ': 'p', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w',
+	'ᴢ': 'z', 'ꜱ': 's',
+}
+
+// labelScripts returns the sorted names of the scripts of the letters in
+// label, ignoring characters common to all scripts (digits, hyphen) and
+// combining marks that inherit their base letter's script.
+func labelScripts(label string) []string {
+	var scripts []string
+	for _, r := range label {
+		if s := scriptOf(r); s != "" {
+			scripts = appendNew(scripts, s)
+		}
+	}
+	slices.Sort(scripts)
+	return scripts
+}
+
+// soleScript returns the script of label when it has exactly one, else "".
+func soleScript(label string) string {
+	if s := labelScripts(label); len(s) == 1 {
+		return s[0]
+	}
+	return ""
+}
+
+// scriptOf names the Unicode script of r, or "" for Common and Inherited.
+func scriptOf(r rune) string {
+	if r < utf8.RuneSelf {
+		if unicode.IsLetter(r) {
+			return "Latin"
+		}
+		return ""
+	}
+	for name, table := range unicode.Scripts {
+		if name != "Common" && name != "Inherited" && unicode.Is(table, r) {
+			return name
+		}
+	}
+	return ""
+}
+
+// allowedScriptMixes are the combinations that UTS #39 calls highly
+// restrictive: writing systems that are normally mixed, such as Japanese.
+var allowedScriptMixes = [][]string{
+	{"Han", "Hiragana", "Katakana", "Latin"},
+	{"Bopomofo", "Han", "Latin"},
+	{"Han", "Hangul", "Latin"},
+}
+
+// allowedScriptMix reports whether scripts (sorted) fit one allowed mix.
+func allowedScriptMix(scripts []string) bool {
+	for _, mix := range allowedScriptMixes {
+		if !slices.ContainsFunc(scripts, func(s string) bool { return !slices.Contains(mix, s) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLookAlike applies the look-alike rule to the host as typed: some label
+// has an upper-case "I" right after a lower-case letter (paypaI.com reads as
+// paypal.com but opens paypai.com), or the registrable label (the one before
+// the public suffix) is made only of letters, hyphens and the digits 0 and 1,
+// with a 0 or 1 next to a letter (g00gle.com, paypa1.com).
+func asciiLookAlike(rawHost, domain string) bool {
+	for _, label := range strings.Split(rawHost, ".") {
+		for i := 1; i < len(label); i++ {
+			if label[i] == 'I' && isLowerASCII(label[i-1]) {
+				return true
+			}
+		}
+	}
+	first, _, _ := strings.Cut(domain, ".")
+	return digitsAmongLetters(first)
+}
+
+// isLowerASCII reports whether c is a lower-case ASCII letter.
+func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// digitsAmongLetters reports whether label consists of ASCII letters,
+// hyphens and the digits 0 and 1 only, with a 0 or 1 next to a letter.
+func digitsAmongLetters(label string) bool {
+	isLetter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	found := false
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		switch {
+		case isLetter(c) || c == '-':
+		case c == '0' || c == '1':
+			if i > 0 && isLetter(label[i-1]) || i+1 < len(label) && isLetter(label[i+1]) {
+				found = true
+			}
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+// isASCII reports whether s is plain ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// appendNew appends the values not yet in list.
+func appendNew(list []string, values ...string) []string {
+	for _, v := range values {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
+}
+
+// joinWords joins names as English: "A", "A and B", "A, B and C".
+func joinWords(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// shorten truncates s to at most n runes, marking the cut with an ellipsis.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
