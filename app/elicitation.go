@@ -159,9 +159,9 @@ func (s *dialog) Present(ctx context.Context, req *mcp.Request) (mcp.Response, e
 	case resp := <-o.answer:
 		return resp, nil
 	case <-ctx.Done():
-		reason := "The server withdrew this request or disconnected."
+		reason := fmt.Sprintf("%s withdrew its request or disconnected; nothing was sent.", req.Peer.Server.Name)
 		if !time.Now().Before(req.Deadline) {
-			reason = fmt.Sprintf("This request timed out after %s without an answer.", req.Deadline.Sub(req.ReceivedAt).Round(time.Second))
+			reason = fmt.Sprintf("The request from %s was cancelled: it had no answer after %s.", req.Peer.Server.Name, req.Deadline.Sub(req.ReceivedAt).Round(time.Second))
 		}
 		s.core.emit(EventElicitationClosed, ElicitationClosed{ID: req.ID, Reason: reason})
 		return mcp.Response{}, ctx.Err()

@@ -292,7 +292,15 @@ func (b *Broker) admit(pd *pending) bool {
 		q = &serverQueue{limiter: rate.NewLimiter(rate.Every(b.opts.Every), b.opts.Burst)}
 		b.servers[id] = q
 	}
-	if len(q.waiting) >= b.opts.QueueSize || !q.limiter.AllowN(b.opts.Now(), 1) {
+	// A request that finds nothing of its server on screen or waiting is
+	// always admitted (it still spends a token if one is left): a server that
+	// asks one question after another, each after the person answered the
+	// last, cannot bury anyone, and refusing its sixth question in a minute
+	// would only break a conversation the person is having. Requests that
+	// pile up are what the token bucket limits (E29).
+	idle := len(q.waiting) == 0 && (b.current == nil || b.current.req.Peer.Server.ID != id)
+	allowed := q.limiter.AllowN(b.opts.Now(), 1)
+	if len(q.waiting) >= b.opts.QueueSize || (!allowed && !idle) {
 		q.refused++
 		var notice *Notice
 		if now := b.opts.Now(); now.Sub(q.lastNotice) >= noticeEvery {
@@ -332,7 +340,13 @@ func (b *Broker) dispatch() {
 	start := slices.Index(b.rotation, b.served) + 1
 	for i := range b.rotation {
 		id := b.rotation[(start+i)%len(b.rotation)]
-		if q := b.servers[id]; len(q.waiting) > 0 {
+		q := b.servers[id]
+		// A request whose server already gave up on it is not shown; its
+		// Elicit call takes it out of the queue (withdraw).
+		for len(q.waiting) > 0 && q.waiting[0].ctx.Err() != nil {
+			q.waiting = q.waiting[1:]
+		}
+		if len(q.waiting) > 0 {
 			next, q.waiting = q.waiting[0], q.waiting[1:]
 			b.served = id
 			break
@@ -352,6 +366,14 @@ func (b *Broker) dispatch() {
 
 func (b *Broker) present(pd *pending) {
 	resp, err := b.opts.Answerer.Present(pd.ctx, pd.req)
+	// The dialog is closed before the server hears the answer, so that the
+	// server's next question finds nothing of it on screen (see admit).
+	b.mu.Lock()
+	if b.current == pd {
+		b.current = nil
+	}
+	delete(b.byID, pd.req.ID)
+	b.mu.Unlock()
 	if pd.ctx.Err() == nil {
 		if err != nil { // the display failed: the person could not answer
 			resp = Response{Action: ActionCancel}
@@ -361,12 +383,6 @@ func (b *Broker) present(pd *pending) {
 		default:
 		}
 	}
-	b.mu.Lock()
-	if b.current == pd {
-		b.current = nil
-	}
-	delete(b.byID, pd.req.ID)
-	b.mu.Unlock()
 	b.dispatch()
 }
 

@@ -252,6 +252,21 @@ func TestBroker_FloodIsBounded_E29(t *testing.T) {
 	<-done
 }
 
+// TestBroker_SequentialQuestionsAreNotLimited_E29: a server that asks one
+// question at a time, each after the last was answered, is never refused,
+// however many it asks; only requests that pile up spend the bucket.
+func TestBroker_SequentialQuestionsAreNotLimited_E29(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+		return Response{Action: ActionDecline}, true
+	}), BrokerOptions{Burst: 2, Every: time.Hour, QueueSize: 10})
+	for i := range 12 {
+		res, err := f.broker.Elicit(context.Background(), f.a, formRequest(fmt.Sprintf("question %d", i), nameSchema))
+		if err != nil || res.Action != ActionDecline {
+			t.Fatalf("question %d: %v, %v; want decline", i, res, err)
+		}
+	}
+}
+
 func TestBroker_QueueIsBoundedPerServer(t *testing.T) {
 	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{Burst: 100, Every: time.Hour, QueueSize: 3})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -105,7 +105,9 @@ class ElicitationStore {
   }
 
   notify(n: Omit<Notice, 'key'>): void {
-    this.notices = [...this.notices, { ...n, key: this.nextKey++ }].slice(-5);
+    // The same sentence twice in a row says nothing new.
+    const rest = this.notices.filter((x) => !(x.kind === n.kind && x.text === n.text));
+    this.notices = [...rest, { ...n, key: this.nextKey++ }].slice(-5);
   }
 
   dismiss(key: number): void {
