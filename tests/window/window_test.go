@@ -48,7 +48,7 @@ func TestWindowShowsAndStaysUp(t *testing.T) {
 	out := outputDir(t)
 
 	display := startXvfb(t)
-	app := startApp(t, bin, display, filepath.Join(out, "window-app.log"))
+	app := startApp(t, bin, display, t.TempDir(), filepath.Join(out, "window-app.log"))
 
 	win := findWindow(t, app, display)
 	t.Logf("window %s mapped %.2fs after start", win, time.Since(app.started).Seconds())
@@ -79,6 +79,89 @@ func TestWindowShowsAndStaysUp(t *testing.T) {
 			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 		t.Errorf("still running 5s after the app was stopped (now killed): %v", left)
+	}
+}
+
+// TestWindowConsentDialog configures a TypeScript SDK server that asks for
+// input as soon as it is connected, starts the production binary, and
+// checks in the real WebKit window that the consent dialog opens (the page
+// behind it is dimmed by the modal backdrop) and that Escape closes it. The
+// screenshot window-consent.png is for a person to look at.
+func TestWindowConsentDialog(t *testing.T) {
+	bin := binaryPath(t)
+	requireTools(t, "Xvfb", "xdotool", "import", "convert", "dbus-run-session", "node")
+	out := outputDir(t)
+	peer := filepath.Join(repoRoot(t), "testdata", "peers", "ask-on-connect.mjs")
+	if _, err := os.Stat(filepath.Join(repoRoot(t), "testdata", "peers", "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Fatalf("test peers not installed: run `make peers` (%v)", err)
+	}
+	node, _ := exec.LookPath("node")
+
+	data := t.TempDir()
+	add := exec.Command(bin, "--data-dir", data, "servers", "add", "Weekly report", "--", node, peer, "form")
+	if outb, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("servers add: %v\n%s", err, outb)
+	}
+
+	display := startXvfb(t)
+	app := startApp(t, bin, display, data, filepath.Join(out, "window-consent-app.log"))
+	win := findWindow(t, app, display)
+	waitForDrawing(t, app, display, win, filepath.Join(out, "window-consent.png"))
+
+	// The sidebar is light grey (#eef0f3); under the dialog's backdrop it is
+	// much darker. Its brightness tells whether a modal dialog is open.
+	shot := filepath.Join(out, "window-consent.png")
+	if !waitForBrightness(t, app, display, win, shot, func(b float64) bool { return b < 0.8 }) {
+		t.Fatalf("the consent dialog did not open: the window was not dimmed (see %s); log:\n%s", shot, readLog(app.logPath))
+	}
+	t.Logf("consent dialog on screen; screenshot %s", shot)
+
+	// A real key press (XTEST) into the focused window, as a person's would be;
+	// there is no window manager on Xvfb, so focus it first.
+	key := exec.Command("xdotool", "windowfocus", "--sync", win, "key", "Escape")
+	key.Env = append(cleanEnv(), "DISPLAY="+display)
+	if outb, err := key.CombinedOutput(); err != nil {
+		t.Fatalf("xdotool key Escape: %v\n%s", err, outb)
+	}
+	after := filepath.Join(out, "window-consent-after-escape.png")
+	if !waitForBrightness(t, app, display, win, after, func(b float64) bool { return b > 0.9 }) {
+		t.Fatalf("Escape did not close the consent dialog (see %s)", after)
+	}
+}
+
+// waitForBrightness screenshots the window until the sidebar's brightness
+// (0..1, sampled in a strip where only its background shows) satisfies ok,
+// for up to renderTimeout.
+func waitForBrightness(t *testing.T, a *app, display, win, path string, ok func(float64) bool) bool {
+	t.Helper()
+	deadline := time.Now().Add(renderTimeout)
+	for {
+		if a.exited() {
+			t.Fatalf("gatehouse exited: %v; log:\n%s", a.err, readLog(a.logPath))
+		}
+		imp := exec.Command("import", "-display", display, "-window", win, path)
+		if outb, err := imp.CombinedOutput(); err != nil {
+			t.Fatalf("import -window %s: %v\n%s", win, err, outb)
+		}
+		// A strip of the sidebar below its four section buttons.
+		outb, err := exec.Command("convert", path, "-crop", "120x200+10+300", "+repage", "-colorspace", "Gray",
+			"-format", "%[fx:mean]", "info:").CombinedOutput()
+		if err != nil {
+			t.Fatalf("convert %s: %v\n%s", path, err, outb)
+		}
+		b, err := strconv.ParseFloat(strings.TrimSpace(string(outb)), 64)
+		if err != nil {
+			t.Fatalf("convert %s: unexpected output %q", path, outb)
+		}
+		if ok(b) {
+			t.Logf("sidebar brightness %.3f", b)
+			return true
+		}
+		if time.Now().After(deadline) {
+			t.Logf("sidebar brightness still %.3f after %v", b, renderTimeout)
+			return false
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 }
 
@@ -206,10 +289,9 @@ func (a *app) exited() bool {
 // startApp runs the binary on display with a private D-Bus session bus (as on
 // a desktop), a fresh data directory and a fresh home, so nothing of the
 // machine's own configuration is read or written.
-func startApp(t *testing.T, bin, display, logPath string) *app {
+func startApp(t *testing.T, bin, display, data, logPath string) *app {
 	t.Helper()
 	home := t.TempDir()
-	data := t.TempDir()
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
