@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -185,4 +186,64 @@ func TestElicitationService_PolicyAndMute(t *testing.T) {
 	if err := svc.SetPolicy(id, "sometimes"); err == nil {
 		t.Error("an unknown policy was accepted")
 	}
+}
+
+// desktopRecorder records what the service asks of the window system. It
+// stands in for the Wails runtime, which needs a real window; the GUI's
+// notification path itself is exercised by the real-window test.
+type desktopRecorder struct {
+	mu        sync.Mutex
+	titles    []string
+	attention int
+	fail      error
+}
+
+func (d *desktopRecorder) Notify(title, body string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.titles = append(d.titles, title+" | "+body)
+	return d.fail
+}
+
+func (d *desktopRecorder) Attention() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.attention++
+}
+
+// TestElicitationService_NotifyUnfocused: when the window is not focused the
+// UI asks for an OS notification naming the configured server, and the
+// window asks for attention; without a notification service the request
+// still waits in the window.
+func TestElicitationService_NotifyUnfocused(t *testing.T) {
+	core, rec := openTestCore(t)
+	desk := &desktopRecorder{fail: errors.New("no notification service")}
+	svc := NewElicitationService(core, desk)
+	tools := NewToolsService(core)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	id := demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+
+	done := make(chan struct{})
+	go func() { _, _ = tools.Call("n", id, "ask_city", ""); close(done) }()
+	v := shownRequest(t, rec, 0)
+	if err := svc.NotifyUnfocused("not-a-request"); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("unknown request: %v, want ErrNotOpen", err)
+	}
+	if err := svc.NotifyUnfocused(v.ID); err != nil {
+		t.Errorf("a missing notification service must not fail the request: %v", err)
+	}
+	desk.mu.Lock()
+	titles, attention := desk.titles, desk.attention
+	desk.mu.Unlock()
+	if len(titles) != 1 || titles[0] != DemoServerName+" is asking for your input | Which city should I look up?" || attention != 1 {
+		t.Errorf("notifications %q, attention %d", titles, attention)
+	}
+	// The request is still open and can be answered.
+	if res, err := svc.Submit(v.ID, map[string]any{"city": "Oslo"}); err != nil || !res.Sent {
+		t.Errorf("submit after notification: %+v %v", res, err)
+	}
+	<-done
 }
