@@ -153,6 +153,12 @@ func (r *answererRef) Notify(n mcp.Notice) {
 	}
 }
 
+func (r *answererRef) OpenedChanged(o []mcp.OpenedURL) {
+	if a := r.get(); a != nil {
+		a.OpenedChanged(o)
+	}
+}
+
 // ConnectAll hands every configured server to the manager; enabled ones
 // start connecting in the background.
 func (c *Core) ConnectAll() error {

@@ -22,6 +22,9 @@ const (
 	EventElicitationQueue = "elicitation:queue"
 	// EventNotice carries a NoticeView, e.g. a server flooding the user.
 	EventNotice = "notice"
+	// EventOpened carries []OpenedView: web pages the person opened whose
+	// server has not confirmed yet ("Finish in your browser").
+	EventOpened = "elicitation:opened"
 )
 
 // ElicitationView is one request in the consent dialog. Every string from
@@ -40,10 +43,58 @@ type ElicitationView struct {
 	Mode        string      `json:"mode"`
 	Message     string      `json:"message"`
 	Fields      []FieldView `json:"fields"`
+	// Link is the checked URL of a URL-mode request (E20, E22).
+	Link *LinkView `json:"link,omitempty"`
 	// Sensitive is true when a field looks like it asks for a secret (E17).
 	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
+}
+
+// LinkView is a URL as the consent display shows it: the full address as
+// text with its registrable domain highlighted (Before + DomainPart + After
+// is Display), both forms of an international host, and warnings in words.
+type LinkView struct {
+	URL         string        `json:"url"`
+	Display     string        `json:"display"`
+	Before      string        `json:"before"`
+	DomainPart  string        `json:"domainPart"`
+	After       string        `json:"after"`
+	Host        string        `json:"host"`
+	ASCIIHost   string        `json:"asciiHost"`
+	Domain      string        `json:"domain"`
+	ASCIIDomain string        `json:"asciiDomain"`
+	Loopback    bool          `json:"loopback"`
+	Warnings    []WarningView `json:"warnings"`
+}
+
+// WarningView is one reason to look twice at a link.
+type WarningView struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// OpenedView is a web page the person opened, waiting for its server.
+type OpenedView struct {
+	ID         string    `json:"id"`
+	ServerID   string    `json:"serverId"`
+	ServerName string    `json:"serverName"`
+	Message    string    `json:"message"`
+	Link       *LinkView `json:"link"`
+	OpenedAt   string    `json:"openedAt"`
+}
+
+func linkView(l *mcp.LinkReport) *LinkView {
+	if l == nil {
+		return nil
+	}
+	v := &LinkView{URL: l.URL, Display: l.Display, Before: l.Before, DomainPart: l.DomainPart, After: l.After,
+		Host: l.Host, ASCIIHost: l.ASCIIHost, Domain: l.Domain, ASCIIDomain: l.ASCIIDomain, Loopback: l.Loopback,
+		Warnings: []WarningView{}}
+	for _, w := range l.Warnings {
+		v.Warnings = append(v.Warnings, WarningView{Kind: w.Kind, Text: w.Text})
+	}
+	return v
 }
 
 // ElicitationClosed tells the UI that a request ended without the person's
@@ -183,6 +234,64 @@ func (s *dialog) Notify(n mcp.Notice) {
 		Text: fmt.Sprintf("%s is sending too many requests. Some were refused without being shown.", n.ServerName)})
 }
 
+// OpenedChanged implements mcp.Answerer.
+func (s *dialog) OpenedChanged(opened []mcp.OpenedURL) {
+	s.core.emit(EventOpened, openedViews(opened))
+}
+
+func openedViews(opened []mcp.OpenedURL) []OpenedView {
+	views := make([]OpenedView, 0, len(opened))
+	for _, o := range opened {
+		views = append(views, OpenedView{ID: o.ID, ServerID: o.ServerID, ServerName: o.ServerName, Message: o.Message,
+			Link: linkView(o.Link), OpenedAt: rfc3339(o.OpenedAt)})
+	}
+	return views
+}
+
+// Open is the person's consent to a URL-mode request (E21, E23): the URL
+// Gatehouse recorded for that request opens in the system browser, and only
+// then is accept sent. When the browser cannot be opened nothing is sent and
+// the dialog stays, with the error.
+func (s *ElicitationService) Open(id string) error {
+	o, err := s.lookup(id)
+	if err != nil {
+		return err
+	}
+	if o.req.Mode != "url" || o.req.Link == nil {
+		return errors.New("this request has no web page to open")
+	}
+	if err := OpenLink(o.req.Link); err != nil {
+		return err
+	}
+	if !s.answer(o, mcp.Response{Action: mcp.ActionAccept}) {
+		return ErrNotOpen
+	}
+	return nil
+}
+
+// Opened returns the web pages the person opened that their servers have not
+// confirmed yet.
+func (s *ElicitationService) Opened() []OpenedView {
+	return openedViews(s.core.Broker.Opened())
+}
+
+// OpenAgain opens an opened request's page once more ("Open again").
+func (s *ElicitationService) OpenAgain(id string) error {
+	link, err := s.core.Broker.OpenedLink(id)
+	if err != nil {
+		return err
+	}
+	return OpenLink(link)
+}
+
+// Finished is the person saying they are done in the browser: a call
+// waiting for that page goes on ("I've finished", "Retry now").
+func (s *ElicitationService) Finished(id string) error { return s.core.Broker.FinishOpened(id) }
+
+// StopWaiting is the person no longer waiting for a page they opened; a
+// call waiting for it fails.
+func (s *ElicitationService) StopWaiting(id string) error { return s.core.Broker.CancelOpened(id) }
+
 // Current returns the request on screen, if any (for a reloaded page).
 func (s *ElicitationService) Current() (*ElicitationView, error) {
 	s.mu.Lock()
@@ -219,6 +328,9 @@ func (s *ElicitationService) Submit(id string, values map[string]any) (SubmitRes
 	o, err := s.lookup(id)
 	if err != nil {
 		return SubmitResult{}, err
+	}
+	if o.req.Mode != "form" {
+		return SubmitResult{}, errors.New("this request asks to open a web page, not to fill in a form")
 	}
 	if errs := o.req.Validate(values); len(errs) > 0 {
 		return SubmitResult{Errors: errs}, nil
@@ -360,7 +472,7 @@ func elicitationView(r *mcp.Request) ElicitationView {
 	v := ElicitationView{
 		ID: r.ID, ServerName: r.Peer.Server.Name, ServerID: r.Peer.Server.ID, Where: r.Peer.Where,
 		SelfName: r.Peer.SelfName, SelfVersion: r.Peer.SelfVersion, Mode: r.Mode, Message: r.Message,
-		ReceivedAt: rfc3339(r.ReceivedAt), Deadline: rfc3339(r.Deadline),
+		ReceivedAt: rfc3339(r.ReceivedAt), Deadline: rfc3339(r.Deadline), Link: linkView(r.Link),
 	}
 	if r.Form != nil {
 		v.Fields = formView(*r.Form).Fields

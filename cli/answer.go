@@ -76,6 +76,10 @@ func (a *terminalAnswerer) fail(err error) {
 // Present implements mcp.Answerer.
 func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
 	a.header(req)
+	if req.Mode == "url" {
+		fmt.Fprintln(a.out, "This request asks to open a web page, which the terminal cannot do yet: cancelled.")
+		return mcp.Response{Action: mcp.ActionCancel}, nil
+	}
 	if a.scripts {
 		return a.scripted(req)
 	}
@@ -96,7 +100,7 @@ func (a *terminalAnswerer) header(req *mcp.Request) {
 	}
 	fmt.Fprintln(a.out, who)
 	fmt.Fprintln(a.out, visible(req.Message))
-	if slices.ContainsFunc(req.Form.Fields, func(f mcp.Field) bool { return f.Sensitive }) {
+	if req.Form != nil && slices.ContainsFunc(req.Form.Fields, func(f mcp.Field) bool { return f.Sensitive }) {
 		fmt.Fprintln(a.out, "Warning: this form seems to ask for a secret (a password, key, token or card number).\n"+
 			"Servers must not ask for those here. Declining is safest.")
 	}
@@ -365,6 +369,9 @@ func pickOption(f mcp.Field, s string) (any, error) {
 	}
 	return nil, fmt.Errorf("Choose a number from 1 to %d.", len(f.Options))
 }
+
+// OpenedChanged implements mcp.Answerer.
+func (a *terminalAnswerer) OpenedChanged([]mcp.OpenedURL) {}
 
 // QueueChanged implements mcp.Answerer; the terminal shows one request at a time.
 func (a *terminalAnswerer) QueueChanged([]mcp.QueueEntry) {}

@@ -18,9 +18,10 @@ import (
 // validation → queue → a scripted answerer at the UI boundary, on a real
 // bbolt store.
 type elicitHarness struct {
-	m   *Manager
-	st  *store.Store
-	ans *scripted
+	m      *Manager
+	st     *store.Store
+	ans    *scripted
+	broker *Broker
 }
 
 func newElicitHarness(t *testing.T, reply func(*Request) (Response, bool)) *elicitHarness {
@@ -33,7 +34,7 @@ func newElicitHarness(t *testing.T, reply func(*Request) (Response, bool)) *elic
 	broker := NewBroker(BrokerOptions{Answerer: ans, Store: st})
 	m := NewManager(Options{ClientName: "gatehouse-test", Asker: broker})
 	t.Cleanup(func() { m.Close(); st.Close() })
-	return &elicitHarness{m: m, st: st, ans: ans}
+	return &elicitHarness{m: m, st: st, ans: ans, broker: broker}
 }
 
 // add stores srv (so it has an ID and a name) and connects it.

@@ -47,9 +47,14 @@ const (
 type Request struct {
 	ID         string // host-assigned and unguessable; not the JSON-RPC id
 	Peer       Peer
-	Mode       string // "form" (URL mode comes with its own consent display)
+	Mode       string // "form" or "url"
 	Message    string
-	Form       *Form
+	Form       *Form // form mode
+	// Link is the checked URL of a URL-mode request (E20, E22), and
+	// ElicitationID the server's id for it, which its completion notice
+	// names (E24).
+	Link          *LinkReport
+	ElicitationID string
 	ReceivedAt time.Time
 	Deadline   time.Time // when it is cancelled if still unanswered
 
@@ -104,6 +109,9 @@ type Answerer interface {
 	QueueChanged(waiting []QueueEntry)
 	// Notify shows a notice, such as "<server> is sending too many requests".
 	Notify(n Notice)
+	// OpenedChanged reports the URL-mode requests the person opened whose
+	// server has not yet said they are complete ("Finish in your browser").
+	OpenedChanged(opened []OpenedURL)
 }
 
 // BrokerStore is what the broker keeps in the store: policies to read,
@@ -137,6 +145,10 @@ type Broker struct {
 	served   string   // the server whose request was shown last
 	current  *pending
 	byID     map[string]*pending
+	// opened are URL-mode requests the person consented to, waiting for
+	// the server's completion notice (see urlmode.go).
+	openedURLs []*openedURL
+	endedURLs  []*openedURL // the latest that ended, oldest first
 }
 
 type serverQueue struct {
@@ -191,18 +203,29 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		b.record(entry)
 		return nil, invalidParams(msg)
 	}
-	if entry.Mode != "form" {
+	if !peer.offers(entry.Mode) {
 		return refuse(fmt.Sprintf("elicitation mode %q was not offered to this server", p.Mode)) // E4
 	}
 	if utf8.RuneCountInString(p.Message) > MaxMessageLength {
 		return refuse(fmt.Sprintf("the message is over %d characters", MaxMessageLength))
 	}
-	fs, err := ParseRequestedSchema(p.RequestedSchema, fieldOrderOf(p.Meta))
-	if err != nil {
-		return refuse(err.Error()) // E6: nothing is shown
-	}
-	for _, f := range fs.Form.Fields {
-		entry.Fields = append(entry.Fields, f.Name)
+	var fs *FormSchema
+	var link *LinkReport
+	if entry.Mode == "url" {
+		entry.URL = p.URL
+		var err error
+		if link, err = checkURLRequest(p); err != nil {
+			return refuse(err.Error()) // E18, E22: nothing is shown
+		}
+	} else {
+		parsed, err := ParseRequestedSchema(p.RequestedSchema, fieldOrderOf(p.Meta))
+		if err != nil {
+			return refuse(err.Error()) // E6: nothing is shown
+		}
+		fs = parsed
+		for _, f := range fs.Form.Fields {
+			entry.Fields = append(entry.Fields, f.Name)
+		}
 	}
 
 	settings, _ := b.opts.Store.Settings()
@@ -225,8 +248,11 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 	if timeout <= 0 {
 		timeout = DefaultElicitationTimeout
 	}
-	r := &Request{ID: newRequestID(), Peer: peer, Mode: "form", Message: p.Message, Form: &fs.Form,
-		ReceivedAt: now, Deadline: now.Add(timeout), schema: fs}
+	r := &Request{ID: newRequestID(), Peer: peer, Mode: entry.Mode, Message: p.Message, Link: link,
+		ElicitationID: p.ElicitationID, ReceivedAt: now, Deadline: now.Add(timeout), schema: fs}
+	if fs != nil {
+		r.Form = &fs.Form
+	}
 	pctx, cancel := context.WithDeadline(ctx, r.Deadline)
 	defer cancel()
 	pd := &pending{req: r, ctx: pctx, cancel: cancel, answer: make(chan Response, 1)}
@@ -256,8 +282,15 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 	}
 	entry = b.withShown(entry, pd)
 	entry.Detail = resp.detail
-	switch resp.Action {
-	case ActionAccept:
+	switch {
+	case resp.Action == ActionAccept && r.Mode == "url":
+		// E23: accept is consent to open, and carries no content. The
+		// answerer opened the URL; now wait for the server to say it is done.
+		entry.Outcome = store.OutcomeAccepted
+		b.record(entry)
+		b.trackOpened(r, timeout)
+		return &sdk.ElicitResult{Action: ActionAccept}, nil
+	case resp.Action == ActionAccept:
 		content, errs := fs.Validate(resp.Values) // E15: checked again, whatever the UI did
 		if len(errs) > 0 {
 			// The answerer let an invalid answer through: send nothing the
@@ -272,7 +305,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		}
 		b.record(entry)
 		return &sdk.ElicitResult{Action: ActionAccept, Content: content}, nil
-	case ActionDecline:
+	case resp.Action == ActionDecline:
 		entry.Outcome = store.OutcomeDeclined
 		b.record(entry)
 		return &sdk.ElicitResult{Action: ActionDecline}, nil
@@ -459,6 +492,11 @@ func (b *Broker) Busy(serverID string) bool {
 	defer b.mu.Unlock()
 	if b.current != nil && b.current.req.Peer.Server.ID == serverID {
 		return true
+	}
+	for _, o := range b.openedURLs {
+		if o.req.Peer.Server.ID == serverID {
+			return true // the person is finishing something in the browser
+		}
 	}
 	q := b.servers[serverID]
 	return q != nil && len(q.waiting) > 0

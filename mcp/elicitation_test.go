@@ -22,6 +22,7 @@ type scripted struct {
 	mu      sync.Mutex
 	reply   func(*Request) (Response, bool) // ok=false: wait until ctx ends
 	shown   []*Request
+	opened  [][]OpenedURL
 	queues  [][]QueueEntry
 	notices []Notice
 	onShow  chan *Request
@@ -55,6 +56,12 @@ func (s *scripted) Notify(n Notice) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.notices = append(s.notices, n)
+}
+
+func (s *scripted) OpenedChanged(o []OpenedURL) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opened = append(s.opened, o)
 }
 
 func (s *scripted) shownCount() int {

@@ -6,6 +6,8 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -13,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/store"
@@ -63,6 +66,24 @@ type Peer struct {
 	// SelfName and SelfVersion are what the server calls itself in
 	// initialize. They are claims, shown second ("calls itself ...").
 	SelfName, SelfVersion string
+
+	// urlMode is true when URL-mode elicitation was offered to the server.
+	urlMode bool
+	// session is the connection a request came on: URL-mode state is bound
+	// to it (E24, E30), and connDone ends with it.
+	session  *sdk.ClientSession
+	connDone <-chan struct{}
+}
+
+// offers reports whether the elicitation mode was declared to the server (E4).
+func (p Peer) offers(mode string) bool {
+	switch mode {
+	case "form":
+		return true
+	case "url":
+		return p.urlMode
+	}
+	return false
 }
 
 // Asker is how the core reaches a person for requests that need one
@@ -70,6 +91,12 @@ type Peer struct {
 type Asker interface {
 	// Elicit asks the person on behalf of peer and returns their answer.
 	Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	// Complete handles notifications/elicitation/complete from peer; it
+	// reports whether the id named a URL request of that peer's connection.
+	Complete(peer Peer, elicitationID string) bool
+	// WaitCompleted waits until the URL request the person opened for peer
+	// is done (E25); nil means the call may be retried.
+	WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error
 }
 
 // Options configures a Manager. The zero value is usable.
@@ -301,11 +328,91 @@ func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string
 	if args == nil {
 		args = map[string]any{}
 	}
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	res, err := cs.CallTool(ctx, params)
+	seen := map[string]bool{}
+	for round := 1; err != nil; round++ {
+		var needed []*sdk.ElicitParams
+		needed, err = m.urlsRequired(err, round, seen)
+		if err != nil {
+			break
+		}
+		if err = m.completeURLs(ctx, s, cs, needed); err != nil {
+			break
+		}
+		res, err = cs.CallTool(ctx, params) // E25: retried once the pages are done
+	}
 	if err != nil {
 		return nil, fmt.Errorf("calling %s on %s: %w", name, m.config(id, s.srv).Name, err)
 	}
 	return res, nil
+}
+
+// MaxURLRounds bounds how often one tool call is retried after -32042: a
+// server that keeps asking for pages cannot keep the person in a loop.
+const MaxURLRounds = 3
+
+// urlsRequired reads a URLElicitationRequired error (-32042) into the URL
+// requests it lists (E25). Any other error is returned as is. A round past
+// MaxURLRounds, or one that asks again for an elicitationId already done,
+// ends the call with a sentence saying so.
+func (m *Manager) urlsRequired(err error, round int, seen map[string]bool) ([]*sdk.ElicitParams, error) {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != sdk.CodeURLElicitationRequired {
+		return nil, err
+	}
+	if m.opts.Asker == nil {
+		return nil, fmt.Errorf("the server needs you to open a web page, which this host cannot show: %w", err)
+	}
+	if round > MaxURLRounds {
+		return nil, fmt.Errorf("the server asked for web pages %d times in a row; Gatehouse stopped retrying", MaxURLRounds)
+	}
+	var data struct {
+		Elicitations []*sdk.ElicitParams `json:"elicitations"`
+	}
+	if len(rpcErr.Data) == 0 || json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Elicitations) == 0 {
+		return nil, errors.New("the server said a web page must be opened first but did not say which")
+	}
+	for _, p := range data.Elicitations {
+		if p == nil || (p.Mode != "url" && p.Mode != "") || p.URL == "" {
+			return nil, errors.New("the server said a web page must be opened first, but listed something that is not a web page")
+		}
+		p.Mode = "url"
+		if seen[p.ElicitationID] {
+			return nil, fmt.Errorf("the server asked again for the same web page (%s) after it was done; Gatehouse stopped retrying", p.ElicitationID)
+		}
+		seen[p.ElicitationID] = true
+	}
+	return data.Elicitations, nil
+}
+
+// completeURLs shows each listed URL request through the Asker, in the same
+// dialog as requests the server sends itself, then waits for all of them to
+// be done. Declining any of them ends the call.
+func (m *Manager) completeURLs(ctx context.Context, s *session, cs *sdk.ClientSession, needed []*sdk.ElicitParams) error {
+	s.mu.Lock()
+	peerOf := s.peerOf
+	s.mu.Unlock()
+	if peerOf == nil {
+		return ErrNotConnected
+	}
+	peer := peerOf(cs)
+	asker := m.opts.Asker
+	for _, p := range needed {
+		res, err := asker.Elicit(ctx, peer, &sdk.ElicitRequest{Session: cs, Params: p})
+		if err != nil {
+			return fmt.Errorf("the server needs a web page opened first, which was refused: %w", err)
+		}
+		if res.Action != ActionAccept {
+			return fmt.Errorf("the server needs a web page opened first, and you chose %s", res.Action)
+		}
+	}
+	for _, p := range needed {
+		if err := asker.WaitCompleted(ctx, peer, p.ElicitationID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Tool returns one tool by name.
@@ -392,9 +499,18 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 	}
 	if m.opts.Asker != nil {
 		asker := m.opts.Asker
-		// E1: form mode is declared explicitly; URL mode comes with its own
-		// consent display.
+		// E1: both modes are declared explicitly, URL mode unless the person
+		// turned it off for this server (then a URL request is refused, E4).
+		urlMode := !s.srv.DisableURLMode
 		opts.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}
+		if urlMode {
+			opts.Capabilities.Elicitation.URL = &sdk.URLElicitationCapabilities{}
+		}
+		peerOf := func(cs *sdk.ClientSession) Peer {
+			p := m.peer(s)
+			p.urlMode, p.session, p.connDone = urlMode, cs, connCtx.Done()
+			return p
+		}
 		opts.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			// A nested request's context ends with the connection, but input
 			// requests (2026-07-28) are fulfilled under the tool call's
@@ -404,8 +520,16 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 			defer cancel()
 			stop := context.AfterFunc(connCtx, cancel)
 			defer stop()
-			return asker.Elicit(ctx, m.peer(s), req)
+			return asker.Elicit(ctx, peerOf(req.Session), req)
 		}
+		opts.ElicitationCompleteHandler = func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			if req.Params == nil || !asker.Complete(peerOf(req.Session), req.Params.ElicitationID) {
+				m.opts.Logger.Info("ignored an elicitation completion that names no request of this connection", "server", s.srv.ID)
+			}
+		}
+		s.mu.Lock()
+		s.peerOf = peerOf // for -32042 retries on this connection (CallTool)
+		s.mu.Unlock()
 	}
 	return sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
 }

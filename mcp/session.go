@@ -56,6 +56,9 @@ type session struct {
 	resources []*sdk.Resource
 	prompts   []*sdk.Prompt
 	attempts  int // connection attempts since the session started
+	// peerOf describes the server for requests on a connection (set by
+	// Manager.newClient for the newest connection).
+	peerOf func(*sdk.ClientSession) Peer
 }
 
 func newSession(m *Manager, srv store.Server, log *serverLog) *session {
