@@ -118,6 +118,7 @@ func NewServer() *sdk.Server {
 	})
 
 	addElicitationTools(s)
+	addURLTools(s)
 
 	s.AddResource(&sdk.Resource{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
