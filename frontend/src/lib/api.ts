@@ -37,7 +37,13 @@ export type ContentView = Data<app.ContentView>;
 export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
-export type ElicitationView = Omit<Data<app.ElicitationView>, 'fields'> & { fields: FieldView[] };
+export type WarningView = Data<app.WarningView>;
+export type LinkView = Omit<Data<app.LinkView>, 'warnings'> & { warnings: WarningView[] };
+export type ElicitationView = Omit<Data<app.ElicitationView>, 'fields' | 'link'> & {
+  fields: FieldView[];
+  link?: LinkView;
+};
+export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkView };
 export type QueueEntryView = Data<app.QueueEntryView>;
 /** A notice about a server (app.NoticeView, sent only as an event). */
 export type NoticeView = { serverId: string; serverName: string; kind: string; text: string };
@@ -59,6 +65,7 @@ export const EventElicitation = 'elicitation:show';
 export const EventElicitationClosed = 'elicitation:closed';
 export const EventElicitationQueue = 'elicitation:queue';
 export const EventNotice = 'notice';
+export const EventOpened = 'elicitation:opened';
 
 /** A sentence for people from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
@@ -228,7 +235,37 @@ export function normalizeElicitation(v: ElicitationView | null | undefined): Eli
     message: v.message ?? '',
     fields: (v.fields ?? []).map((f) => ({ ...f, options: f.options ?? [] })),
     sensitive: !!v.sensitive,
+    link: v.link ? normalizeLink(v.link) : undefined,
   };
+}
+
+export function normalizeLink(l: LinkView): LinkView {
+  return { ...l, warnings: l.warnings ?? [] };
+}
+
+/** Consent to a URL request: Go opens the URL it recorded in the system browser, then answers accept (E21). */
+export function openElicitation(id: string): Promise<void> {
+  return call(() => Elicitation.Open(id));
+}
+
+/** Web pages the person opened whose servers have not confirmed yet. */
+export async function openedPages(): Promise<OpenedView[]> {
+  const list = (await call(() => Elicitation.Opened())) ?? [];
+  return list.map((o) => ({ ...(o as OpenedView), link: normalizeLink(o.link as LinkView) }));
+}
+
+export function openAgain(id: string): Promise<void> {
+  return call(() => Elicitation.OpenAgain(id));
+}
+
+/** "I've finished": a call waiting for the page goes on. */
+export function finishedPage(id: string): Promise<void> {
+  return call(() => Elicitation.Finished(id));
+}
+
+/** Stop waiting for a page; a call waiting for it fails. */
+export function stopWaiting(id: string): Promise<void> {
+  return call(() => Elicitation.StopWaiting(id));
 }
 
 /** The request on screen, or null. */
@@ -315,6 +352,11 @@ export function onToolsChanged(cb: (serverID: string) => void): Unsubscribe {
 export function onElicitationChanged(cb: () => void): Unsubscribe {
   const offs = [on(EventElicitation, () => cb()), on(EventElicitationQueue, () => cb())];
   return () => offs.forEach((off) => off());
+}
+
+/** Calls cb whenever the list of opened pages may have changed. */
+export function onOpenedChanged(cb: () => void): Unsubscribe {
+  return on(EventOpened, () => cb());
 }
 
 /** Calls cb when a request left the screen without the person's answer. */

@@ -8,7 +8,7 @@
 // open must still show it.
 
 import * as api from './api';
-import type { ElicitationView, NoticeView, QueueEntryView } from './api';
+import type { ElicitationView, NoticeView, OpenedView, QueueEntryView } from './api';
 
 /** A notice shown above the window's content until dismissed. */
 export interface Notice {
@@ -22,6 +22,8 @@ export interface Notice {
 class ElicitationStore {
   current = $state<ElicitationView | null>(null);
   waiting = $state<QueueEntryView[]>([]);
+  /** Web pages opened in the browser, waiting for their servers to confirm. */
+  opened = $state<OpenedView[]>([]);
   notices = $state<Notice[]>([]);
 
   private nextKey = 1;
@@ -39,6 +41,7 @@ class ElicitationStore {
         void this.refresh();
       }),
       api.onNotice((n) => this.flood(n)),
+      api.onOpenedChanged(() => void this.refresh()),
     ];
     void this.refresh();
     return () => offs.forEach((off) => off());
@@ -52,9 +55,14 @@ class ElicitationStore {
         while (this.again) {
           this.again = false;
           try {
-            const [cur, waiting] = await Promise.all([api.currentElicitation(), api.waitingElicitations()]);
+            const [cur, waiting, opened] = await Promise.all([
+              api.currentElicitation(),
+              api.waitingElicitations(),
+              api.openedPages(),
+            ]);
             this.show(cur && this.answered.has(cur.id) ? null : cur);
             this.waiting = waiting;
+            this.opened = opened;
           } catch (e) {
             this.notify({ kind: 'error', text: `Could not read the requests from servers: ${api.errorText(e)}` });
           }
@@ -98,6 +106,16 @@ class ElicitationStore {
     try {
       await api.muteServer(serverID, minutes);
       this.notices = this.notices.filter((n) => !(n.kind === 'flood' && n.serverId === serverID));
+    } catch (e) {
+      this.notify({ kind: 'error', text: api.errorText(e) });
+    }
+    await this.refresh();
+  }
+
+  /** Runs an action on an opened page (finish, open again, stop waiting); errors become notices. */
+  async onOpened(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
     } catch (e) {
       this.notify({ kind: 'error', text: api.errorText(e) });
     }

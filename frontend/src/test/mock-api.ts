@@ -38,6 +38,12 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     onElicitationChanged: vi.fn(() => () => {}),
     onElicitationClosed: vi.fn(() => () => {}),
     onNotice: vi.fn(() => () => {}),
+    onOpenedChanged: vi.fn(() => () => {}),
+    openElicitation: vi.fn(async () => {}),
+    openedPages: vi.fn(async () => []),
+    openAgain: vi.fn(async () => {}),
+    finishedPage: vi.fn(async () => {}),
+    stopWaiting: vi.fn(async () => {}),
     onServersChanged: vi.fn(() => () => {}),
     onToolsChanged: vi.fn(() => () => {}),
   };

@@ -40,6 +40,70 @@ export namespace app {
 	        this.title = source["title"];
 	    }
 	}
+	export class WarningView {
+	    kind: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WarningView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	    }
+	}
+	export class LinkView {
+	    url: string;
+	    display: string;
+	    before: string;
+	    domainPart: string;
+	    after: string;
+	    host: string;
+	    asciiHost: string;
+	    domain: string;
+	    asciiDomain: string;
+	    loopback: boolean;
+	    warnings: WarningView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LinkView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.url = source["url"];
+	        this.display = source["display"];
+	        this.before = source["before"];
+	        this.domainPart = source["domainPart"];
+	        this.after = source["after"];
+	        this.host = source["host"];
+	        this.asciiHost = source["asciiHost"];
+	        this.domain = source["domain"];
+	        this.asciiDomain = source["asciiDomain"];
+	        this.loopback = source["loopback"];
+	        this.warnings = this.convertValues(source["warnings"], WarningView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class OptionView {
 	    value: string;
 	    label: string;
@@ -122,6 +186,7 @@ export namespace app {
 	    mode: string;
 	    message: string;
 	    fields: FieldView[];
+	    link?: LinkView;
 	    sensitive: boolean;
 	    receivedAt: string;
 	    deadline: string;
@@ -141,6 +206,7 @@ export namespace app {
 	        this.mode = source["mode"];
 	        this.message = source["message"];
 	        this.fields = this.convertValues(source["fields"], FieldView);
+	        this.link = this.convertValues(source["link"], LinkView);
 	        this.sensitive = source["sensitive"];
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
@@ -231,6 +297,7 @@ export namespace app {
 	        this.answer = source["answer"];
 	    }
 	}
+	
 	export class ListCount {
 	    tools: number;
 	    resources: number;
@@ -246,6 +313,46 @@ export namespace app {
 	        this.resources = source["resources"];
 	        this.prompts = source["prompts"];
 	    }
+	}
+	export class OpenedView {
+	    id: string;
+	    serverId: string;
+	    serverName: string;
+	    message: string;
+	    link?: LinkView;
+	    openedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenedView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.message = source["message"];
+	        this.link = this.convertValues(source["link"], LinkView);
+	        this.openedAt = source["openedAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class PolicyView {

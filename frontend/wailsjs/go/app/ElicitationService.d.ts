@@ -10,17 +10,27 @@ export function Current():Promise<app.ElicitationView>;
 
 export function Decline(arg1:string):Promise<void>;
 
+export function Finished(arg1:string):Promise<void>;
+
 export function History(arg1:string,arg2:string):Promise<Array<app.HistoryView>>;
 
 export function Mute(arg1:string,arg2:number):Promise<void>;
 
 export function NotifyUnfocused(arg1:string):Promise<void>;
 
+export function Open(arg1:string):Promise<void>;
+
+export function OpenAgain(arg1:string):Promise<void>;
+
+export function Opened():Promise<Array<app.OpenedView>>;
+
 export function Policy(arg1:string):Promise<app.PolicyView>;
 
 export function Refuse(arg1:string,arg2:string):Promise<void>;
 
 export function SetPolicy(arg1:string,arg2:string):Promise<void>;
+
+export function StopWaiting(arg1:string):Promise<void>;
 
 export function Submit(arg1:string,arg2:Record<string, any>):Promise<app.SubmitResult>;
 

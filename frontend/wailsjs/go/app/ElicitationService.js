@@ -18,6 +18,10 @@ export function Decline(arg1) {
   return window['go']['app']['ElicitationService']['Decline'](arg1);
 }
 
+export function Finished(arg1) {
+  return window['go']['app']['ElicitationService']['Finished'](arg1);
+}
+
 export function History(arg1, arg2) {
   return window['go']['app']['ElicitationService']['History'](arg1, arg2);
 }
@@ -30,6 +34,18 @@ export function NotifyUnfocused(arg1) {
   return window['go']['app']['ElicitationService']['NotifyUnfocused'](arg1);
 }
 
+export function Open(arg1) {
+  return window['go']['app']['ElicitationService']['Open'](arg1);
+}
+
+export function OpenAgain(arg1) {
+  return window['go']['app']['ElicitationService']['OpenAgain'](arg1);
+}
+
+export function Opened() {
+  return window['go']['app']['ElicitationService']['Opened']();
+}
+
 export function Policy(arg1) {
   return window['go']['app']['ElicitationService']['Policy'](arg1);
 }
@@ -40,6 +56,10 @@ export function Refuse(arg1, arg2) {
 
 export function SetPolicy(arg1, arg2) {
   return window['go']['app']['ElicitationService']['SetPolicy'](arg1, arg2);
+}
+
+export function StopWaiting(arg1) {
+  return window['go']['app']['ElicitationService']['StopWaiting'](arg1);
 }
 
 export function Submit(arg1, arg2) {

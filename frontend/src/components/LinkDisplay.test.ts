@@ -1,0 +1,99 @@
+// The URL consent display (E19–E23). api.ts is mocked; the real core's link
+// analysis is tested in Go (mcp/links_test.go) and end to end in e2e/.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import ConsentDialog from './ConsentDialog.svelte';
+import LinkDisplay from './LinkDisplay.svelte';
+import { elicitation } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+const evil: api.LinkView = {
+  url: 'https://accounts.google.com.evil.example/login?next=(a)',
+  display: 'https://accounts.google.com.evil.example/login?next=(a)',
+  before: 'https://accounts.google.com.',
+  domainPart: 'evil.example',
+  after: '/login?next=(a)',
+  host: 'accounts.google.com.evil.example',
+  asciiHost: 'accounts.google.com.evil.example',
+  domain: 'evil.example',
+  asciiDomain: 'evil.example',
+  loopback: false,
+  warnings: [],
+};
+
+const apple: api.LinkView = {
+  ...evil,
+  url: 'https://xn--80ak6aa92e.com/',
+  display: 'https://аррӏе.com/',
+  before: 'https://',
+  domainPart: 'аррӏе.com',
+  after: '/',
+  host: 'аррӏе.com',
+  asciiHost: 'xn--80ak6aa92e.com',
+  domain: 'аррӏе.com',
+  asciiDomain: 'xn--80ak6aa92e.com',
+  warnings: [
+    { kind: 'idn', text: 'This address contains non-Latin letters.' },
+    { kind: 'confusable', text: 'This address is written in letters that look like Latin ones and may imitate apple.com.' },
+  ],
+};
+
+beforeEach(() => vi.clearAllMocks());
+
+describe('LinkDisplay', () => {
+  it('shows the whole URL as text and highlights the registrable domain (E20)', () => {
+    const { container } = render(LinkDisplay, { props: { link: evil } });
+    const url = screen.getByTestId('url');
+    expect(url.textContent).toBe(evil.display);
+    expect(url.querySelector('mark')!.textContent).toBe('evil.example');
+    expect(container.querySelector('a')).toBeNull();
+    expect(screen.getByText('evil.example', { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('shows both forms of an international host and the warnings (E22)', () => {
+    render(LinkDisplay, { props: { link: apple } });
+    expect(screen.getByText('xn--80ak6aa92e.com')).toBeTruthy();
+    expect(screen.getByText(/may imitate apple\.com/)).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Warnings about this address' }).children.length).toBe(2);
+  });
+});
+
+describe('ConsentDialog in URL mode', () => {
+  const request = () =>
+    elicitation({ mode: 'url', message: 'Sign in to continue.', link: evil, fields: [] });
+
+  it('offers Open in browser, Decline and Cancel; Open asks Go to open it (E21, E23)', async () => {
+    const onanswered = vi.fn();
+    const user = userEvent.setup();
+    const { container } = render(ConsentDialog, { props: { request: request(), onanswered, onrefuse: vi.fn() } });
+    expect(container.ownerDocument.querySelectorAll('a, img, link[rel], iframe').length).toBe(0);
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
+    await waitFor(() => expect(onanswered).toHaveBeenCalled());
+    // Only the request's ID crosses to Go: the URL opened is the one Go recorded.
+    expect(mocked.openElicitation).toHaveBeenCalledWith('req-1');
+    expect(mocked.submitAnswer).not.toHaveBeenCalled();
+  });
+
+  it('keeps the dialog open with the reason when the browser cannot be opened', async () => {
+    mocked.openElicitation.mockRejectedValueOnce(new Error('no program to open web pages was found (xdg-open)'));
+    const onanswered = vi.fn();
+    const user = userEvent.setup();
+    render(ConsentDialog, { props: { request: request(), onanswered, onrefuse: vi.fn() } });
+    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
+    await screen.findByText(/no program to open web pages/);
+    expect(onanswered).not.toHaveBeenCalled();
+  });
+
+  it('Decline declines', async () => {
+    const user = userEvent.setup();
+    render(ConsentDialog, { props: { request: request(), onanswered: vi.fn(), onrefuse: vi.fn() } });
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    await waitFor(() => expect(mocked.declineElicitation).toHaveBeenCalledWith('req-1'));
+    expect(mocked.openElicitation).not.toHaveBeenCalled();
+  });
+});
