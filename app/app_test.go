@@ -134,12 +134,12 @@ func TestServicesWithDemoServer(t *testing.T) {
 		}
 		return false
 	})
-	if demoView.Status.ServerName != "gatehouse-demo" || demoView.Status.Counts.Tools != 11 || !strings.HasSuffix(demoView.Where, " demo-server") {
+	if demoView.Status.ServerName != "gatehouse-demo" || demoView.Status.Counts.Tools != 14 || !strings.HasSuffix(demoView.Where, " demo-server") {
 		t.Errorf("demo server view = %+v", demoView)
 	}
 
 	list, err := tools.List(demoView.ID)
-	if err != nil || len(list) != 11 {
+	if err != nil || len(list) != 14 {
 		t.Fatalf("tools: %v %+v", err, list)
 	}
 	byName := map[string]ToolView{}
@@ -162,8 +162,10 @@ func TestServicesWithDemoServer(t *testing.T) {
 		t.Errorf("echo keeps the text exactly as sent: %v %+v", err, res)
 	}
 	res, err = tools.Call("c3", demoView.ID, "readme_link", "")
-	if err != nil || len(res.Content) != 2 || res.Content[1].Type != "resource_link" || res.Content[1].URI != "gatehouse-demo://readme" {
-		t.Errorf("resource link: %v %+v", err, res)
+	if err != nil || len(res.Content) != 4 || res.Content[1].Type != "resource_link" || res.Content[1].URI != "gatehouse-demo://readme" ||
+		res.Content[1].LinkID != "" || !strings.Contains(res.Content[1].LinkProblem, "only opens web addresses") ||
+		res.Content[3].LinkID == "" || res.Content[3].Link.Domain != "modelcontextprotocol.io" {
+		t.Errorf("resource links (E31): %v %+v", err, res)
 	}
 	if _, err := tools.Call("c4", demoView.ID, "echo", `"text"`); err == nil || !strings.Contains(err.Error(), "JSON object") {
 		t.Errorf("non-object arguments: %v", err)

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +25,18 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
+	// links are the checked resource_link URLs of recent results, by link ID,
+	// oldest first: OpenLink opens only these (E31).
+	links []recordedLink
 }
+
+type recordedLink struct {
+	id   string
+	link *mcp.LinkReport
+}
+
+// maxRecordedLinks bounds the resource links remembered for OpenLink.
+const maxRecordedLinks = 500
 
 // NewToolsService returns the tools pane's service on core.
 func NewToolsService(core *Core) *ToolsService {
@@ -85,7 +98,50 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	}
 	view := ResultView(def, res)
 	view.DurationMs = time.Since(start).Milliseconds()
+	t.recordLinks(&view)
 	return view, nil
+}
+
+// recordLinks gives each openable resource link of a result an ID, under
+// which OpenLink can open it after the person's consent.
+func (t *ToolsService) recordLinks(v *ToolResultView) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := range v.Content {
+		c := &v.Content[i]
+		if c.link == nil {
+			continue
+		}
+		c.LinkID = newLinkID()
+		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.link})
+	}
+	if n := len(t.links) - maxRecordedLinks; n > 0 {
+		t.links = t.links[n:]
+	}
+}
+
+// OpenLink opens a resource link of a tool result in the system browser,
+// after the person consented in the same display as URL requests (E31). It
+// takes the link's ID, never a URL: only links Gatehouse checked can open.
+func (t *ToolsService) OpenLink(linkID string) error {
+	t.mu.Lock()
+	var link *mcp.LinkReport
+	for _, l := range t.links {
+		if l.id == linkID {
+			link = l.link
+		}
+	}
+	t.mu.Unlock()
+	if link == nil {
+		return errors.New("this link is no longer known; call the tool again")
+	}
+	return OpenLink(link)
+}
+
+func newLinkID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Cancel cancels a running call; the server is told with notifications/cancelled.
@@ -228,7 +284,14 @@ func contentView(c sdk.Content) ContentView {
 	case *sdk.AudioContent:
 		return ContentView{Type: "audio", MimeType: c.MIMEType, Data: base64Of(c.Data)}
 	case *sdk.ResourceLink:
-		return ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
+		v := ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
+		// A link is openable only if the link-safety analysis accepts it.
+		if report, err := mcp.CheckLink(c.URI); err != nil {
+			v.LinkProblem = err.Error()
+		} else {
+			v.link, v.Link = report, linkView(report)
+		}
+		return v
 	case *sdk.EmbeddedResource:
 		v := ContentView{Type: "resource"}
 		if r := c.Resource; r != nil {

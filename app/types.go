@@ -1,6 +1,10 @@
 package app
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
 
 // ServerInput is what the server editor sends when a person adds or edits a
 // server. Exactly one of Stdio or HTTP is used, chosen by Transport.
@@ -130,6 +134,14 @@ type ContentView struct {
 	URI      string `json:"uri"`
 	Name     string `json:"name"`
 	Title    string `json:"title"`
+	// Link is set for a resource_link the link analysis accepts: the person
+	// may open it, after consent, with ToolsService.OpenLink(LinkID).
+	Link   *LinkView `json:"link,omitempty"`
+	LinkID string    `json:"linkId,omitempty"`
+	// LinkProblem says why a resource_link cannot be opened.
+	LinkProblem string `json:"linkProblem,omitempty"`
+
+	link *mcp.LinkReport
 }
 
 // AppInfo is shown in the settings pane.

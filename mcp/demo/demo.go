@@ -114,6 +114,8 @@ func NewServer() *sdk.Server {
 		return &sdk.CallToolResult{Content: []sdk.Content{
 			&sdk.TextContent{Text: "The read-me is available as a resource:"},
 			&sdk.ResourceLink{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
+			&sdk.TextContent{Text: "The elicitation specification is on the web:"},
+			&sdk.ResourceLink{URI: specURL, Name: "elicitation-spec", Title: "MCP elicitation specification", MIMEType: "text/html"},
 		}}, nil, nil
 	})
 
@@ -129,10 +131,22 @@ func NewServer() *sdk.Server {
 
 const readmeURI = "gatehouse-demo://readme"
 
+// specURL is a web link in readme_link's result, to show that links open
+// only through the consent display.
+const specURL = "https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation"
+
 var readme = strings.TrimSpace(`
 # Gatehouse demo server
 This server runs inside Gatehouse itself (gatehouse demo-server) and offers a
 few tools to try the Tools pane: echo, add, divide, forecast and readme_link.
+
+Tools that ask you something (elicitation), to try the consent dialog:
+register (every field type), ask_city, legacy_priority, connect_bank (asks for
+a password: the host warns you), plan_trip (two questions) and flood (too many
+at once). URL mode: connect_account (a sign-in page on this computer; its
+Finish button tells the host you are done), sync_calendar (fails with -32042
+until a sign-in page was finished, then the host retries it) and
+lookalike_link (an address that imitates paypal.com).
 `)
 
 // Run serves the demo server on stdin/stdout until the client disconnects.

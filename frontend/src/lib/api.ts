@@ -33,7 +33,7 @@ export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
   annotations: ToolHints;
   form: FormView;
 };
-export type ContentView = Data<app.ContentView>;
+export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkView };
 export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
@@ -201,6 +201,11 @@ export async function callTool(
   argsJSON: string,
 ): Promise<ToolResultView> {
   return normalizeResult((await call(() => Tools.Call(callID, serverID, tool, argsJSON))) as ToolResultView);
+}
+
+/** Opens a resource link of a tool result, by the ID Go gave it, after the person's consent (E31). */
+export function openResultLink(linkID: string): Promise<void> {
+  return call(() => Tools.OpenLink(linkID));
 }
 
 export function cancelCall(callID: string): Promise<void> {

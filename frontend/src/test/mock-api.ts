@@ -40,6 +40,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     onNotice: vi.fn(() => () => {}),
     onOpenedChanged: vi.fn(() => () => {}),
     openElicitation: vi.fn(async () => {}),
+    openResultLink: vi.fn(async () => {}),
     openedPages: vi.fn(async () => []),
     openAgain: vi.fn(async () => {}),
     finishedPage: vi.fn(async () => {}),

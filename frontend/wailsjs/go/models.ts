@@ -16,30 +16,6 @@ export namespace app {
 	        this.dbPath = source["dbPath"];
 	    }
 	}
-	export class ContentView {
-	    type: string;
-	    text: string;
-	    mimeType: string;
-	    data: string;
-	    uri: string;
-	    name: string;
-	    title: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ContentView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.type = source["type"];
-	        this.text = source["text"];
-	        this.mimeType = source["mimeType"];
-	        this.data = source["data"];
-	        this.uri = source["uri"];
-	        this.name = source["name"];
-	        this.title = source["title"];
-	    }
-	}
 	export class WarningView {
 	    kind: string;
 	    text: string;
@@ -84,6 +60,54 @@ export namespace app {
 	        this.asciiDomain = source["asciiDomain"];
 	        this.loopback = source["loopback"];
 	        this.warnings = this.convertValues(source["warnings"], WarningView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ContentView {
+	    type: string;
+	    text: string;
+	    mimeType: string;
+	    data: string;
+	    uri: string;
+	    name: string;
+	    title: string;
+	    link?: LinkView;
+	    linkId?: string;
+	    linkProblem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.link = this.convertValues(source["link"], LinkView);
+	        this.linkId = source["linkId"];
+	        this.linkProblem = source["linkProblem"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -7,3 +7,5 @@ export function Call(arg1:string,arg2:string,arg3:string,arg4:string):Promise<ap
 export function Cancel(arg1:string):Promise<void>;
 
 export function List(arg1:string):Promise<Array<app.ToolView>>;
+
+export function OpenLink(arg1:string):Promise<void>;

@@ -13,3 +13,7 @@ export function Cancel(arg1) {
 export function List(arg1) {
   return window['go']['app']['ToolsService']['List'](arg1);
 }
+
+export function OpenLink(arg1) {
+  return window['go']['app']['ToolsService']['OpenLink'](arg1);
+}
