@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -236,5 +237,95 @@ func TestElicit_ServerEverythingURL_E25(t *testing.T) {
 	want := []string{"https://example.com/sign-in", "https://modelcontextprotocol.io", "https://example.com/after"}
 	if strings.Join(shownURLs, " ") != strings.Join(want, " ") {
 		t.Errorf("pages shown = %v, want %v", shownURLs, want)
+	}
+}
+
+// urlPeer is the TypeScript SDK URL-mode peer over stdio.
+func urlPeer(t *testing.T, name string) store.Server {
+	return store.Server{Name: name, Enabled: true, Transport: store.TransportStdio,
+		Stdio: &store.StdioConfig{Command: "node", Args: []string{peerScript(t, "url-server.mjs")}}}
+}
+
+// TestElicit_TypeScriptURLPeer_E24_E25: a TypeScript SDK server's URL
+// request, accepted, ends when its completion notice arrives; a completion
+// for that id sent by another server is ignored; a -32042 call is retried by
+// itself once the listed page is confirmed; a server that asks for the same
+// page again is stopped.
+func TestElicit_TypeScriptURLPeer_E24_E25(t *testing.T) {
+	h := newElicitHarness(t, func(r *Request) (Response, bool) { return Response{Action: ActionAccept}, true })
+	one := h.add(t, urlPeer(t, "Pages"))
+	other := h.add(t, urlPeer(t, "Other pages"))
+
+	// A long delay, so the other server's completion comes first.
+	out := h.call(t, one, "open_page", map[string]any{"url": "https://example.com/continue", "completeAfterMs": 1500})
+	id, ok := strings.CutPrefix(out, "accept ")
+	if !ok {
+		t.Fatalf("open_page = %q", out)
+	}
+	if o := h.broker.Opened(); len(o) != 1 || o[0].ElicitationID != id || o[0].ServerName != "Pages" {
+		t.Fatalf("opened = %+v", o)
+	}
+	if got := h.call(t, other, "complete_id", map[string]any{"elicitationId": id}); got != "sent" {
+		t.Fatalf("complete_id = %q", got)
+	}
+	time.Sleep(300 * time.Millisecond) // time for the stray notice to arrive; it must change nothing
+	if len(h.broker.Opened()) != 1 {
+		t.Fatal("another server's completion ended the page (E24)")
+	}
+	waitFor(t, "the server's own completion", 10*time.Second, func() bool { return len(h.broker.Opened()) == 0 })
+
+	// -32042: shown, opened, confirmed by the server 500 ms later, retried.
+	if got := h.call(t, one, "needs_url", nil); got != "authorized (attempt 2)" {
+		t.Errorf("needs_url = %q, want the retried call's result", got)
+	}
+	// The loop guard: the same page asked for again.
+	go func() {
+		for range 100 {
+			for _, o := range h.broker.Opened() {
+				_ = h.broker.FinishOpened(o.ID)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := h.m.CallTool(ctx, other.ID, "needs_url", map[string]any{"always": true})
+	if err == nil || !strings.Contains(err.Error(), "asked again for the same web page") {
+		t.Errorf("a server asking for the same page again: %v", err)
+	}
+}
+
+// TestElicit_DemoURLRequired_E5_E25: the demo server (go-sdk, protocol
+// 2026-07-28) fails sync_calendar with -32042 until its sign-in page is
+// finished; pressing Finish on the page sends the completion notice and the
+// call is retried by itself.
+func TestElicit_DemoURLRequired_E5_E25(t *testing.T) {
+	var pages []string
+	h := newElicitHarness(t, func(r *Request) (Response, bool) {
+		pages = append(pages, r.Link.URL)
+		return Response{Action: ActionAccept}, true
+	})
+	demo := h.add(t, peerServer(t, "Demo", "demo", nil))
+	go func() {
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if o := h.broker.Opened(); len(o) == 1 {
+				resp, err := http.Post(o[0].Link.URL+"/finish", "application/x-www-form-urlencoded", nil)
+				if err == nil {
+					resp.Body.Close()
+				}
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	if got := h.call(t, demo, "sync_calendar", nil); got != "Calendar synced: 3 events." {
+		t.Errorf("sync_calendar = %q", got)
+	}
+	if len(pages) != 1 || !strings.HasPrefix(pages[0], "http://127.0.0.1:") {
+		t.Errorf("pages shown = %q", pages)
+	}
+	if len(h.broker.Opened()) != 0 {
+		t.Error("the finished page still waits")
 	}
 }
