@@ -7,7 +7,7 @@
 // and a built frontend in ../dist.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -90,10 +90,12 @@ function stopGroup(child) {
 
 /**
  * Starts Gatehouse on a fresh data folder and opens its UI in Chromium.
+ * env adds to (or overrides) the app's environment, e.g. a PATH with a
+ * stand-in browser (see fakeBrowser).
  * Returns { page, url, dataDir, logs, problems, close }. problems collects
  * page errors and console errors (CSP violations show up there).
  */
-export async function startApp() {
+export async function startApp({ env = {} } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
@@ -107,7 +109,7 @@ export async function startApp() {
   const url = `http://127.0.0.1:${port}/`;
   const logs = [];
   const child = spawn(resolve(bin), ['-assetdir', distDir, '-devserver', `127.0.0.1:${port}`], {
-    env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir },
+    env: { ...process.env, ...env, GATEHOUSE_DATA_DIR: dataDir },
     detached: true, // its own process group, so teardown ends the stdio servers it started too
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -203,4 +205,31 @@ export async function callTool(page, serverName, toolName, args) {
   if (await jsonTab.count()) await jsonTab.click();
   await page.getByLabel('Arguments (JSON object)').fill(JSON.stringify(args));
   return pressCall(page);
+}
+
+/**
+ * A stand-in for the system browser: a directory with an xdg-open that
+ * records each of its arguments as an "ARG:" line and opens nothing. The
+ * real system browser cannot run in the test machine; everything up to the
+ * exec of xdg-open is Gatehouse's real code. Returns { dir, args() }.
+ */
+export async function fakeBrowser() {
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-browser-'));
+  const log = join(dir, 'argv.log');
+  await writeFile(
+    join(dir, 'xdg-open'),
+    `#!/bin/sh\nfor a in "$@"; do printf 'ARG:%s\\n' "$a" >> '${log}'; done\n`,
+    { mode: 0o755 },
+  );
+  return {
+    dir,
+    path: `${dir}:${process.env.PATH}`,
+    async args() {
+      const text = await readFile(log, 'utf8').catch(() => '');
+      return text.split('\n').filter(Boolean);
+    },
+    async close() {
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
