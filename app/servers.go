@@ -139,7 +139,7 @@ func (s *ServersService) Log(id string) (string, error) { return s.core.Manager.
 
 // toServer converts an editor input into a store record.
 func toServer(id string, in ServerInput) store.Server {
-	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport}
+	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport, DisableURLMode: in.NoURLMode}
 	switch in.Transport {
 	case store.TransportStdio:
 		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Dir: strings.TrimSpace(in.Dir)}
@@ -162,7 +162,7 @@ func canonicalHeaders(h map[string]string) map[string]string {
 
 // toInput converts a store record back into editor input.
 func toInput(srv store.Server) ServerInput {
-	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport}
+	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport, NoURLMode: srv.DisableURLMode}
 	if c := srv.Stdio; c != nil {
 		in.Command, in.Args, in.Env, in.Dir = c.Command, c.Args, c.Env, c.Dir
 	}

@@ -18,6 +18,9 @@ type ServerInput struct {
 	Dir       string            `json:"dir"`
 	URL       string            `json:"url"`
 	Headers   map[string]string `json:"headers"`
+	// NoURLMode turns URL-mode elicitation off for this server: it is not
+	// offered, and a URL request from it is refused (E4).
+	NoURLMode bool `json:"noUrlMode"`
 }
 
 // FieldErrors maps an input field name ("name", "command", "url", ...) to a

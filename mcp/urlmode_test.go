@@ -329,3 +329,42 @@ func TestElicit_DemoURLRequired_E5_E25(t *testing.T) {
 		t.Error("the finished page still waits")
 	}
 }
+
+// TestURLModeCanBeTurnedOff_E1_E4: URL mode is declared unless the person
+// turned it off for the server; server-everything only offers its URL tool
+// to clients that declared it, and the TypeScript SDK refuses to send a URL
+// request to one that did not.
+func TestURLModeCanBeTurnedOff_E1_E4(t *testing.T) {
+	h := newElicitHarness(t, func(r *Request) (Response, bool) { return Response{Action: ActionAccept}, true })
+	hasURLTool := func(srv store.Server) bool {
+		tools, err := h.m.Tools(srv.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range tools {
+			if tl.Name == "trigger-url-elicitation" {
+				return true
+			}
+		}
+		return false
+	}
+	everything := store.Server{Name: "Everything", Enabled: true, Transport: store.TransportStdio,
+		Stdio: &store.StdioConfig{Command: "node", Args: []string{everythingPath(t), "stdio"}}}
+	on := h.add(t, everything)
+	off := everything
+	off.Name, off.DisableURLMode = "Everything without URL mode", true
+	off = h.add(t, off)
+	if !hasURLTool(on) || hasURLTool(off) {
+		t.Errorf("URL tool offered: with URL mode %v, without %v", hasURLTool(on), hasURLTool(off))
+	}
+
+	peer := urlPeer(t, "Pages without URL mode")
+	peer.DisableURLMode = true
+	peer = h.add(t, peer)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := h.m.CallTool(ctx, peer.ID, "open_page", nil)
+	if err != nil || !res.IsError || h.ans.shownCount() != 0 {
+		t.Errorf("open_page without URL mode: %v %+v, shown %d", err, res, h.ans.shownCount())
+	}
+}

@@ -99,6 +99,7 @@ describe('ServerEditor', () => {
       dir: '',
       url: '',
       headers: {},
+      noUrlMode: false,
     });
     expect(onclose).toHaveBeenCalled();
   });

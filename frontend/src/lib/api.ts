@@ -100,6 +100,7 @@ export function normalizeInput(i: Partial<ServerInput> | null | undefined): Serv
     dir: i?.dir ?? '',
     url: i?.url ?? '',
     headers: i?.headers ?? {},
+    noUrlMode: i?.noUrlMode ?? false,
   };
 }
 

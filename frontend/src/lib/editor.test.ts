@@ -53,6 +53,7 @@ describe('fromText', () => {
         dir: '',
         url: '',
         headers: {},
+        noUrlMode: false,
       },
       errors: {},
     });
@@ -63,6 +64,11 @@ describe('fromText', () => {
     const got = fromText(t);
     expect(got.input).toMatchObject({ transport: 'http', command: '', args: [], url: 'https://h/mcp', env: {} });
     expect(got.errors).toEqual({ headers: 'Line 1: write each header as Name: value.' });
+  });
+
+  it('turns URL mode off when the box is cleared (E4)', () => {
+    expect(fromText({ ...emptyText(), name: 'n', command: 'c', urlMode: false }).input.noUrlMode).toBe(true);
+    expect(toText({ ...fromText({ ...emptyText(), name: 'n', command: 'c' }).input, noUrlMode: true }).urlMode).toBe(false);
   });
 
   it('round-trips through toText', () => {

@@ -11,6 +11,8 @@ import type { FieldErrors, ServerInput } from './api';
 export interface EditorText {
   name: string;
   enabled: boolean;
+  /** URL mode is allowed (the input's noUrlMode is the opposite). */
+  urlMode: boolean;
   transport: 'stdio' | 'http';
   command: string;
   args: string;
@@ -24,6 +26,7 @@ export function emptyText(): EditorText {
   return {
     name: '',
     enabled: true,
+    urlMode: true,
     transport: 'stdio',
     command: '',
     args: '',
@@ -38,6 +41,7 @@ export function toText(i: ServerInput): EditorText {
   return {
     name: i.name,
     enabled: i.enabled,
+    urlMode: !i.noUrlMode,
     transport: i.transport === 'http' ? 'http' : 'stdio',
     command: i.command,
     args: (i.args ?? []).join('\n'),
@@ -114,6 +118,7 @@ export function fromText(t: EditorText): { input: ServerInput; errors: FieldErro
     input: {
       name: t.name.trim(),
       enabled: t.enabled,
+      noUrlMode: !t.urlMode,
       transport: t.transport,
       command: stdio ? t.command.trim() : '',
       args: stdio ? parseArgs(t.args) : [],

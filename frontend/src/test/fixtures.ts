@@ -32,6 +32,7 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
       dir: '',
       url: '',
       headers: {},
+      noUrlMode: false,
     },
     status: status(st),
   };

@@ -423,6 +423,7 @@ export namespace app {
 	    dir: string;
 	    url: string;
 	    headers: Record<string, string>;
+	    noUrlMode: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerInput(source);
@@ -439,6 +440,7 @@ export namespace app {
 	        this.dir = source["dir"];
 	        this.url = source["url"];
 	        this.headers = source["headers"];
+	        this.noUrlMode = source["noUrlMode"];
 	    }
 	}
 	export class StatusView {
