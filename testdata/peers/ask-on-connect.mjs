@@ -2,7 +2,7 @@
 // as the client is connected. The real-window test configures it before the
 // app starts, so the consent dialog is on screen without any clicking.
 //
-//   node ask-on-connect.mjs [form|hostile] [beacon-base-url]
+//   node ask-on-connect.mjs [form|hostile|lookalike] [beacon-base-url]
 //
 // The hostile message points its image and link at beacon-base-url (default
 // an unused loopback port), so a test can count whether anything fetched it.
@@ -27,6 +27,13 @@ const requests = {
       },
       required: ["email", "day"],
     },
+  },
+  // URL mode, an address that imitates paypal.com with a Cyrillic "а".
+  lookalike: {
+    mode: "url",
+    message: "Confirm your payment details to finish the order.",
+    url: "https://p\u0430ypal.com/checkout/confirm?order=1234",
+    elicitationId: "lookalike-1",
   },
   hostile: {
     message: `<img src=${beacon}/img onerror=alert(1)> ![x](${beacon}/markdown.png) <a href="${beacon}/link">link</a> \u202Egnp.exe\u202C zero\u200Bwidth`,

@@ -85,9 +85,17 @@ func TestWindowShowsAndStaysUp(t *testing.T) {
 // TestWindowConsentDialog configures a TypeScript SDK server that asks for
 // input as soon as it is connected, starts the production binary, and
 // checks in the real WebKit window that the consent dialog opens (the page
-// behind it is dimmed by the modal backdrop) and that Escape closes it. The
-// screenshot window-consent.png is for a person to look at.
+// behind it is dimmed by the modal backdrop) and that a real Escape key press
+// closes it. The screenshots are for a person to look at: the form dialog
+// (window-consent-form.png) and the URL dialog with a look-alike warning
+// (window-consent-lookalike.png).
 func TestWindowConsentDialog(t *testing.T) {
+	for _, kind := range []string{"form", "lookalike"} {
+		t.Run(kind, func(t *testing.T) { consentInWindow(t, kind) })
+	}
+}
+
+func consentInWindow(t *testing.T, kind string) {
 	bin := binaryPath(t)
 	requireTools(t, "Xvfb", "xdotool", "import", "convert", "dbus-run-session", "node")
 	out := outputDir(t)
@@ -98,22 +106,25 @@ func TestWindowConsentDialog(t *testing.T) {
 	node, _ := exec.LookPath("node")
 
 	data := t.TempDir()
-	add := exec.Command(bin, "--data-dir", data, "servers", "add", "Weekly report", "--", node, peer, "form")
+	add := exec.Command(bin, "--data-dir", data, "servers", "add", "Weekly report", "--", node, peer, kind)
 	if outb, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("servers add: %v\n%s", err, outb)
 	}
 
 	display := startXvfb(t)
-	app := startApp(t, bin, display, data, filepath.Join(out, "window-consent-app.log"))
+	app := startApp(t, bin, display, data, filepath.Join(out, "window-consent-"+kind+"-app.log"))
 	win := findWindow(t, app, display)
-	waitForDrawing(t, app, display, win, filepath.Join(out, "window-consent.png"))
+	shot := filepath.Join(out, "window-consent-"+kind+".png")
+	waitForDrawing(t, app, display, win, shot)
 
 	// The sidebar is light grey (#eef0f3); under the dialog's backdrop it is
 	// much darker. Its brightness tells whether a modal dialog is open.
-	shot := filepath.Join(out, "window-consent.png")
 	if !waitForBrightness(t, app, display, win, shot, func(b float64) bool { return b < 0.8 }) {
 		t.Fatalf("the consent dialog did not open: the window was not dimmed (see %s); log:\n%s", shot, readLog(app.logPath))
 	}
+	// Let fonts and layout settle before the screenshot a person looks at.
+	time.Sleep(500 * time.Millisecond)
+	waitForBrightness(t, app, display, win, shot, func(b float64) bool { return b < 0.8 })
 	t.Logf("consent dialog on screen; screenshot %s", shot)
 
 	// A real key press (XTEST) into the focused window, as a person's would be;
@@ -123,7 +134,7 @@ func TestWindowConsentDialog(t *testing.T) {
 	if outb, err := key.CombinedOutput(); err != nil {
 		t.Fatalf("xdotool key Escape: %v\n%s", err, outb)
 	}
-	after := filepath.Join(out, "window-consent-after-escape.png")
+	after := filepath.Join(out, "window-consent-"+kind+"-after-escape.png")
 	if !waitForBrightness(t, app, display, win, after, func(b float64) bool { return b > 0.9 }) {
 		t.Fatalf("Escape did not close the consent dialog (see %s)", after)
 	}
