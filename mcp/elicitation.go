@@ -164,6 +164,8 @@ type pending struct {
 	cancel  context.CancelFunc
 	answer  chan Response // buffered 1; written once by whoever finishes it
 	shownAt time.Time
+	// free requests (a sign-in the person started) spend no rate-limit token.
+	free bool
 }
 
 // NewBroker returns a broker; opts.Answerer and opts.Store are required.
@@ -332,7 +334,7 @@ func (b *Broker) admit(pd *pending) bool {
 	// would only break a conversation the person is having. Requests that
 	// pile up are what the token bucket limits (E29).
 	idle := len(q.waiting) == 0 && (b.current == nil || b.current.req.Peer.Server.ID != id)
-	allowed := q.limiter.AllowN(b.opts.Now(), 1)
+	allowed := pd.free || q.limiter.AllowN(b.opts.Now(), 1)
 	if len(q.waiting) >= b.opts.QueueSize || (!allowed && !idle) {
 		q.refused++
 		var notice *Notice

@@ -30,6 +30,9 @@ const (
 	StateConnected  State = "connected"
 	StateError      State = "error"
 	StateDisabled   State = "disabled"
+	// StateNeedsSignIn is a server that requires OAuth sign-in: it waits
+	// for the person to sign in (Manager.SignIn) instead of retrying.
+	StateNeedsSignIn State = "needs-sign-in"
 )
 
 // Status is a snapshot of one server's connection.
@@ -97,6 +100,9 @@ type Asker interface {
 	// WaitCompleted waits until the URL request the person opened for peer
 	// is done (E25); nil means the call may be retried.
 	WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error
+	// SignIn asks the person to sign in to peer at link (E33); true means
+	// they agreed and the answerer opened it in the browser.
+	SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error)
 }
 
 // Options configures a Manager. The zero value is usable.
@@ -112,6 +118,9 @@ type Options struct {
 	OnListsChanged func(serverID string)
 	// Asker answers elicitations. When nil, no elicitation capability is declared.
 	Asker Asker
+	// Tokens keeps OAuth tokens. When nil (or Asker is nil), servers that
+	// require sign-in cannot be used.
+	Tokens TokenStore
 	// Logger receives the host's own diagnostics; nil discards them.
 	Logger *slog.Logger
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/store"
@@ -59,6 +60,11 @@ type session struct {
 	// peerOf describes the server for requests on a connection (set by
 	// Manager.newClient for the newest connection).
 	peerOf func(*sdk.ClientSession) Peer
+	// oauth is the sign-in handler of an HTTP server (oauth.go);
+	// signInRequested is set when the person asked to sign in.
+	oauth           *oauthState
+	signInRequested bool
+	signInDeclined  bool // the person said no to the last sign-in
 }
 
 func newSession(m *Manager, srv store.Server, log *serverLog) *session {
@@ -88,6 +94,19 @@ func (s *session) run(ctx context.Context) {
 		failures++
 		delay := backoff(failures)
 		next := time.Now().Add(delay)
+		if errors.Is(err, ErrNeedsSignIn) || errors.Is(err, ErrSignInDeclined) {
+			// No retry loop: a sign-in starts only when the person asks.
+			s.signInDone()
+			s.log.event("the server requires sign-in: " + Describe(err))
+			s.setStatus(Status{State: StateNeedsSignIn, Message: s.signInMessage(), err: err})
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.kick:
+				failures = 0
+				continue
+			}
+		}
 		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err), delay.Round(100*time.Millisecond)))
 		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, err: err})
 		timer := time.NewTimer(delay)
@@ -119,7 +138,11 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	defer connEnd()
 	client := s.m.newClient(s, connCtx)
 
-	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	timeout := connectTimeout
+	if s.mayAskSignIn() {
+		timeout += SignInTimeout // the person may be signing in in the browser
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var (
 		cs    *sdk.ClientSession
@@ -150,11 +173,16 @@ func (s *session) connectAndServe(ctx context.Context) error {
 			}
 		}
 	default:
-		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, s.log)
+		var oauth auth.OAuthHandler
+		if oauth, err = s.m.oauthHandler(s, s.srv.HTTP.URL); err != nil {
+			return err
+		}
+		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.log)
 	}
 	if err != nil {
 		return err
 	}
+	s.signInDone()
 	go func() { ended <- cs.Wait() }()
 
 	s.mu.Lock()

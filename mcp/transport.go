@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/store"
@@ -146,14 +147,14 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // connectHTTP connects over Streamable HTTP and, when the server answers the
 // initialize POST with a 4xx status, falls back to the legacy HTTP+SSE
 // transport as the specification's backwards-compatibility section advises.
-func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, log *serverLog) (*sdk.ClientSession, string, error) {
+func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, oauth auth.OAuthHandler, log *serverLog) (*sdk.ClientSession, string, error) {
 	u, err := parseServerURL(cfg.URL)
 	if err != nil {
 		return nil, "", err
 	}
 	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, fieldOrder: true}
 	httpClient := &http.Client{Transport: ht}
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient, OAuthHandler: oauth}, nil)
 	if err == nil {
 		return cs, "streamable HTTP", nil
 	}

@@ -51,6 +51,18 @@ type StdioConfig struct {
 type HTTPConfig struct {
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth holds how Gatehouse identifies itself when the server requires
+	// sign-in; nil means dynamic client registration.
+	OAuth *OAuthConfig `json:"oauth,omitempty"`
+}
+
+// OAuthConfig is a server's sign-in client settings: a client registered
+// in advance with the authorization server, or a client ID metadata
+// document URL. Tokens are not kept here.
+type OAuthConfig struct {
+	ClientID          string `json:"clientId,omitempty"`
+	ClientSecret      string `json:"clientSecret,omitempty"`
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 }
 
 // Settings are app-wide preferences.

@@ -1,0 +1,412 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// MCP authorization (E33): remote servers may require OAuth 2.1. The flow
+// itself (protected resource metadata, authorization server metadata,
+// client registration, PKCE, the token exchange, refresh, step-up) is the
+// go-sdk's auth.AuthorizationCodeHandler. Gatehouse adds what a desktop app
+// must: the person's consent before the browser opens (the same display as
+// URL mode), a loopback redirect (RFC 8252) that accepts one answer with the
+// right state, tokens kept in a TokenStore bound to the server and its URL,
+// and no sign-in prompt out of the blue: a server that needs one waits in
+// the "needs sign-in" state until the person asks to sign in.
+
+// ErrNeedsSignIn is the connection error of a server that requires sign-in
+// which the person has not started.
+var ErrNeedsSignIn = errors.New("this server needs you to sign in")
+
+// ErrSignInDeclined is returned when the person chose not to sign in.
+var ErrSignInDeclined = errors.New("you did not sign in")
+
+// SignInTimeout bounds the wait for the browser to come back to the
+// loopback redirect after the person agreed to sign in.
+const SignInTimeout = 5 * time.Minute
+
+// TokenStore keeps OAuth tokens per server. A token is only ever loaded for
+// the server and resource (the MCP server URL) it was issued for. The app
+// implements it with the OS keyring and falls back to the data file.
+type TokenStore interface {
+	// LoadToken returns the saved token, or nil when there is none.
+	LoadToken(serverID, resource string) (*SavedToken, error)
+	SaveToken(serverID string, tok *SavedToken) error
+	DeleteToken(serverID string) error
+}
+
+// SavedToken is a token with what is needed to refresh it: the token
+// endpoint and the client it was issued to. Resource is the MCP server URL it
+// is for.
+type SavedToken struct {
+	Resource     string        `json:"resource"`
+	TokenURL     string        `json:"tokenUrl"`
+	ClientID     string        `json:"clientId"`
+	ClientSecret string        `json:"clientSecret,omitempty"`
+	AuthStyle    int           `json:"authStyle,omitempty"`
+	Token        *oauth2.Token `json:"token"`
+}
+
+// oauthState is a session's OAuth handler and its loopback redirect, made
+// once per session so a dynamic registration and the tokens are reused
+// across reconnects.
+type oauthState struct {
+	handler  *auth.AuthorizationCodeHandler
+	redirect *loopbackRedirect
+}
+
+// askingHandler lets the go-sdk handler start a sign-in (metadata
+// discovery, client registration, the authorization request) only when the
+// person may be asked; otherwise the server waits in "needs sign-in" and
+// nothing is sent to its authorization server.
+type askingHandler struct {
+	*auth.AuthorizationCodeHandler
+	s *session
+}
+
+func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	if !h.s.mayAskSignIn() {
+		resp.Body.Close()
+		return ErrNeedsSignIn
+	}
+	return h.AuthorizationCodeHandler.Authorize(ctx, req, resp)
+}
+
+// oauthHandler returns the session's OAuth handler for an HTTP server, or
+// nil when the manager has no TokenStore (then servers that require sign-in
+// fail with the server's 401).
+func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler, error) {
+	if m.opts.Tokens == nil || m.opts.Asker == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.oauth != nil {
+		return askingHandler{s.oauth.handler, s}, nil
+	}
+	redirect, err := newLoopbackRedirect()
+	if err != nil {
+		return nil, err
+	}
+	httpClient := &http.Client{Timeout: 30 * time.Second}
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              redirect.url(),
+		AuthorizationCodeFetcher: m.codeFetcher(s, redirect),
+		RequestRefreshToken:      true,
+		Client:                   httpClient,
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName:              "Gatehouse",
+			RedirectURIs:            []string{redirect.url()},
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			TokenEndpointAuthMethod: "none",
+		}},
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			saved := &SavedToken{Resource: serverURL, TokenURL: c.Endpoint.TokenURL, ClientID: c.ClientID,
+				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
+			return m.savingTokenSource(ctx, s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
+		},
+	}
+	if o := s.srv.HTTP.OAuth; o != nil {
+		if o.ClientID != "" {
+			cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: o.ClientID}
+			if o.ClientSecret != "" {
+				cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: o.ClientSecret}
+			}
+		}
+		if o.ClientMetadataURL != "" {
+			cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
+		}
+	}
+	if saved, err := m.opts.Tokens.LoadToken(s.srv.ID, serverURL); err == nil && saved != nil && saved.Token != nil {
+		c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
+			Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, httpClient)
+		cfg.InitialTokenSource = m.savingTokenSource(ctx, s.srv.ID, saved, c.TokenSource(ctx, saved.Token))
+	}
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("setting up sign-in: %w", err)
+	}
+	s.oauth = &oauthState{handler: h, redirect: redirect}
+	return askingHandler{h, s}, nil
+}
+
+// savingTokenSource saves each new token (after a refresh) in the store.
+func (m *Manager) savingTokenSource(_ context.Context, serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
+	ts := &savingSource{base: base, saved: *saved, save: func(t *SavedToken) error { return m.opts.Tokens.SaveToken(serverID, t) }}
+	ts.last = saved.Token
+	if err := ts.save(&ts.saved); err != nil {
+		m.opts.Logger.Warn("could not save the sign-in token", "server", serverID, "error", err)
+	}
+	return ts
+}
+
+type savingSource struct {
+	mu    sync.Mutex
+	base  oauth2.TokenSource
+	saved SavedToken
+	last  *oauth2.Token
+	save  func(*SavedToken) error
+}
+
+func (s *savingSource) Token() (*oauth2.Token, error) {
+	t, err := s.base.Token()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil || t.AccessToken != s.last.AccessToken {
+		s.last = t
+		s.saved.Token = t
+		_ = s.save(&s.saved)
+	}
+	return t, nil
+}
+
+// codeFetcher asks the person to sign in: it shows the authorization URL in
+// the consent display, and once they agreed (and the answerer opened it in
+// the browser) waits for the loopback redirect.
+func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if !s.mayAskSignIn() {
+			return nil, ErrNeedsSignIn
+		}
+		link, err := CheckLink(args.URL)
+		if err != nil {
+			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
+		}
+		u, _ := url.Parse(args.URL)
+		state := u.Query().Get("state")
+		if state == "" {
+			return nil, errors.New("the sign-in address has no state parameter")
+		}
+		wait, err := redirect.listen(state)
+		if err != nil {
+			return nil, err
+		}
+		defer wait.close()
+		ok, err := m.opts.Asker.SignIn(ctx, m.peer(s), link)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			s.mu.Lock()
+			s.signInRequested, s.signInDeclined = false, true
+			s.mu.Unlock()
+			return nil, ErrSignInDeclined
+		}
+		return wait.result(ctx, SignInTimeout)
+	}
+}
+
+// signInMessage says what a server that needs sign-in waits for.
+func (s *session) signInMessage() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signInDeclined {
+		return "You did not sign in. Sign in to use this server."
+	}
+	return "This server needs you to sign in."
+}
+
+// ModeSignIn is the Request.Mode of a sign-in consent (not an elicitation:
+// a server cannot send one).
+const ModeSignIn = "signin"
+
+// SignIn implements Asker: the sign-in consent is shown like a URL request,
+// one dialog at a time, and recorded in the history. The person started it,
+// so it spends no rate-limit token.
+func (b *Broker) SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error) {
+	now := b.opts.Now()
+	where := link.Domain
+	if where == "" {
+		where = link.Host
+	}
+	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: ModeSignIn, Message: msg, URL: link.URL}
+	r := &Request{ID: newRequestID(), Peer: peer, Mode: ModeSignIn, Message: msg, Link: link, ReceivedAt: now, Deadline: now.Add(SignInTimeout)}
+	pctx, cancel := context.WithDeadline(ctx, r.Deadline)
+	defer cancel()
+	pd := &pending{req: r, ctx: pctx, cancel: cancel, answer: make(chan Response, 1), free: true}
+	if !b.admit(pd) {
+		entry.Outcome = store.OutcomeRateLimited
+		b.record(entry)
+		return false, errors.New("too many requests from this server are waiting; answer them first")
+	}
+	var resp Response
+	select {
+	case resp = <-pd.answer:
+	case <-pctx.Done():
+		b.withdraw(pd)
+		entry.Outcome = store.OutcomeCancelled
+		b.record(b.withShown(entry, pd))
+		return false, fmt.Errorf("the sign-in was not answered: %w", pctx.Err())
+	}
+	entry = b.withShown(entry, pd)
+	switch resp.Action {
+	case ActionAccept:
+		entry.Outcome = store.OutcomeAccepted
+	case ActionDecline:
+		entry.Outcome = store.OutcomeDeclined
+	default:
+		entry.Outcome = store.OutcomeCancelled
+	}
+	b.record(entry)
+	return resp.Action == ActionAccept, nil
+}
+
+// SignIn starts signing in to a server that needs it: the next connection
+// attempt, made at once, may show the sign-in consent.
+func (m *Manager) SignIn(id string) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.signInRequested, s.signInDeclined = true, false
+	s.mu.Unlock()
+	return m.Reconnect(id)
+}
+
+// SignOut deletes a server's tokens and connects again without them.
+func (m *Manager) SignOut(id string) error {
+	if m.opts.Tokens == nil {
+		return errors.New("sign-in is not available")
+	}
+	if err := m.opts.Tokens.DeleteToken(id); err != nil {
+		return fmt.Errorf("deleting the sign-in: %w", err)
+	}
+	if s, err := m.session(id); err == nil {
+		s.mu.Lock()
+		s.oauth = nil // forget the handler and its tokens in memory too
+		s.mu.Unlock()
+	}
+	return m.Reconnect(id)
+}
+
+// mayAskSignIn reports whether a sign-in may be shown now: when the person
+// asked for it, or for a server in use (step-up: more permissions for a
+// call the person made).
+func (s *session) mayAskSignIn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signInRequested || s.status.State == StateConnected
+}
+
+func (s *session) signInDone() {
+	s.mu.Lock()
+	s.signInRequested = false
+	s.mu.Unlock()
+}
+
+// loopbackRedirect is the redirect URI of RFC 8252: http://127.0.0.1:PORT/callback.
+// The port is chosen once; the listener runs only while a sign-in waits.
+type loopbackRedirect struct {
+	port int
+}
+
+func newLoopbackRedirect() (*loopbackRedirect, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("no loopback port for the sign-in redirect: %w", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	return &loopbackRedirect{port: port}, nil
+}
+
+func (r *loopbackRedirect) url() string {
+	return "http://127.0.0.1:" + strconv.Itoa(r.port) + "/callback"
+}
+
+// redirectWait is one sign-in's listener: it accepts the first redirect
+// that carries the expected state, once.
+type redirectWait struct {
+	srv  *http.Server
+	got  chan *auth.AuthorizationResult
+	fail chan error
+	once sync.Once
+}
+
+// listen starts the listener for one sign-in whose authorization request
+// carries state.
+func (r *loopbackRedirect) listen(state string) (*redirectWait, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
+	if err != nil {
+		return nil, fmt.Errorf("the sign-in redirect port %d is in use; try again: %w", r.port, err)
+	}
+	w := &redirectWait{got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /callback", func(rw http.ResponseWriter, req *http.Request) {
+		q := req.URL.Query()
+		if q.Get("state") != state {
+			page(rw, http.StatusBadRequest, "This sign-in answer is not the one Gatehouse is waiting for. Start the sign-in again from Gatehouse.")
+			return
+		}
+		used := true
+		w.once.Do(func() {
+			used = false
+			if e := q.Get("error"); e != "" {
+				w.fail <- fmt.Errorf("the sign-in was refused: %s %s", e, q.Get("error_description"))
+				return
+			}
+			w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
+		})
+		if used {
+			page(rw, http.StatusGone, "This sign-in answer was already used.")
+			return
+		}
+		page(rw, http.StatusOK, "You are signed in. You can close this tab and return to Gatehouse.")
+	})
+	w.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = w.srv.Serve(l) }()
+	return w, nil
+}
+
+// result waits for the redirect, the context, or the timeout.
+func (w *redirectWait) result(ctx context.Context, timeout time.Duration) (*auth.AuthorizationResult, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case res := <-w.got:
+		return res, nil
+	case err := <-w.fail:
+		return nil, err
+	case <-timer.C:
+		return nil, fmt.Errorf("the browser did not come back from the sign-in within %s", timeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (w *redirectWait) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = w.srv.Shutdown(ctx)
+}
+
+// page answers the browser with a small page of plain text.
+func page(w http.ResponseWriter, code int, text string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>", html.EscapeString(text))
+}
