@@ -182,6 +182,13 @@ func readAll(tx *bbolt.Tx) error {
 				var p Policy
 				return decodeValue(name, k, v, &p)
 			})
+		case string(bucketSecrets):
+			return b.ForEach(func(k, v []byte) error {
+				if v == nil || !json.Valid(v) {
+					return fmt.Errorf("%s/%s: not a JSON record", name, k)
+				}
+				return nil
+			})
 		case string(bucketHistory):
 			// Up to MaxHistory records: checking that each is JSON reads all
 			// its bytes at a quarter of the cost of decoding it (see

@@ -14,6 +14,9 @@ var (
 	bucketSettings = []byte("settings") // keySettings → Settings
 	bucketPolicies = []byte("policies") // Server.ID → Policy; absent means PolicyAsk
 	bucketHistory  = []byte("history")  // HistoryEntry.ID, 8 bytes big-endian → HistoryEntry
+	// bucketSecrets holds sign-in tokens when the OS keyring is not
+	// available: Server.ID → the caller's JSON, opaque to the store.
+	bucketSecrets = []byte("secrets")
 
 	keyVersion     = []byte("version")     // int: len(migrations) the file has had applied
 	keyInitialized = []byte("initialized") // time.Time of the first MarkInitialized
@@ -43,6 +46,13 @@ var migrations = []func(tx *bbolt.Tx) error{
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
+		}
+		return nil
+	},
+	// 2 → 3: sign-in tokens kept in the file when no keyring is available.
+	func(tx *bbolt.Tx) error {
+		if _, err := tx.CreateBucketIfNotExists(bucketSecrets); err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucketSecrets, err)
 		}
 		return nil
 	},

@@ -139,11 +139,14 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 	if err := s.PutPolicy("s1", Policy{Mode: PolicyDecline}); err != nil {
 		t.Errorf("PutPolicy on an upgraded server: %v", err)
 	}
+	if err := s.PutSecret("s2", []byte(`{"token":"t"}`)); err != nil {
+		t.Errorf("PutSecret on an upgraded server: %v", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if v := rawVersion(t, dir); v != 2 {
-		t.Errorf("version after upgrade = %d, want 2", v)
+	if v := rawVersion(t, dir); v != schemaVersion() {
+		t.Errorf("version after upgrade = %d, want %d", v, schemaVersion())
 	}
 }
 

@@ -124,6 +124,9 @@ func (s *Store) DeleteServer(id string) error {
 		if err := tx.Bucket(bucketPolicies).Delete([]byte(id)); err != nil {
 			return fmt.Errorf("delete the policy of server %q: %w", id, err)
 		}
+		if err := tx.Bucket(bucketSecrets).Delete([]byte(id)); err != nil {
+			return fmt.Errorf("delete the sign-in of server %q: %w", id, err)
+		}
 		if err := b.Delete([]byte(id)); err != nil {
 			return fmt.Errorf("delete server %q: %w", id, err)
 		}
