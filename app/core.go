@@ -35,6 +35,7 @@ type Core struct {
 	Manager *mcp.Manager
 	Broker  *mcp.Broker
 	events  Emitter
+	tokens  *tokenStore
 
 	answererMu sync.Mutex
 	answerer   mcp.Answerer
@@ -76,10 +77,12 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		return nil, err
 	}
 	c.Broker = mcp.NewBroker(mcp.BrokerOptions{Answerer: (*answererRef)(c), Store: st})
+	c.tokens = &tokenStore{st: st}
 	c.Manager = mcp.NewManager(mcp.Options{
 		ClientName:     "gatehouse",
 		ClientVersion:  Version,
 		Asker:          c.Broker,
+		Tokens:         c.tokens,
 		OnStatus:       func(mcp.Status) { c.emitServers() },
 		OnListsChanged: func(id string) { c.emit(EventTools, id) },
 	})

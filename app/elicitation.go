@@ -257,7 +257,7 @@ func (s *ElicitationService) Open(id string) error {
 	if err != nil {
 		return err
 	}
-	if o.req.Mode != "url" || o.req.Link == nil {
+	if (o.req.Mode != "url" && o.req.Mode != mcp.ModeSignIn) || o.req.Link == nil {
 		return errors.New("this request has no web page to open")
 	}
 	if err := OpenLink(o.req.Link); err != nil {

@@ -56,6 +56,15 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 		} else if err := mcp.ValidateConfig(toServer("", in)); err != nil {
 			errs["url"] = sentence(strings.TrimPrefix(err.Error(), mcp.ErrBadConfig.Error()+": "))
 		}
+		if u := strings.TrimSpace(in.ClientMetadataURL); u != "" {
+			// A client ID metadata document URL must be https with a path.
+			if l, err := mcp.CheckLink(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
+				errs["clientMetadataUrl"] = "Use the https address of the client metadata document, with a path."
+			}
+		}
+		if in.ClientSecret != "" && strings.TrimSpace(in.ClientID) == "" {
+			errs["clientId"] = "A client secret needs its client ID."
+		}
 		for k, v := range in.Headers {
 			if !httpguts.ValidHeaderFieldName(k) {
 				errs["headers"] = fmt.Sprintf("%q is not a valid header name.", k)
@@ -130,6 +139,13 @@ func (s *ServersService) SetEnabled(id string, enabled bool) error {
 	return nil
 }
 
+// SignIn starts signing in to a server that needs it (E33): the sign-in
+// consent is shown, then the browser opens at the authorization server.
+func (s *ServersService) SignIn(id string) error { return s.core.Manager.SignIn(id) }
+
+// SignOut deletes a server's sign-in tokens and connects again without them.
+func (s *ServersService) SignOut(id string) error { return s.core.Manager.SignOut(id) }
+
 // Reconnect drops and re-opens a server's session now.
 func (s *ServersService) Reconnect(id string) error { return s.core.Manager.Reconnect(id) }
 
@@ -145,6 +161,11 @@ func toServer(id string, in ServerInput) store.Server {
 		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Dir: strings.TrimSpace(in.Dir)}
 	case store.TransportHTTP:
 		srv.HTTP = &store.HTTPConfig{URL: strings.TrimSpace(in.URL), Headers: canonicalHeaders(in.Headers)}
+		o := store.OAuthConfig{ClientID: strings.TrimSpace(in.ClientID), ClientSecret: in.ClientSecret,
+			ClientMetadataURL: strings.TrimSpace(in.ClientMetadataURL)}
+		if o != (store.OAuthConfig{}) {
+			srv.HTTP.OAuth = &o
+		}
 	}
 	return srv
 }
@@ -168,6 +189,9 @@ func toInput(srv store.Server) ServerInput {
 	}
 	if c := srv.HTTP; c != nil {
 		in.URL, in.Headers = c.URL, c.Headers
+		if o := c.OAuth; o != nil {
+			in.ClientID, in.ClientSecret, in.ClientMetadataURL = o.ClientID, o.ClientSecret, o.ClientMetadataURL
+		}
 	}
 	return in
 }

@@ -21,6 +21,12 @@ type ServerInput struct {
 	// NoURLMode turns URL-mode elicitation off for this server: it is not
 	// offered, and a URL request from it is refused (E4).
 	NoURLMode bool `json:"noUrlMode"`
+	// Sign-in client (HTTP servers that require OAuth): a client registered
+	// in advance, or a client ID metadata document URL. Empty means dynamic
+	// client registration.
+	ClientID          string `json:"clientId"`
+	ClientSecret      string `json:"clientSecret"`
+	ClientMetadataURL string `json:"clientMetadataUrl"`
 }
 
 // FieldErrors maps an input field name ("name", "command", "url", ...) to a
@@ -38,7 +44,8 @@ type ServerView struct {
 
 // StatusView is the connection state of one server.
 type StatusView struct {
-	// State is one of "connecting", "connected", "error", "disabled".
+	// State is one of "connecting", "connected", "error", "disabled",
+	// "needs-sign-in".
 	State string `json:"state"`
 	// Message is a sentence for people when State is "error" (and a hint while
 	// reconnecting), e.g. "command not found: foo".
@@ -152,6 +159,9 @@ type AppInfo struct {
 	Version string `json:"version"`
 	DataDir string `json:"dataDir"`
 	DBPath  string `json:"dbPath"`
+	// Keyring is true when sign-in tokens are kept in the OS keyring; false
+	// means they are kept in the data file (readable by this user only).
+	Keyring bool `json:"keyring"`
 }
 
 // Event names sent to the frontend.

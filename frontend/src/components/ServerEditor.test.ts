@@ -100,6 +100,9 @@ describe('ServerEditor', () => {
       url: '',
       headers: {},
       noUrlMode: false,
+      clientId: '',
+      clientSecret: '',
+      clientMetadataUrl: '',
     });
     expect(onclose).toHaveBeenCalled();
   });

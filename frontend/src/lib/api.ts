@@ -101,6 +101,9 @@ export function normalizeInput(i: Partial<ServerInput> | null | undefined): Serv
     url: i?.url ?? '',
     headers: i?.headers ?? {},
     noUrlMode: i?.noUrlMode ?? false,
+    clientId: i?.clientId ?? '',
+    clientSecret: i?.clientSecret ?? '',
+    clientMetadataUrl: i?.clientMetadataUrl ?? '',
   };
 }
 
@@ -178,6 +181,16 @@ export function removeServer(id: string): Promise<void> {
 
 export function setServerEnabled(id: string, enabled: boolean): Promise<void> {
   return call(() => Servers.SetEnabled(id, enabled));
+}
+
+/** Starts signing in to a server that needs it: Go shows the sign-in consent. */
+export function signIn(id: string): Promise<void> {
+  return call(() => Servers.SignIn(id));
+}
+
+/** Deletes a server's sign-in tokens. */
+export function signOut(id: string): Promise<void> {
+  return call(() => Servers.SignOut(id));
 }
 
 export function reconnectServer(id: string): Promise<void> {

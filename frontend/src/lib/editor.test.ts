@@ -54,6 +54,9 @@ describe('fromText', () => {
         url: '',
         headers: {},
         noUrlMode: false,
+        clientId: '',
+        clientSecret: '',
+        clientMetadataUrl: '',
       },
       errors: {},
     });

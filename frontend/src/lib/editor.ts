@@ -20,6 +20,9 @@ export interface EditorText {
   dir: string;
   url: string;
   headers: string;
+  clientId: string;
+  clientSecret: string;
+  clientMetadataUrl: string;
 }
 
 export function emptyText(): EditorText {
@@ -34,6 +37,9 @@ export function emptyText(): EditorText {
     dir: '',
     url: '',
     headers: '',
+    clientId: '',
+    clientSecret: '',
+    clientMetadataUrl: '',
   };
 }
 
@@ -53,6 +59,9 @@ export function toText(i: ServerInput): EditorText {
     headers: Object.entries(i.headers ?? {})
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n'),
+    clientId: i.clientId ?? '',
+    clientSecret: i.clientSecret ?? '',
+    clientMetadataUrl: i.clientMetadataUrl ?? '',
   };
 }
 
@@ -126,13 +135,28 @@ export function fromText(t: EditorText): { input: ServerInput; errors: FieldErro
       dir: stdio ? t.dir.trim() : '',
       url: stdio ? '' : t.url.trim(),
       headers: headers.headers,
+      clientId: stdio ? '' : t.clientId.trim(),
+      clientSecret: stdio ? '' : t.clientSecret,
+      clientMetadataUrl: stdio ? '' : t.clientMetadataUrl.trim(),
     },
     errors,
   };
 }
 
 /** The editor fields that show their own error; others are listed at the top. */
-export const editorFields = ['name', 'transport', 'command', 'args', 'env', 'dir', 'url', 'headers'] as const;
+export const editorFields = [
+  'name',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'dir',
+  'url',
+  'headers',
+  'clientId',
+  'clientSecret',
+  'clientMetadataUrl',
+] as const;
 
 /** The editor field an error key belongs to: "env.FOO" and "args[2]" belong to env and args. */
 export function fieldOf(key: string): string {

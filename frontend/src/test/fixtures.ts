@@ -33,6 +33,9 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
       url: '',
       headers: {},
       noUrlMode: false,
+      clientId: '',
+      clientSecret: '',
+      clientMetadataUrl: '',
     },
     status: status(st),
   };

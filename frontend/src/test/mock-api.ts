@@ -15,6 +15,8 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     removeServer: vi.fn(async () => {}),
     setServerEnabled: vi.fn(async () => {}),
     reconnectServer: vi.fn(async () => {}),
+    signIn: vi.fn(async () => {}),
+    signOut: vi.fn(async () => {}),
     serverLog: vi.fn(async () => ''),
     listTools: vi.fn(async () => []),
     callTool: vi.fn(),

@@ -4,6 +4,7 @@ export namespace app {
 	    version: string;
 	    dataDir: string;
 	    dbPath: string;
+	    keyring: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -14,6 +15,7 @@ export namespace app {
 	        this.version = source["version"];
 	        this.dataDir = source["dataDir"];
 	        this.dbPath = source["dbPath"];
+	        this.keyring = source["keyring"];
 	    }
 	}
 	export class WarningView {
@@ -424,6 +426,9 @@ export namespace app {
 	    url: string;
 	    headers: Record<string, string>;
 	    noUrlMode: boolean;
+	    clientId: string;
+	    clientSecret: string;
+	    clientMetadataUrl: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerInput(source);
@@ -441,6 +446,9 @@ export namespace app {
 	        this.url = source["url"];
 	        this.headers = source["headers"];
 	        this.noUrlMode = source["noUrlMode"];
+	        this.clientId = source["clientId"];
+	        this.clientSecret = source["clientSecret"];
+	        this.clientMetadataUrl = source["clientMetadataUrl"];
 	    }
 	}
 	export class StatusView {

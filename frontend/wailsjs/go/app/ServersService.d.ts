@@ -14,6 +14,10 @@ export function Remove(arg1:string):Promise<void>;
 
 export function SetEnabled(arg1:string,arg2:boolean):Promise<void>;
 
+export function SignIn(arg1:string):Promise<void>;
+
+export function SignOut(arg1:string):Promise<void>;
+
 export function Update(arg1:string,arg2:app.ServerInput):Promise<app.ServerView>;
 
 export function Validate(arg1:string,arg2:app.ServerInput):Promise<app.FieldErrors>;

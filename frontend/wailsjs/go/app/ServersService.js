@@ -26,6 +26,14 @@ export function SetEnabled(arg1, arg2) {
   return window['go']['app']['ServersService']['SetEnabled'](arg1, arg2);
 }
 
+export function SignIn(arg1) {
+  return window['go']['app']['ServersService']['SignIn'](arg1);
+}
+
+export function SignOut(arg1) {
+  return window['go']['app']['ServersService']['SignOut'](arg1);
+}
+
 export function Update(arg1, arg2) {
   return window['go']['app']['ServersService']['Update'](arg1, arg2);
 }
