@@ -104,6 +104,35 @@ test-window: deps-test build
 	GATEHOUSE_BIN=$(BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
 		go test -tags windowtest -count=1 -timeout 3m -v ./tests/window/
 
+## Conformance
+
+# The official MCP conformance suite in client mode against a headless client
+# built from Gatehouse's own mcp package (tests/conformance/README.md). Two
+# pinned suite versions, each installed from its lockfile and judged against
+# its own baseline of expected failures. Not part of `make test` yet.
+CONFORMANCE := tests/conformance
+CONFORMANCE_BIN := $(ROOT)/build/bin/conformance-client
+
+.PHONY: conformance-client test-conformance
+
+$(CONFORMANCE)/node_modules/.package-lock.json: $(wildcard $(CONFORMANCE)/package.json $(CONFORMANCE)/package-lock.json)
+	@test -f $(CONFORMANCE)/package-lock.json || { echo "$(CONFORMANCE)/package-lock.json is missing: npm ci needs it"; exit 1; }
+	cd $(CONFORMANCE) && $(NPM_CI)
+	touch $@
+
+$(CONFORMANCE)/alpha/node_modules/.package-lock.json: $(wildcard $(CONFORMANCE)/alpha/package.json $(CONFORMANCE)/alpha/package-lock.json)
+	@test -f $(CONFORMANCE)/alpha/package-lock.json || { echo "$(CONFORMANCE)/alpha/package-lock.json is missing: npm ci needs it"; exit 1; }
+	cd $(CONFORMANCE)/alpha && $(NPM_CI)
+	touch $@
+
+conformance-client:
+	go build -o $(CONFORMANCE_BIN) ./$(CONFORMANCE)/client
+	@echo "built $(CONFORMANCE_BIN)"
+
+# Fails when a scenario outside its baseline fails or a baselined one passes.
+test-conformance: deps conformance-client $(CONFORMANCE)/node_modules/.package-lock.json $(CONFORMANCE)/alpha/node_modules/.package-lock.json
+	$(CONFORMANCE)/run.sh $(CONFORMANCE_BIN) $(OUT)
+
 test: deps-test frontend peers vet test-go test-frontend test-e2e test-window
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A scenario does, against the suite's server, what the suite expects a host
+// to do; the suite's server records what it saw and judges it.
+type scenario func(ctx context.Context, serverURL string, scenarioCtx map[string]any) error
+
+// scenarios maps the suite's client scenario names (0.1.16 and
+// 0.2.0-alpha.12) to what this client does. Auth scenarios (auth/...) are
+// handled by scenarioFor.
+var scenarios = map[string]scenario{
+	// Connect (initialize, or server/discover at 2026-07-28) and list tools:
+	// the manager lists tools, resources and prompts on every connection.
+	"initialize":       connectOnly,
+	"request-metadata": connectOnly,
+	// The suite checks that listing tools did not fetch a network $ref.
+	"json-schema-ref-no-deref": listTools,
+
+	"tools_call":                          toolsCall,
+	"elicitation-sep1034-client-defaults": elicitationDefaults,
+	"sse-retry":                           sseRetry,
+	"sep-2322-client-request-state":       requestState,
+	"json-schema-2020-12-preservation":    schemaPreservation,
+	"http-standard-headers":               standardHeaders,
+	"http-custom-headers":                 customHeaders,
+	"http-invalid-tool-headers":           invalidToolHeaders,
+
+	// Skills extension (SEP-2640): Gatehouse does not implement it, so it
+	// never calls skills/list and never reads a skill file; the suite marks
+	// these checks SKIPPED. Connecting is all a host without skills does.
+	"sep-2640-client-no-prefetch":        connectOnly,
+	"sep-2640-client-verify-digest":      connectOnly,
+	"sep-2640-client-verify-size":        connectOnly,
+	"sep-2640-client-verify-frontmatter": connectOnly,
+}
+
+// errNoOAuth is the answer to every auth/ scenario until Gatehouse's mcp
+// package supports OAuth (see AUTH_SCENARIOS.md).
+var errNoOAuth = fmt.Errorf("OAuth not yet supported by this client: %w", errUnsupported)
+
+func scenarioFor(name string) (scenario, bool) {
+	if strings.HasPrefix(name, "auth/") {
+		return func(context.Context, string, map[string]any) error { return errNoOAuth }, true
+	}
+	s, ok := scenarios[name]
+	return s, ok
+}
+
+// withHost connects Gatehouse to the scenario server, runs body, and
+// disconnects. On failure the server's log goes to stderr.
+func withHost(ctx context.Context, serverURL string, body func(*host) error) error {
+	h, err := startHost(ctx, serverURL)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	if body == nil {
+		return nil
+	}
+	if err := body(h); err != nil {
+		h.dumpLog()
+		return err
+	}
+	return nil
+}
+
+func connectOnly(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, nil)
+}
+
+func listTools(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		tools, err := h.manager.Tools(h.server.ID)
+		if err != nil {
+			return err
+		}
+		if len(tools) == 0 {
+			return errors.New("the server's tools were not listed (or it has none)")
+		}
+		logf("tools: %s", toolNames(tools))
+		return nil
+	})
+}
+
+func toolsCall(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		if _, err := h.manager.Tool(h.server.ID, "add_numbers"); err != nil {
+			return err
+		}
+		return h.callTool(ctx, "add_numbers", map[string]any{"a": 5, "b": 3})
+	})
+}
+
+// elicitationDefaults: the tool asks a form with a default for every field
+// and the person accepts it as shown (SEP-1034).
+func elicitationDefaults(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		if err := h.callTool(ctx, "test_client_elicitation_defaults", nil); err != nil {
+			return err
+		}
+		if h.answers.requests() == 0 {
+			return errors.New("the tool returned but no elicitation reached the answerer")
+		}
+		return nil
+	})
+}
+
+// sseRetry: the server closes the tool call's SSE stream after a priming
+// event with retry: 500; the client must reconnect with GET (and
+// Last-Event-ID) after that delay and get the result there (SEP-1699).
+func sseRetry(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		return h.callTool(ctx, "test_reconnection", nil)
+	})
+}
+
+// requestState (SEP-2322, 2026-07-28): tools answer with input_required and
+// an embedded elicitation; the client fulfils it (through the broker and the
+// answerer) and retries with inputResponses and the requestState echoed
+// unchanged, under a new JSON-RPC id.
+func requestState(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		var errs []error
+		for _, name := range []string{"test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"} {
+			if err := h.callTool(ctx, name, nil); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// schemaPreservation: the client echoes the focal tool's inputSchema, as the
+// manager holds it, back through json_schema_echo; the suite checks that the
+// JSON Schema 2020-12 keywords survived (SEP-1613, SEP-2106).
+func schemaPreservation(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		focal, err := h.manager.Tool(h.server.ID, "json_schema_2020_12_tool")
+		if err != nil {
+			return err
+		}
+		var schema map[string]any
+		b, err := json.Marshal(focal.InputSchema)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &schema); err != nil {
+			return fmt.Errorf("the tool's inputSchema is not a JSON object: %w", err)
+		}
+		return h.callTool(ctx, "json_schema_echo", map[string]any{"schema": schema})
+	})
+}
+
+// standardHeaders (SEP-2243): the server records Mcp-Method on every POST
+// and Mcp-Name on tools/call, resources/read and prompts/get. Gatehouse
+// lists resources and prompts but neither reads a resource nor gets a
+// prompt, so those two checks are SKIPPED by the suite.
+func standardHeaders(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		tools, err := h.manager.Tools(h.server.ID)
+		if err != nil {
+			return err
+		}
+		var errs []error
+		for _, t := range tools {
+			if err := h.callTool(ctx, t.Name, nil); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		res, _ := h.manager.Resources(h.server.ID)
+		prompts, _ := h.manager.Prompts(h.server.ID)
+		logf("listed %d resources and %d prompts; Gatehouse has no resources/read or prompts/get to exercise", len(res), len(prompts))
+		return errors.Join(errs...)
+	})
+}
+
+// customHeaders (SEP-2243): the tool calls the suite lists in the context
+// (toolCalls), whose x-mcp-header parameters must be mirrored into
+// Mcp-Param-* headers.
+func customHeaders(ctx context.Context, serverURL string, scenarioCtx map[string]any) error {
+	calls, err := toolCallsOf(scenarioCtx)
+	if err != nil {
+		return err
+	}
+	return withHost(ctx, serverURL, func(h *host) error {
+		var errs []error
+		for _, c := range calls {
+			if err := h.callTool(ctx, c.Name, c.Arguments); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// invalidToolHeaders (SEP-2243): tools with a malformed x-mcp-header must be
+// left out of the list; the person then calls every tool they are shown. A
+// call the SDK refuses locally is not a failure of the run.
+func invalidToolHeaders(ctx context.Context, serverURL string, _ map[string]any) error {
+	return withHost(ctx, serverURL, func(h *host) error {
+		tools, err := h.manager.Tools(h.server.ID)
+		if err != nil {
+			return err
+		}
+		logf("tools offered: %s", toolNames(tools))
+		called := false
+		for _, t := range tools {
+			if err := h.callTool(ctx, t.Name, stringArgs(t)); err != nil {
+				logf("call %s refused: %v", t.Name, err)
+				continue
+			}
+			called = called || t.Name == "valid_tool"
+		}
+		if !called {
+			return errors.New("valid_tool was not offered or its call failed")
+		}
+		return nil
+	})
+}
+
+type toolCall struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// toolCallsOf reads {"toolCalls": [{"name": ..., "arguments": {...}}]}.
+func toolCallsOf(scenarioCtx map[string]any) ([]toolCall, error) {
+	raw, ok := scenarioCtx["toolCalls"]
+	if !ok {
+		return nil, errors.New("MCP_CONFORMANCE_CONTEXT has no toolCalls")
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	var calls []toolCall
+	if err := json.Unmarshal(b, &calls); err != nil {
+		return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT toolCalls: %w", err)
+	}
+	return calls, nil
+}
+
+// stringArgs fills every string property of a tool's input schema with a
+// plain value, as a person would type one.
+func stringArgs(t *sdk.Tool) map[string]any {
+	args := map[string]any{}
+	var schema struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	b, _ := json.Marshal(t.InputSchema)
+	if json.Unmarshal(b, &schema) != nil {
+		return args
+	}
+	for name, p := range schema.Properties {
+		if p.Type == "string" {
+			args[name] = "us-west1"
+		}
+	}
+	return args
+}
+
+func toolNames(tools []*sdk.Tool) string {
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// resultText joins a tool result's text content, for the log.
+func resultText(content []sdk.Content) string {
+	var parts []string
+	for _, c := range content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		default:
+			b, _ := json.Marshal(c)
+			parts = append(parts, string(b))
+		}
+	}
+	return strings.Join(parts, " ")
+}
