@@ -276,6 +276,8 @@ func (m *Manager) WaitConnected(ctx context.Context, id string) error {
 			return ErrDisabled
 		case StateError:
 			return fmt.Errorf("%w: %s", ErrNotConnected, st.Message)
+		case StateNeedsSignIn:
+			return fmt.Errorf("%w: %w", ErrNotConnected, ErrNeedsSignIn)
 		}
 		select {
 		case <-ctx.Done():
