@@ -121,6 +121,10 @@ type Options struct {
 	// Tokens keeps OAuth tokens. When nil (or Asker is nil), servers that
 	// require sign-in cannot be used.
 	Tokens TokenStore
+	// ProtocolVersion is the protocol revision offered to every server;
+	// empty means the newest the SDK speaks. The peer matrix tests pin
+	// older revisions with it.
+	ProtocolVersion string
 	// Logger receives the host's own diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -543,6 +547,14 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 		s.mu.Unlock()
 	}
 	return sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
+}
+
+// sessionOptions are the go-sdk options of each connection.
+func (m *Manager) sessionOptions() *sdk.ClientSessionOptions {
+	if m.opts.ProtocolVersion == "" {
+		return nil
+	}
+	return &sdk.ClientSessionOptions{ProtocolVersion: m.opts.ProtocolVersion}
 }
 
 func (m *Manager) notifyStatus(st Status) {

@@ -161,7 +161,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		}
 		proc = newStdioProcess(s.srv.Stdio, s.log)
 		how = "stdio"
-		cs, err = client.Connect(cctx, proc.transport(), nil)
+		cs, err = client.Connect(cctx, proc.transport(), s.m.sessionOptions())
 		if err != nil && proc.cmd.Process != nil {
 			// The handshake failed but the process may still run: stop it and
 			// prefer its exit status as the reason when it has one.
@@ -177,7 +177,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		if oauth, err = s.m.oauthHandler(s, s.srv.HTTP.URL); err != nil {
 			return err
 		}
-		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.log)
+		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log)
 	}
 	if err != nil {
 		return err

@@ -147,14 +147,14 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // connectHTTP connects over Streamable HTTP and, when the server answers the
 // initialize POST with a 4xx status, falls back to the legacy HTTP+SSE
 // transport as the specification's backwards-compatibility section advises.
-func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, oauth auth.OAuthHandler, log *serverLog) (*sdk.ClientSession, string, error) {
+func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, oauth auth.OAuthHandler, copts *sdk.ClientSessionOptions, log *serverLog) (*sdk.ClientSession, string, error) {
 	u, err := parseServerURL(cfg.URL)
 	if err != nil {
 		return nil, "", err
 	}
 	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, fieldOrder: true}
 	httpClient := &http.Client{Transport: ht}
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient, OAuthHandler: oauth}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient, OAuthHandler: oauth}, copts)
 	if err == nil {
 		return cs, "streamable HTTP", nil
 	}
@@ -163,7 +163,7 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	}
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
 	sseHTTP := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}}
-	cs, sseErr := client.Connect(ctx, fieldOrderTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, nil)
+	cs, sseErr := client.Connect(ctx, fieldOrderTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, copts)
 	if sseErr != nil {
 		return nil, "", errors.Join(err, sseErr)
 	}
