@@ -1,0 +1,235 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// matrixPeer is one row of the peer matrix: a real server, and what to call
+// for each check ("" when the peer has no such tool).
+type matrixPeer struct {
+	name string
+	srv  func(t *testing.T) store.Server
+	// newest is the newest protocol revision the peer speaks.
+	newest string
+	// call is a tool without elicitation and a text its result contains.
+	call, callWant string
+	callArgs       map[string]any
+	// form and url are tools that elicit in that mode, with the text their
+	// result contains after accept.
+	form, formWant string
+	url, urlWant   string
+	urlArgs        map[string]any
+}
+
+var matrixVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+
+// fillForm answers a form the way a person who accepts the defaults and
+// fills the rest would.
+func fillForm(f *Form) map[string]any {
+	out := map[string]any{}
+	for _, fl := range f.Fields {
+		if fl.Default != nil {
+			continue // the default stands
+		}
+		switch fl.Kind {
+		case KindEmail:
+			out[fl.Name] = "ada@example.com"
+		case KindURI:
+			out[fl.Name] = "https://example.com/"
+		case KindDate:
+			out[fl.Name] = "2026-01-31"
+		case KindDateTime:
+			out[fl.Name] = "2026-01-31T10:00:00Z"
+		case KindInteger, KindNumber:
+			n := 1.0
+			if fl.Minimum != nil {
+				n = *fl.Minimum
+			}
+			out[fl.Name] = n
+		case KindBoolean:
+			out[fl.Name] = true
+		case KindSingleSelect:
+			out[fl.Name] = fl.Options[0].Value
+		case KindMultiSelect:
+			out[fl.Name] = []any{fl.Options[0].Value}
+		default:
+			out[fl.Name] = "Ada"
+		}
+	}
+	return out
+}
+
+// TestPeerMatrix runs every peer on every protocol revision it speaks, over
+// the transports it offers: connect, list tools, call a tool, a form
+// elicitation, and a URL elicitation where the revision has it (2025-11-25
+// on). Cells that cannot apply say why. The table is logged and written to
+// $GATEHOUSE_TEST_OUTPUT/peer-matrix.md.
+func TestPeerMatrix(t *testing.T) {
+	everything := func(transport string) func(t *testing.T) store.Server {
+		return func(t *testing.T) store.Server {
+			switch transport {
+			case "stdio":
+				return store.Server{Enabled: true, Transport: store.TransportStdio,
+					Stdio: &store.StdioConfig{Command: "node", Args: []string{everythingPath(t), "stdio"}}}
+			case "sse":
+				return store.Server{Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: startEverythingHTTP(t, "sse") + "/sse"}}
+			}
+			return store.Server{Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: startEverythingHTTP(t, "streamableHttp") + "/mcp"}}
+		}
+	}
+	node := func(script string) func(t *testing.T) store.Server {
+		return func(t *testing.T) store.Server {
+			return store.Server{Enabled: true, Transport: store.TransportStdio,
+				Stdio: &store.StdioConfig{Command: "node", Args: []string{peerScript(t, script)}}}
+		}
+	}
+	evURL := map[string]any{"url": "https://example.com/matrix"}
+	peers := []matrixPeer{
+		{name: "server-everything (stdio)", srv: everything("stdio"), newest: "2025-11-25",
+			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+		{name: "server-everything (Streamable HTTP)", srv: everything("http"), newest: "2025-11-25",
+			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+		{name: "server-everything (legacy SSE)", srv: everything("sse"), newest: "2025-11-25",
+			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+		{name: "TypeScript SDK form peer (stdio)", srv: node("elicit-server.mjs"), newest: "2025-11-25",
+			form: "confirm", formWant: "accept"},
+		{name: "TypeScript SDK URL peer (stdio)", srv: node("url-server.mjs"), newest: "2025-11-25",
+			call: "complete_id", callArgs: map[string]any{"elicitationId": "none"}, callWant: "sent",
+			url: "open_page", urlWant: "accept "},
+		{name: "go-sdk demo server (stdio)", srv: func(t *testing.T) store.Server { return peerServer(t, "", "demo", nil) }, newest: "2026-07-28",
+			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
+			form: "ask_city", formWant: "accept", url: "connect_account", urlWant: "Opened the sign-in page"},
+	}
+
+	var mu sync.Mutex
+	table := map[string]map[string]string{}
+	set := func(peer, version, cell string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if table[peer] == nil {
+			table[peer] = map[string]string{}
+		}
+		table[peer][version] = cell
+	}
+	for _, p := range peers {
+		for _, v := range matrixVersions {
+			t.Run(p.name+"/"+v, func(t *testing.T) {
+				set(p.name, v, runMatrixCell(t, p, v))
+			})
+		}
+	}
+
+	var b strings.Builder
+	b.WriteString("| peer | " + strings.Join(matrixVersions, " | ") + " |\n|---|---|---|---|\n")
+	for _, p := range peers {
+		row := []string{p.name}
+		for _, v := range matrixVersions {
+			row = append(row, table[p.name][v])
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	t.Log("\n" + b.String())
+	if dir := os.Getenv("GATEHOUSE_TEST_OUTPUT"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, "peer-matrix.md"), []byte(b.String()), 0o644)
+	}
+}
+
+// runMatrixCell runs the checks of one peer on one revision and returns the
+// cell's text; failures are test errors and show as "FAIL".
+func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans := newScripted(func(r *Request) (Response, bool) {
+		if r.Mode == "url" {
+			return Response{Action: ActionAccept}, true
+		}
+		return Response{Action: ActionAccept, Values: fillForm(r.Form)}, true
+	})
+	broker := NewBroker(BrokerOptions{Answerer: ans, Store: st})
+	m := NewManager(Options{ClientName: "gatehouse-matrix", Asker: broker, ProtocolVersion: version})
+	defer func() { m.Close(); st.Close() }()
+
+	srv := p.srv(t)
+	srv.Name = p.name
+	srv, err = st.PutServer(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Set(srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := m.WaitConnected(ctx, srv.ID); err != nil {
+		t.Errorf("connect: %v", err)
+		return "FAIL: connect"
+	}
+	status, _ := m.Status(srv.ID)
+	if version > p.newest {
+		// Offered a revision it does not speak, the peer must settle on its
+		// newest one, and Gatehouse must accept that.
+		if status.ProtocolVersion != p.newest {
+			t.Errorf("offered %s, negotiated %s, want %s", version, status.ProtocolVersion, p.newest)
+			return "FAIL: negotiated " + status.ProtocolVersion
+		}
+		return "n/a: the peer speaks up to " + p.newest + " (negotiated down correctly)"
+	}
+	if status.ProtocolVersion != version {
+		t.Errorf("negotiated %s, want %s", status.ProtocolVersion, version)
+		return "FAIL: negotiated " + status.ProtocolVersion
+	}
+	done := []string{"connect"}
+	tools, err := m.Tools(srv.ID)
+	if err != nil || len(tools) == 0 {
+		t.Errorf("list tools: %d, %v", len(tools), err)
+		return "FAIL: list tools"
+	}
+	done = append(done, fmt.Sprintf("%d tools", len(tools)))
+
+	check := func(what, tool string, args map[string]any, want string) bool {
+		res, err := m.CallTool(ctx, srv.ID, tool, args)
+		if err != nil || res.IsError || !strings.Contains(textOf(res), want) {
+			var text string
+			if res != nil {
+				text = textOf(res)
+			}
+			t.Errorf("%s (%s): %v %q, want %q", what, tool, err, text, want)
+			return false
+		}
+		done = append(done, what)
+		return true
+	}
+	ok := true
+	if p.call != "" {
+		ok = check("call", p.call, p.callArgs, p.callWant) && ok
+	}
+	if p.form != "" {
+		ok = check("form", p.form, nil, p.formWant) && ok
+	} else {
+		done = append(done, "form n/a (no such tool)")
+	}
+	switch {
+	case p.url == "":
+		done = append(done, "URL n/a (no such tool)")
+	case version < "2025-11-25":
+		done = append(done, "URL n/a (from 2025-11-25)")
+	default:
+		ok = check("URL", p.url, p.urlArgs, p.urlWant) && ok
+	}
+	if !ok {
+		return "FAIL: " + strings.Join(done, ", ")
+	}
+	return "ok: " + strings.Join(done, ", ")
+}
