@@ -84,7 +84,7 @@ vet: frontend
 # Missing peers fail the Go tests instead of skipping them.
 test-go: frontend peers
 	mkdir -p $(OUT)
-	GATEHOUSE_REQUIRE_PEERS=1 scripts/go-test.sh $(OUT)/go-test.log
+	GATEHOUSE_REQUIRE_PEERS=1 GATEHOUSE_TEST_OUTPUT=$(OUT) scripts/go-test.sh $(OUT)/go-test.log
 
 test-frontend: frontend
 	npm --prefix frontend test
