@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,41 +20,67 @@ import (
 // --answers script when given, otherwise by prompting on the terminal. Every
 // answer goes through the same validation as the GUI's.
 type terminalAnswerer struct {
-	out   io.Writer
-	lines <-chan string // standard input, line by line; closed at EOF
+	out    *termOut
+	in     *input // standard input; nil with --answers, which never reads it
+	styled bool   // out is a terminal: highlight with ANSI, not brackets
 
 	mu      sync.Mutex
 	script  []json.RawMessage // nil: ask interactively
 	next    int
 	scripts bool
 	failure error // the first scripted answer that could not be used
+
+	// broker is the core's elicitation broker, set by connectOne when the
+	// core is built: the wait for opened web pages asks it what became of
+	// them and tells it when the person is done (see urlmode.go).
+	broker      *mcp.Broker
+	ctx         context.Context // ends when the command is over (close)
+	stop        context.CancelFunc
+	accepted    map[string]acceptedURL // URL requests this answerer opened, by request ID
+	pages       map[string]*openedPage // opened pages not ended yet, by request ID
+	order       []*openedPage          // pages in the order they were opened
+	seen        map[string]bool        // request IDs already announced
+	reading     bool                   // a goroutine reads stdin for the pages
+	inputEOF    bool                   // standard input ended
+	unconfirmed error                  // the first page that ended without confirmation
 }
 
 // newTerminalAnswerer reads answers from answersFile when it is not "",
-// else from in.
+// else from in. Everything it shows goes to out.
 func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*terminalAnswerer, error) {
-	a := &terminalAnswerer{out: out}
+	ctx, stop := context.WithCancel(context.Background())
+	a := &terminalAnswerer{out: &termOut{w: out}, styled: isTerminal(out), ctx: ctx, stop: stop,
+		accepted: map[string]acceptedURL{}, pages: map[string]*openedPage{}, seen: map[string]bool{}}
 	if answersFile != "" {
 		b, err := os.ReadFile(answersFile)
 		if err != nil {
+			stop()
 			return nil, fmt.Errorf("reading the answers file: %w", err)
 		}
 		if err := json.Unmarshal(b, &a.script); err != nil || a.script == nil {
-			return nil, fmt.Errorf("the answers file %s must hold a JSON array: one object, \"decline\" or \"cancel\" per request", answersFile)
+			stop()
+			return nil, fmt.Errorf("the answers file %s must hold a JSON array: one object, \"open\", \"decline\" or \"cancel\" per request", answersFile)
 		}
 		a.scripts = true
 		return a, nil
 	}
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	a.lines = lines
+	a.in = newInput(in)
 	return a, nil
+}
+
+// useBroker gives the answerer the core's broker; connectOne calls it before
+// the server connects, so before any request can arrive.
+func (a *terminalAnswerer) useBroker(b *mcp.Broker) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.broker = b
+}
+
+// close ends the answerer's background work and silences it: after the
+// command is over nothing more is written.
+func (a *terminalAnswerer) close() {
+	a.stop()
+	a.out.close()
 }
 
 // Failure returns the first scripted answer that could not be sent.
@@ -77,13 +102,20 @@ func (a *terminalAnswerer) fail(err error) {
 func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
 	a.header(req)
 	if req.Mode == "url" {
-		fmt.Fprintln(a.out, "This request asks to open a web page, which the terminal cannot do yet: cancelled.")
-		return mcp.Response{Action: mcp.ActionCancel}, nil
+		a.showLink(req)
 	}
 	if a.scripts {
 		return a.scripted(req)
 	}
-	resp, err := a.interactive(ctx, req)
+	a.in.prompting(true)
+	defer a.in.prompting(false)
+	var resp mcp.Response
+	var err error
+	if req.Mode == "url" {
+		resp, err = a.interactiveURL(ctx, req)
+	} else {
+		resp, err = a.interactive(ctx, req)
+	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(a.out, "The server withdrew this request (or it timed out); nothing was sent.")
 	}
@@ -93,7 +125,11 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.R
 // header prints who asks and why (E27), as text that cannot drive the terminal.
 func (a *terminalAnswerer) header(req *mcp.Request) {
 	p := req.Peer
-	fmt.Fprintf(a.out, "\n── %s is asking for input ──\n", oneLine(p.Server.Name))
+	asks := "is asking for input"
+	if req.Mode == "url" {
+		asks = "is asking you to open a web page"
+	}
+	fmt.Fprintf(a.out, "\n── %s %s ──\n", oneLine(p.Server.Name), asks)
 	who := "runs: " + oneLine(p.Where)
 	if p.SelfName != "" {
 		who += "; calls itself " + oneLine(p.SelfName)
@@ -121,18 +157,23 @@ func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
 
 	var word string
 	if json.Unmarshal(entry, &word) == nil {
-		switch word {
-		case mcp.ActionDecline, mcp.ActionCancel:
+		switch {
+		case word == mcp.ActionDecline || word == mcp.ActionCancel:
 			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
 			return mcp.Response{Action: word}, nil
+		case word == "open" && req.Mode == "url":
+			return a.scriptedOpen(req, n), nil
+		case word == "open":
+			return a.scriptFailure(fmt.Errorf("answer %d is \"open\", but request %d is a form, not a web page", n, n)), nil
 		}
-		a.fail(fmt.Errorf("answer %d is %q; use an object of values, \"decline\" or \"cancel\"", n, word))
-		return mcp.Response{Action: mcp.ActionCancel}, nil
+		return a.scriptFailure(fmt.Errorf("answer %d is %q; use an object of values, \"open\", \"decline\" or \"cancel\"", n, word)), nil
+	}
+	if req.Mode == "url" {
+		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d asks to open a web page: use \"open\", \"decline\" or \"cancel\"", n, n)), nil
 	}
 	var values map[string]any
 	if err := json.Unmarshal(entry, &values); err != nil || values == nil {
-		a.fail(fmt.Errorf("answer %d must be an object of field values, \"decline\" or \"cancel\"", n))
-		return mcp.Response{Action: mcp.ActionCancel}, nil
+		return a.scriptFailure(fmt.Errorf("answer %d must be an object of field values, \"decline\" or \"cancel\"", n)), nil
 	}
 	for _, f := range req.Form.Fields { // defaults fill fields the script leaves out
 		if _, given := values[f.Name]; !given && f.Default != nil {
@@ -147,6 +188,14 @@ func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
 	}
 	fmt.Fprintf(a.out, "Answer %d: submitted.\n", n)
 	return mcp.Response{Action: mcp.ActionAccept, Values: values}, nil
+}
+
+// scriptFailure records a scripted answer that cannot be used, says why, and
+// cancels the request; the command then exits 1.
+func (a *terminalAnswerer) scriptFailure(err error) mcp.Response {
+	a.fail(err)
+	fmt.Fprintf(a.out, "The answers file cannot answer this: %s. Cancelled.\n", err)
+	return mcp.Response{Action: mcp.ActionCancel}
 }
 
 func (a *terminalAnswerer) printErrors(req *mcp.Request, errs map[string]string) {
@@ -164,19 +213,15 @@ func (a *terminalAnswerer) printErrors(req *mcp.Request, errs map[string]string)
 // errWithdrawn ends an interactive prompt when the request's context ends.
 var errWithdrawn = errors.New("withdrawn")
 
-// readLine waits for a line of input, the end of input, or ctx.
+// readLine waits for a line of input, the end of input, or ctx. Prompts take
+// lines before the wait for opened web pages does (see input).
 func (a *terminalAnswerer) readLine(ctx context.Context, prompt string) (string, error) {
 	fmt.Fprint(a.out, prompt)
-	select {
-	case <-ctx.Done():
+	line, err := a.in.take(ctx, true)
+	if errors.Is(err, errWithdrawn) {
 		fmt.Fprintln(a.out)
-		return "", errWithdrawn
-	case line, ok := <-a.lines:
-		if !ok {
-			return "", io.EOF
-		}
-		return strings.TrimSpace(line), nil
 	}
+	return strings.TrimSpace(line), err
 }
 
 func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
@@ -369,9 +414,6 @@ func pickOption(f mcp.Field, s string) (any, error) {
 	}
 	return nil, fmt.Errorf("Choose a number from 1 to %d.", len(f.Options))
 }
-
-// OpenedChanged implements mcp.Answerer.
-func (a *terminalAnswerer) OpenedChanged([]mcp.OpenedURL) {}
 
 // QueueChanged implements mcp.Answerer; the terminal shows one request at a time.
 func (a *terminalAnswerer) QueueChanged([]mcp.QueueEntry) {}

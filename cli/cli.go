@@ -37,7 +37,7 @@ Usage:
                                                 answers the server's questions on the
                                                 terminal, or from FILE: a JSON array with,
                                                 per request, an object of field values,
-                                                "decline" or "cancel"
+                                                "open" (a web page), "decline" or "cancel"
   gatehouse version
 
 Data is kept in the user's config folder (gatehouse/gatehouse.db); set

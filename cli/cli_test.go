@@ -132,13 +132,21 @@ func TestCLI_CallDemoServer(t *testing.T) {
 	})
 	t.Run("tools lists one line per tool", func(t *testing.T) {
 		code, out, _ := gh(t, dir, "tools", "demo server")
-		if code != 0 || !strings.Contains(out, "echo\tSends your message back, unchanged.\n") || strings.Count(out, "\n") != 11 {
+		if code != 0 || !strings.Contains(out, "echo\tSends your message back, unchanged.\n") || strings.Count(out, "\n") != 14 {
 			t.Errorf("code %d, output:\n%s", code, out)
+		}
+		for _, name := range []string{"connect_account", "sync_calendar", "lookalike_link"} { // URL mode
+			if !strings.Contains(out, "\n"+name+"\t") {
+				t.Errorf("%s is not listed:\n%s", name, out)
+			}
 		}
 	})
 }
 
-func TestCLI_ServerEverything(t *testing.T) {
+// everythingEntry returns server-everything's entry point, skipping the test
+// when the peers are not installed (failing under GATEHOUSE_REQUIRE_PEERS=1).
+func everythingEntry(t *testing.T) string {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	entry := filepath.Join(filepath.Dir(file), "..", "testdata", "peers", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	if _, err := os.Stat(entry); err != nil {
@@ -150,6 +158,11 @@ func TestCLI_ServerEverything(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatal("node is not installed")
 	}
+	return entry
+}
+
+func TestCLI_ServerEverything(t *testing.T) {
+	entry := everythingEntry(t)
 	dir := t.TempDir()
 	if code, _, errOut := gh(t, dir, "servers", "add", "Everything", "--", "node", entry, "stdio"); code != 0 {
 		t.Fatal(errOut)

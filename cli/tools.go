@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
-	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -16,13 +15,14 @@ import (
 const cliConnectTimeout = 30 * time.Second
 
 // connectOne opens the core and connects only the named server; answerer
-// (may be nil) answers its elicitations.
-func (e *env) connectOne(ctx context.Context, name string, answerer mcp.Answerer) (*app.Core, store.Server, error) {
+// (may be nil) answers its elicitations, with the core's broker.
+func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAnswerer) (*app.Core, store.Server, error) {
 	core, err := e.openCore()
 	if err != nil {
 		return nil, store.Server{}, err
 	}
 	if answerer != nil {
+		answerer.useBroker(core.Broker)
 		core.SetAnswerer(answerer)
 	}
 	srv, err := findServer(core, name)
@@ -82,9 +82,12 @@ func (e *env) tools(ctx context.Context, args []string) error {
 }
 
 // call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]`.
-// Elicitations are answered on the terminal, or from the answers file. It
-// exits 1 when the call fails, the tool's result is marked as an error, or a
-// scripted answer could not be sent.
+// Elicitations are answered on the terminal, or from the answers file. When
+// the person opened a web page for the server (URL mode), call waits after
+// the result until the server confirms it is finished, the person says so,
+// or the time limit ends it. It exits 1 when the call fails, the tool's
+// result is marked as an error, a scripted answer could not be sent, or a
+// web page ended without the server's confirmation.
 func (e *env) call(ctx context.Context, args []string) int {
 	asJSON := false
 	answersFile := ""
@@ -116,11 +119,16 @@ func (e *env) call(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
+	defer answerer.close()
+	// The answerer writes from other goroutines too (notices, the wait for
+	// web pages); this command's own messages to stderr take turns with it.
+	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
 	core, srv, err := e.connectOne(ctx, pos[0], answerer)
 	if err != nil {
 		return e.exit(err)
 	}
 	defer core.Close()
+	defer answerer.close() // first: nothing is said about pages the disconnection ends
 	tools := app.NewToolsService(core)
 	done := make(chan struct{})
 	defer close(done)
@@ -144,8 +152,12 @@ func (e *env) call(ctx context.Context, args []string) int {
 	} else {
 		e.printResult(res)
 	}
+	waitErr := answerer.waitPages(ctx, srv.ID)
 	if err := answerer.Failure(); err != nil {
 		return e.exit(err)
+	}
+	if waitErr != nil {
+		return e.exit(waitErr)
 	}
 	if res.IsError {
 		return exitError

@@ -1,0 +1,337 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
+// URL mode in the terminal (E18–E25). A server asks the person to open a web
+// page; the terminal shows the checked address (the registrable domain
+// highlighted, both forms of an international name, the link warnings) and
+// opens it only on consent, only through app.OpenLink, and only the link the
+// core recorded for the request. Once open, the page is "opened" in the
+// broker until its server says it is finished: the terminal says so, and a
+// person at the prompt can press Enter when done or type c to stop waiting.
+
+// urlPrompt is the question for a URL-mode request.
+const urlPrompt = "Open this address in your browser? [o]pen / [d]ecline / [c]ancel: "
+
+// Styles for the registrable domain on a terminal.
+const (
+	styleDomain = "\x1b[1;4m" // bold, underlined
+	styleReset  = "\x1b[0m"
+)
+
+// acceptedURL is a URL request this answerer opened: what the wait needs to
+// ask the broker what became of it.
+type acceptedURL struct {
+	peer    mcp.Peer
+	timeout time.Duration
+}
+
+// openedPage is a web page the person opened whose server has not said yet
+// that it is finished.
+type openedPage struct {
+	mcp.OpenedURL
+	peer     *mcp.Peer // nil when this answerer did not open it
+	until    time.Time // when the broker stops waiting; zero if unknown
+	ctx      context.Context
+	cancel   context.CancelFunc // called when the page ends
+	byPerson string             // "finished" or "cancelled" when the person ended it
+	done     chan struct{}      // closed when the page ended and it was said
+}
+
+// errPageGone ends a page the broker no longer lists when this answerer
+// cannot ask why.
+var errPageGone = errors.New("the web page is no longer waiting")
+
+// showLink prints the address of a URL-mode request: the full URL on its own
+// line with the registrable domain highlighted (bold and underlined on a
+// terminal, in [brackets] elsewhere), both forms of an international name,
+// and every warning. All of it is server text, shown as safe text.
+func (a *terminalAnswerer) showLink(req *mcp.Request) {
+	l := req.Link
+	if l == nil {
+		return // the broker never presents a URL request without its checked link
+	}
+	fmt.Fprintln(a.out, a.linkLine(l))
+	if l.Host != l.ASCIIHost {
+		fmt.Fprintf(a.out, "International address: %s = %s\n", oneLine(l.Host), oneLine(l.ASCIIHost))
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintln(a.out, "Warning: "+oneLine(w.Text))
+	}
+}
+
+func (a *terminalAnswerer) linkLine(l *mcp.LinkReport) string {
+	if l.DomainPart == "" {
+		return oneLine(l.Display)
+	}
+	open, shut := "[", "]"
+	if a.styled {
+		open, shut = styleDomain, styleReset
+	}
+	return oneLine(l.Before) + open + oneLine(l.DomainPart) + shut + oneLine(l.After)
+}
+
+// interactiveURL asks whether to open the page. Open opens it in the system
+// browser and only then answers accept; if the browser cannot be started the
+// person is told and asked again. The end of input cancels.
+func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+	for {
+		choice, err := a.readLine(ctx, urlPrompt)
+		if err != nil {
+			return mcp.Response{Action: mcp.ActionCancel}, nil
+		}
+		switch strings.ToLower(choice) {
+		case "o", "open":
+			if ctx.Err() != nil { // withdrawn while the person typed: open nothing
+				return mcp.Response{Action: mcp.ActionCancel}, nil
+			}
+			if err := a.open(req); err != nil {
+				fmt.Fprintln(a.out, visible(err.Error()))
+				continue
+			}
+			fmt.Fprintln(a.out, "Opened in your browser.")
+			return mcp.Response{Action: mcp.ActionAccept}, nil
+		case "d", "decline":
+			return mcp.Response{Action: mcp.ActionDecline}, nil
+		case "c", "cancel":
+			return mcp.Response{Action: mcp.ActionCancel}, nil
+		}
+	}
+}
+
+// scriptedOpen is the answers file's "open" for a URL-mode request.
+func (a *terminalAnswerer) scriptedOpen(req *mcp.Request, n int) mcp.Response {
+	if err := a.open(req); err != nil {
+		return a.scriptFailure(fmt.Errorf("answer %d: %s", n, oneLine(err.Error())))
+	}
+	fmt.Fprintf(a.out, "Answer %d: opened in your browser.\n", n)
+	return mcp.Response{Action: mcp.ActionAccept}
+}
+
+// open opens the link the core checked and recorded for req (never anything
+// typed), through app.OpenLink, and remembers the request so the wait that
+// follows can learn how its page ended.
+func (a *terminalAnswerer) open(req *mcp.Request) error {
+	if err := app.OpenLink(req.Link); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.accepted[req.ID] = acceptedURL{peer: req.Peer, timeout: req.Deadline.Sub(req.ReceivedAt)}
+	a.mu.Unlock()
+	return nil
+}
+
+// OpenedChanged implements mcp.Answerer. Each page that appears is announced
+// once and watched until it ends; at a prompt, standard input is read for
+// "done" (Enter) or "stop waiting" (c).
+func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedURL) {
+	a.mu.Lock()
+	if a.ctx.Err() != nil {
+		a.mu.Unlock()
+		return
+	}
+	listed := map[string]bool{}
+	var fresh, gone []*openedPage
+	for _, o := range list {
+		listed[o.ID] = true
+		if a.seen[o.ID] {
+			continue
+		}
+		a.seen[o.ID] = true
+		p := &openedPage{OpenedURL: o, done: make(chan struct{})}
+		if acc, ok := a.accepted[o.ID]; ok {
+			delete(a.accepted, o.ID)
+			p.peer, p.until = &acc.peer, o.OpenedAt.Add(acc.timeout)
+		}
+		p.ctx, p.cancel = context.WithCancel(a.ctx)
+		a.pages[o.ID] = p
+		a.order = append(a.order, p)
+		fresh = append(fresh, p)
+	}
+	for id, p := range a.pages {
+		if !listed[id] && p.peer == nil { // no watcher can ask why it ended
+			gone = append(gone, p)
+		}
+	}
+	read := a.in != nil && !a.reading && !a.inputEOF && len(fresh) > 0
+	if read {
+		a.reading = true
+	}
+	a.mu.Unlock()
+	for _, p := range fresh {
+		a.announce(p)
+		if p.peer != nil {
+			go a.watch(p)
+		}
+	}
+	for _, p := range gone {
+		a.ended(p, errPageGone)
+	}
+	if read {
+		go a.readForPages()
+	}
+}
+
+// announce prints what the person is waiting for and how to stop.
+func (a *terminalAnswerer) announce(p *openedPage) {
+	a.mu.Lock()
+	canType := a.in != nil && !a.inputEOF
+	a.mu.Unlock()
+	name := oneLine(p.ServerName)
+	if canType {
+		fmt.Fprintf(a.out, "Finish in your browser. Waiting for %s to confirm; press Enter when you are done, or type c and Enter to stop waiting.\n", name)
+		return
+	}
+	fmt.Fprintf(a.out, "Finish in your browser. Waiting for %s to confirm%s.\n", name, untilText(p.until))
+}
+
+func untilText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " (until " + t.Format("15:04:05") + ")"
+}
+
+// watch waits until the broker ends the page (the server's completion
+// notice, the person, the time limit or a disconnection) and says how.
+func (a *terminalAnswerer) watch(p *openedPage) {
+	a.ended(p, a.broker.WaitCompleted(p.ctx, *p.peer, p.ElicitationID))
+}
+
+// ended takes a page off the list once and says how it ended. A page that
+// ended without confirmation (time limit, disconnection) is remembered as
+// the command's failure; it is not printed here, as it is the error the
+// command ends with.
+func (a *terminalAnswerer) ended(p *openedPage, err error) {
+	a.mu.Lock()
+	if a.pages[p.ID] != p {
+		a.mu.Unlock()
+		return
+	}
+	delete(a.pages, p.ID)
+	for i, q := range a.order {
+		if q == p {
+			a.order = append(a.order[:i:i], a.order[i+1:]...)
+			break
+		}
+	}
+	by := p.byPerson
+	over := a.ctx.Err() != nil
+	unconfirmed := err != nil && !errors.Is(err, mcp.ErrURLCancelled) && !errors.Is(err, errPageGone) && !over
+	if unconfirmed && a.unconfirmed == nil {
+		a.unconfirmed = err
+	}
+	a.mu.Unlock()
+	p.cancel()
+	defer close(p.done)
+	switch {
+	case over || unconfirmed || by != "": // by the person: said when they did it
+	case errors.Is(err, errPageGone):
+		fmt.Fprintf(a.out, "The web page for %s is no longer waiting.\n", oneLine(p.ServerName))
+	case errors.Is(err, mcp.ErrURLCancelled):
+		fmt.Fprintln(a.out, "You stopped waiting for the web page.")
+	default:
+		fmt.Fprintln(a.out, "The server confirmed the web page is finished.")
+	}
+}
+
+// readForPages reads standard input while pages are open, taking lines only
+// when no prompt is on screen: a line ends the oldest page as finished, "c"
+// stops waiting for it. At the end of input the pages are left to their
+// servers and the time limit.
+func (a *terminalAnswerer) readForPages() {
+	for {
+		a.mu.Lock()
+		if len(a.order) == 0 || a.ctx.Err() != nil {
+			a.reading = false
+			a.mu.Unlock()
+			return
+		}
+		p := a.order[0]
+		a.mu.Unlock()
+		line, err := a.in.take(p.ctx, false)
+		if errors.Is(err, io.EOF) {
+			a.mu.Lock()
+			a.reading, a.inputEOF = false, true
+			waiting := append([]*openedPage(nil), a.order...)
+			a.mu.Unlock()
+			for _, w := range waiting {
+				fmt.Fprintf(a.out, "No more input: waiting for %s to confirm%s.\n", oneLine(w.ServerName), untilText(w.until))
+			}
+			return
+		}
+		if err != nil {
+			continue // the page ended; on to the next
+		}
+		stop := strings.EqualFold(strings.TrimSpace(line), "c") || strings.EqualFold(strings.TrimSpace(line), "cancel")
+		a.mu.Lock()
+		if a.pages[p.ID] != p { // it ended meanwhile, and that was said
+			a.mu.Unlock()
+			continue
+		}
+		p.byPerson = "finished"
+		if stop {
+			p.byPerson = "cancelled"
+		}
+		a.mu.Unlock()
+		// Said before the broker hears it: a call waiting for this page goes
+		// on (or fails) at once and may end the command.
+		if stop {
+			fmt.Fprintln(a.out, "You stopped waiting for the web page.")
+			if a.broker.CancelOpened(p.ID) == nil {
+				a.ended(p, mcp.ErrURLCancelled)
+			}
+		} else {
+			fmt.Fprintln(a.out, "You said the web page is finished.")
+			if a.broker.FinishOpened(p.ID) == nil {
+				a.ended(p, nil)
+			}
+		}
+	}
+}
+
+// waitPages is the end of `call` after a tool result: while the broker still
+// lists web pages of the server, say so and wait until they end (the
+// server's notice, Enter or c at a prompt, or the time limit). It returns an
+// error when a page ended without the server's confirmation, or when ctx
+// ended (Ctrl-C) first.
+func (a *terminalAnswerer) waitPages(ctx context.Context, serverID string) error {
+	a.OpenedChanged(a.broker.Opened()) // anything listed is watched
+	a.mu.Lock()
+	var pages []*openedPage
+	for _, p := range a.order {
+		if p.ServerID == serverID {
+			pages = append(pages, p)
+		}
+	}
+	a.mu.Unlock()
+	if len(pages) > 0 {
+		a.announce(pages[0])
+	}
+	for _, p := range pages {
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			for _, p := range pages {
+				_ = a.broker.CancelOpened(p.ID)
+			}
+			for _, p := range pages {
+				<-p.done
+			}
+			return errors.New("interrupted while waiting for the web page")
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.unconfirmed
+}
