@@ -2,14 +2,19 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -36,9 +41,20 @@ var ErrNeedsSignIn = errors.New("this server needs you to sign in")
 // ErrSignInDeclined is returned when the person chose not to sign in.
 var ErrSignInDeclined = errors.New("you did not sign in")
 
+// ErrSignInFailed wraps why a sign-in the person started did not complete:
+// metadata that fails its checks, an authorization response from the wrong
+// issuer, a token request that was refused, an authorization server that
+// does not answer. Nothing is stored then, and the server waits in "needs
+// sign-in" with the reason; it is not retried by itself.
+var ErrSignInFailed = errors.New("signing in failed")
+
 // SignInTimeout bounds the wait for the browser to come back to the
 // loopback redirect after the person agreed to sign in.
 const SignInTimeout = 5 * time.Minute
+
+// oauthRequestTimeout bounds each request Gatehouse makes to an
+// authorization server or for metadata (a variable for tests).
+var oauthRequestTimeout = 30 * time.Second
 
 // TokenStore keeps OAuth tokens per server. A token is only ever loaded for
 // the server and resource (the MCP server URL) it was issued for. The app
@@ -80,11 +96,63 @@ type askingHandler struct {
 }
 
 func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	if !h.s.mayAskSignIn() {
+	s := h.s
+	if !s.mayAskSignIn() {
 		resp.Body.Close()
+		s.mu.Lock()
+		s.signInRefused = true
+		s.mu.Unlock()
 		return ErrNeedsSignIn
 	}
-	return h.AuthorizationCodeHandler.Authorize(ctx, req, resp)
+	err := checkResourceMetadata(ctx, resp, req.URL.String())
+	if err == nil {
+		err = h.AuthorizationCodeHandler.Authorize(ctx, req, resp)
+	} else {
+		resp.Body.Close()
+	}
+	if err == nil || errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrNeedsSignIn) {
+		return err
+	}
+	// The sign-in is over: later requests of this attempt (the SDK's
+	// fallbacks) must not start another one and ask the person again.
+	err = fmt.Errorf("%w: %s", ErrSignInFailed, describeSignInError(err))
+	s.mu.Lock()
+	s.signInRequested, s.signInFailure = false, err
+	s.mu.Unlock()
+	return err
+}
+
+// describeSignInError says why a sign-in failed, keeping the SDK's wording
+// (which names the value that was refused) unless a request timed out. The
+// SDK flattens some errors to text, so a timeout of the HTTP client is also
+// recognised by net/http's wording.
+func describeSignInError(err error) string {
+	msg := err.Error()
+	if isTimeout(err) || strings.Contains(msg, "Client.Timeout exceeded") {
+		return "the authorization server did not answer in time"
+	}
+	return msg
+}
+
+// signInOutcome is how a connection attempt ended, as far as sign-in goes:
+// a failed sign-in, or a request that needed one which could not be shown,
+// outweighs whatever the SDK's fallbacks met afterwards (a server/discover
+// answered 401 is followed by an initialize that may fail otherwise, or
+// succeed on a server that lets only the handshake through). err is the
+// attempt's error, nil when it connected.
+func (s *session) signInOutcome(err error) error {
+	s.mu.Lock()
+	failure, refused := s.signInFailure, s.signInRefused
+	s.mu.Unlock()
+	switch {
+	case failure != nil:
+		return failure
+	case refused && err == nil:
+		return ErrNeedsSignIn
+	case refused && !errors.Is(err, ErrNeedsSignIn):
+		return fmt.Errorf("%w (then: %v)", ErrNeedsSignIn, err)
+	}
+	return err
 }
 
 // oauthHandler returns the session's OAuth handler for an HTTP server, or
@@ -96,6 +164,7 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.signInFailure, s.signInRefused = nil, false // a new attempt
 	if s.oauth != nil {
 		return askingHandler{s.oauth.handler, s}, nil
 	}
@@ -103,12 +172,17 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	if err != nil {
 		return nil, err
 	}
-	httpClient := &http.Client{Timeout: 30 * time.Second}
+	httpClient := &http.Client{Timeout: oauthRequestTimeout}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect.url(),
 		AuthorizationCodeFetcher: m.codeFetcher(s, redirect),
 		RequestRefreshToken:      true,
-		Client:                   httpClient,
+		// RFC 9207 section 2.4: an iss in the authorization response is
+		// compared with the issuer whether or not the metadata advertised
+		// it; a match is the right answer and is accepted, anything else
+		// (and a missing iss where it was advertised) is refused.
+		AcceptUnadvertisedIss: true,
+		Client:                httpClient,
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName:              "Gatehouse",
 			RedirectURIs:            []string{redirect.url()},
@@ -220,6 +294,9 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 func (s *session) signInMessage() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.signInFailure != nil {
+		return "Signing in did not work: " + strings.TrimPrefix(s.signInFailure.Error(), ErrSignInFailed.Error()+": ") + ". Sign in to try again."
+	}
 	if s.signInDeclined {
 		return "You did not sign in. Sign in to use this server."
 	}
@@ -409,4 +486,149 @@ func page(w http.ResponseWriter, code int, text string) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>", html.EscapeString(text))
+}
+
+// checkResourceMetadata refuses to sign in to a server whose protected
+// resource metadata (RFC 9728) is for another resource. The SDK skips such
+// metadata, and when it finds no other it falls back to the 2025-03-26 rule
+// (the server's own origin as authorization server), as if the server had
+// published none; but metadata naming another resource must not be used at
+// all (RFC 9728 section 3.3), so Gatehouse stops there, before any request
+// to an authorization server. It looks where the SDK looks, in the same
+// order (the challenge's resource_metadata, then the path-based and the root
+// well-known URLs), and is satisfied by the first metadata for the right
+// resource; metadata it cannot fetch or read is left to the SDK.
+func checkResourceMetadata(ctx context.Context, resp *http.Response, serverURL string) error {
+	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil {
+		return nil // the SDK reports it
+	}
+	metadataURL, bearerError := "", ""
+	for _, c := range challenges {
+		if metadataURL == "" {
+			metadataURL = c.Params["resource_metadata"]
+		}
+		if c.Scheme == "bearer" && bearerError == "" {
+			bearerError = c.Params["error"]
+		}
+	}
+	if resp.StatusCode == http.StatusForbidden && bearerError != "insufficient_scope" {
+		return nil // not a sign-in: the SDK retries the request as it is
+	}
+	var wrong []string
+	tried := map[string]bool{}
+	for _, c := range resourceMetadataCandidates(metadataURL, serverURL) {
+		if tried[c.url] {
+			continue // the challenge named the usual place
+		}
+		tried[c.url] = true
+		resource, ok := fetchResourceMetadata(ctx, c.url)
+		if !ok {
+			continue
+		}
+		if resource == c.resource {
+			return nil
+		}
+		wrong = append(wrong, fmt.Sprintf("%s is for %q", c.url, resource))
+	}
+	if len(wrong) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the server's protected resource metadata is for another resource than %s (%s); Gatehouse does not sign in with it",
+		serverURL, strings.Join(wrong, "; "))
+}
+
+type metadataCandidate struct{ url, resource string }
+
+// resourceMetadataCandidates lists where protected resource metadata for
+// serverURL may be, with the resource each must name: the URL of the 401's
+// challenge, then "/.well-known/oauth-protected-resource" with the server's
+// path (for the server URL), then without it (for the origin).
+func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandidate {
+	var out []metadataCandidate
+	if challengeURL != "" {
+		out = append(out, metadataCandidate{challengeURL, serverURL})
+	}
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return out
+	}
+	wk := *u
+	wk.Path, wk.RawPath = "/.well-known/oauth-protected-resource/"+strings.TrimLeft(u.Path, "/"), ""
+	out = append(out, metadataCandidate{wk.String(), serverURL})
+	wk.Path = "/.well-known/oauth-protected-resource"
+	origin := *u
+	origin.Path, origin.RawPath = "", ""
+	return append(out, metadataCandidate{wk.String(), origin.String()})
+}
+
+// fetchResourceMetadata reads the resource a protected resource metadata
+// document names; ok is false when there is no readable document at u. Like
+// the SDK it fetches only https (or http on this computer) and only from
+// public addresses, and it does not follow redirects.
+func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
+	pu, err := url.Parse(u)
+	if err != nil || (pu.Scheme != "https" && !(pu.Scheme == "http" && loopbackHost(pu.Hostname()))) {
+		return "", false
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return "", false
+	}
+	req.Header.Set("Accept", "application/json")
+	client := metadataClient
+	if proxy, _ := http.ProxyFromEnvironment(req); proxy != nil {
+		client = proxiedMetadataClient // the address check would only see the proxy
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", false
+	}
+	var prm struct {
+		Resource *string `json:"resource"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&prm); err != nil || prm.Resource == nil {
+		return "", false
+	}
+	return *prm.Resource, true
+}
+
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// metadataClient fetches metadata from public addresses and this computer
+// only, so a server cannot make Gatehouse reach into the local network.
+var metadataClient = &http.Client{
+	Timeout:       10 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	Transport: func() http.RoundTripper {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil
+		t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if err != nil {
+				host = address
+			}
+			ip, err := netip.ParseAddr(host)
+			if err != nil || !(publicIP(ip) || ip.Unmap().IsLoopback()) {
+				return fmt.Errorf("metadata is not fetched from %s, which is not a public address", host)
+			}
+			return nil
+		}}).DialContext
+		return t
+	}(),
+}
+
+var proxiedMetadataClient = &http.Client{
+	Timeout:       10 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }

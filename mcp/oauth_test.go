@@ -2,8 +2,9 @@ package mcp
 
 import (
 	"context"
-
+	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,9 +77,17 @@ type oauthHarness struct {
 
 func newOAuthHarness(t *testing.T, lifetime time.Duration, answer string) *oauthHarness {
 	t.Helper()
+	return newOAuthHarnessWith(t, oauthtest.Options{TokenLifetime: lifetime}, answer)
+}
+
+// newOAuthHarnessWith runs the test authorization server with opts; the
+// answerer gives answer to every sign-in consent (and opens the browser when
+// it accepts).
+func newOAuthHarnessWith(t *testing.T, opts oauthtest.Options, answer string) *oauthHarness {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	peer, err := oauthtest.Start(ctx, oauthtest.Options{TokenLifetime: lifetime})
+	peer, err := oauthtest.Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,12 +114,37 @@ func newOAuthHarness(t *testing.T, lifetime time.Duration, answer string) *oauth
 
 func (h *oauthHarness) addServer(t *testing.T, name, url string) store.Server {
 	t.Helper()
-	srv, err := h.st.PutServer(store.Server{Name: name, Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: url}})
+	return h.addServerWith(t, name, url, nil)
+}
+
+// addServerWith adds an HTTP server with sign-in client settings.
+func (h *oauthHarness) addServerWith(t *testing.T, name, url string, oauth *store.OAuthConfig) store.Server {
+	t.Helper()
+	srv, err := h.st.PutServer(store.Server{Name: name, Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: url, OAuth: oauth}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.m.Set(srv)
 	return srv
+}
+
+// signIn waits for the server to need sign-in (without asking), presses
+// Sign in, and waits for the outcome: connected, or needing sign-in again.
+func (h *oauthHarness) signIn(t *testing.T, srv store.Server) Status {
+	t.Helper()
+	before := waitState(t, h.m, srv.ID, StateNeedsSignIn)
+	if n := h.ans.shownCount(); n != 0 {
+		t.Fatalf("a server asked to sign in before the person did (%d consents)", n)
+	}
+	if err := h.m.SignIn(srv.ID); err != nil {
+		t.Fatal(err)
+	}
+	var st Status
+	waitFor(t, "the sign-in's outcome", 30*time.Second, func() bool {
+		st, _ = h.m.Status(srv.ID)
+		return st.Attempts > before.Attempts && (st.State == StateConnected || st.State == StateNeedsSignIn || st.State == StateError)
+	})
+	return st
 }
 
 func waitState(t *testing.T, m *Manager, id string, want State) Status {
@@ -298,4 +332,210 @@ func TestOAuth_RefusesNonHTTPSAuthorization_E33(t *testing.T) {
 		t.Error("a refused sign-in address was shown")
 	}
 
+}
+
+// TestOAuth_SignInRefused_E33: a sign-in whose metadata or authorization
+// response fails a check stops at that check, says why, stores nothing, and
+// leaves the server waiting for the person: it is neither retried nor asked
+// again by itself, and the SDK's fallbacks (initialize after
+// server/discover) do not start a second sign-in.
+func TestOAuth_SignInRefused_E33(t *testing.T) {
+	defer func(d time.Duration) { oauthRequestTimeout = d }(oauthRequestTimeout)
+	oauthRequestTimeout = 500 * time.Millisecond // for the authorization server that never answers
+
+	evil := func(string) string { return "https://evil.example" }
+	for _, tc := range []struct {
+		name string
+		opts oauthtest.Options
+		// want is in the status message; consents is how often the person
+		// was asked (once when the refusal comes after the browser).
+		want     string
+		consents int
+	}{
+		{"iss of another issuer (RFC 9207)", oauthtest.Options{AdvertiseIss: true, RedirectIss: evil},
+			`authorization response issuer "https://evil.example" does not match expected issuer`, 1},
+		{"iss that matches only once normalized", oauthtest.Options{AdvertiseIss: true, RedirectIss: func(iss string) string { return iss + "/" }},
+			`/" does not match expected issuer`, 1},
+		{"iss advertised but missing", oauthtest.Options{AdvertiseIss: true},
+			"advertises RFC 9207 iss parameter support but none was received", 1},
+		{"unadvertised iss of another issuer", oauthtest.Options{RedirectIss: evil},
+			`authorization response issuer "https://evil.example" does not match`, 1},
+		{"metadata naming another issuer (RFC 8414 3.3)", oauthtest.Options{MetadataIssuer: "https://attacker.example"},
+			`metadata issuer "https://attacker.example" does not match issuer URL`, 0},
+		{"authorization endpoint over http", oauthtest.Options{AuthorizationEndpoint: "http://auth.example/authorize"},
+			`"http://auth.example/authorize" does not use HTTPS`, 0},
+		{"protected resource metadata for another resource (RFC 9728 3.3)", oauthtest.Options{Resource: "https://evil.example/mcp"},
+			`is for "https://evil.example/mcp"); Gatehouse does not sign in with it`, 0},
+		{"authorization server that never answers", oauthtest.Options{Unresponsive: true},
+			"the authorization server did not answer in time", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newOAuthHarnessWith(t, tc.opts, ActionAccept)
+			srv := h.addServer(t, "Protected", h.peer.URL)
+			st := h.signIn(t, srv)
+			if st.State != StateNeedsSignIn || !strings.Contains(st.Message, tc.want) || !strings.HasPrefix(st.Message, "Signing in did not work: ") ||
+				!strings.HasSuffix(st.Message, "Sign in to try again.") || !errors.Is(st.Err(), ErrSignInFailed) {
+				t.Fatalf("status %s %q (%v); want needs sign-in saying %q", st.State, st.Message, st.Err(), tc.want)
+			}
+			// Nothing is retried by itself: the state holds and nobody is asked again.
+			time.Sleep(1500 * time.Millisecond)
+			if st2, _ := h.m.Status(srv.ID); st2.State != StateNeedsSignIn || st2.Attempts != st.Attempts {
+				t.Errorf("after the refusal: %s, %d attempts (was %d)", st2.State, st2.Attempts, st.Attempts)
+			}
+			c := h.peer.Counts()
+			if n := h.ans.shownCount(); n != tc.consents || c.Authorizations != tc.consents {
+				t.Errorf("consents %d, authorization requests %d; want %d", n, c.Authorizations, tc.consents)
+			}
+			if c.TokenGrants != 0 || len(h.tokens.tokens) != 0 || h.tokens.saves != 0 {
+				t.Errorf("a refused sign-in got or kept a token: counts %+v, %d saved", c, h.tokens.saves)
+			}
+			if tc.consents == 0 && c.Registrations != 0 {
+				t.Errorf("registered a client (%d) with an authorization server that failed its checks", c.Registrations)
+			}
+			if err := h.m.WaitConnected(context.Background(), srv.ID); !errors.Is(err, ErrNeedsSignIn) {
+				t.Errorf("WaitConnected = %v", err)
+			}
+		})
+	}
+}
+
+// TestOAuth_IssAccepted_E33: an authorization response whose iss is the
+// issuer is accepted, advertised or not (RFC 9207 section 2.4), as is one
+// without iss from a server that does not advertise it.
+func TestOAuth_IssAccepted_E33(t *testing.T) {
+	same := func(iss string) string { return iss }
+	for _, tc := range []struct {
+		name string
+		opts oauthtest.Options
+	}{
+		{"advertised and sent", oauthtest.Options{AdvertiseIss: true, RedirectIss: same}},
+		{"sent without being advertised", oauthtest.Options{RedirectIss: same}},
+		{"neither", oauthtest.Options{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newOAuthHarnessWith(t, tc.opts, ActionAccept)
+			srv := h.addServer(t, "Protected", h.peer.URL)
+			if st := h.signIn(t, srv); st.State != StateConnected {
+				t.Fatalf("status %s %q", st.State, st.Message)
+			}
+			if got := h.call(t, srv, "whoami", nil); got != "signed in" {
+				t.Errorf("whoami = %q", got)
+			}
+		})
+	}
+}
+
+// TestOAuth_HandshakeWithoutToken_E33: a server that lets the handshake
+// through without a token and protects everything else needs sign-in like
+// any other (not "connected" with nothing listed), also when the SDK's
+// server/discover met the 401 and its initialize fallback went through.
+// Signing in happens during the listing, which the person's Sign in covers.
+func TestOAuth_HandshakeWithoutToken_E33(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open []string
+	}{
+		{"initialize open, server/discover protected", []string{"initialize", "notifications/initialized"}},
+		{"server/discover and initialize open", []string{"server/discover", "initialize", "notifications/initialized"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newOAuthHarnessWith(t, oauthtest.Options{Unprotected: tc.open}, ActionAccept)
+			srv := h.addServer(t, "Protected", h.peer.URL)
+			st := h.signIn(t, srv)
+			if st.State != StateConnected || st.Tools != 2 {
+				t.Fatalf("status %s %q with %d tools; want connected with whoami and admin", st.State, st.Message, st.Tools)
+			}
+			if n, c := h.ans.shownCount(), h.peer.Counts(); n != 1 || c.Authorizations != 1 || c.TokenGrants != 1 {
+				t.Errorf("consents %d, counts %+v; want one sign-in", n, c)
+			}
+			if got := h.call(t, srv, "whoami", nil); got != "signed in" {
+				t.Errorf("whoami = %q", got)
+			}
+		})
+	}
+}
+
+// TestOAuth_StepUp_E33: on a connected server, a call answered 403
+// insufficient_scope asks the person again and authorizes the challenged
+// scope together with those granted before (SEP-2350); the call then goes
+// through and the new token is kept.
+func TestOAuth_StepUp_E33(t *testing.T) {
+	h := newOAuthHarnessWith(t, oauthtest.Options{}, ActionAccept)
+	srv := h.addServer(t, "Protected", h.peer.URL)
+	if st := h.signIn(t, srv); st.State != StateConnected {
+		t.Fatalf("status %s %q", st.State, st.Message)
+	}
+	first, _ := h.tokens.LoadToken(srv.ID, h.peer.URL)
+	if got := h.call(t, srv, "admin", nil); got != "admin" {
+		t.Errorf("admin = %q", got)
+	}
+	reqs := h.peer.AuthorizationRequests()
+	if h.ans.shownCount() != 2 || len(reqs) != 2 {
+		t.Fatalf("consents %d, authorization requests %+v; want a second sign-in for the step-up", h.ans.shownCount(), reqs)
+	}
+	if got := strings.Fields(reqs[1].Scope); !slices.Contains(got, "tools") || !slices.Contains(got, oauthtest.AdminScope) {
+		t.Errorf("step-up scope %q; want the granted tools and the challenged admin", reqs[1].Scope)
+	}
+	if reqs[1].Resource != h.peer.URL {
+		t.Errorf("step-up resource %q", reqs[1].Resource)
+	}
+	if saved, _ := h.tokens.LoadToken(srv.ID, h.peer.URL); saved == nil || saved.Token.AccessToken == first.Token.AccessToken {
+		t.Error("the stepped-up token was not kept")
+	}
+}
+
+// TestOAuth_ClientSettings_E33: the client Gatehouse signs in as: a client
+// ID metadata document when the authorization server supports it, else the
+// pre-registered client, else dynamic registration; a client with a secret
+// authenticates at the token endpoint the way the server supports, for the
+// code and for refreshes.
+func TestOAuth_ClientSettings_E33(t *testing.T) {
+	const cimd = "https://gatehouse.example/oauth/client.json"
+	pre := map[string]string{"gatehouse-desktop": "s3cret"}
+	for _, tc := range []struct {
+		name         string
+		opts         oauthtest.Options
+		cfg          *store.OAuthConfig
+		wantClientID string // "" for a registered one
+		wantAuth     string
+	}{
+		{"pre-registered, client_secret_basic",
+			oauthtest.Options{Preregistered: pre, NoRegistration: true, TokenAuthMethods: []string{"client_secret_basic"}},
+			&store.OAuthConfig{ClientID: "gatehouse-desktop", ClientSecret: "s3cret"}, "gatehouse-desktop", "client_secret_basic"},
+		{"pre-registered, client_secret_post",
+			oauthtest.Options{Preregistered: pre, NoRegistration: true, TokenAuthMethods: []string{"client_secret_post"}},
+			&store.OAuthConfig{ClientID: "gatehouse-desktop", ClientSecret: "s3cret"}, "gatehouse-desktop", "client_secret_post"},
+		{"pre-registered before dynamic registration",
+			oauthtest.Options{Preregistered: pre, TokenAuthMethods: []string{"client_secret_basic", "none"}},
+			&store.OAuthConfig{ClientID: "gatehouse-desktop", ClientSecret: "s3cret", ClientMetadataURL: cimd}, "gatehouse-desktop", "client_secret_basic"},
+		{"client ID metadata document when supported",
+			oauthtest.Options{ClientIDMetadataDocuments: true},
+			&store.OAuthConfig{ClientMetadataURL: cimd}, cimd, "none"},
+		{"dynamic registration when the metadata document is not supported",
+			oauthtest.Options{},
+			&store.OAuthConfig{ClientMetadataURL: cimd}, "", "none"},
+		{"dynamic registration with a secret, client_secret_basic",
+			oauthtest.Options{TokenAuthMethods: []string{"client_secret_basic"}},
+			nil, "", "client_secret_basic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.TokenLifetime = time.Second // every use refreshes
+			h := newOAuthHarnessWith(t, tc.opts, ActionAccept)
+			srv := h.addServerWith(t, "Protected", h.peer.URL, tc.cfg)
+			if st := h.signIn(t, srv); st.State != StateConnected {
+				t.Fatalf("status %s %q", st.State, st.Message)
+			}
+			if got := h.call(t, srv, "whoami", nil); got != "signed in" {
+				t.Errorf("whoami = %q", got)
+			}
+			c, reqs := h.peer.Counts(), h.peer.AuthorizationRequests()
+			registered := tc.wantClientID == ""
+			if len(reqs) != 1 || (!registered && reqs[0].ClientID != tc.wantClientID) || (c.Registrations == 1) != registered {
+				t.Errorf("authorization requests %+v, counts %+v; want client %q", reqs, c, tc.wantClientID)
+			}
+			if c.Refreshes < 1 || c.TokenAuth != tc.wantAuth {
+				t.Errorf("counts %+v; want refreshes authenticated with %s", c, tc.wantAuth)
+			}
+		})
+	}
 }

@@ -65,6 +65,12 @@ type session struct {
 	oauth           *oauthState
 	signInRequested bool
 	signInDeclined  bool // the person said no to the last sign-in
+	// signInFailure is why the last sign-in did not complete (ErrSignInFailed);
+	// signInRefused is set when a request of the current connection attempt
+	// needed a sign-in that could not be shown. Both are reset at the start
+	// of each attempt (oauthHandler).
+	signInFailure error
+	signInRefused bool
 }
 
 func newSession(m *Manager, srv store.Server, log *serverLog) *session {
@@ -94,9 +100,11 @@ func (s *session) run(ctx context.Context) {
 		failures++
 		delay := backoff(failures)
 		next := time.Now().Add(delay)
-		if errors.Is(err, ErrNeedsSignIn) || errors.Is(err, ErrSignInDeclined) {
+		// A sign-in the person asked for is spent by one attempt, whatever
+		// its outcome: a retry never shows the consent again by itself.
+		s.signInDone()
+		if errors.Is(err, ErrNeedsSignIn) || errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrSignInFailed) {
 			// No retry loop: a sign-in starts only when the person asks.
-			s.signInDone()
 			s.log.event("the server requires sign-in: " + Describe(err))
 			s.setStatus(Status{State: StateNeedsSignIn, Message: s.signInMessage(), err: err})
 			select {
@@ -180,17 +188,29 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log)
 	}
 	if err != nil {
-		return err
+		// A 401 that could not lead to a sign-in may be hidden behind what
+		// the SDK tried next (initialize after server/discover, legacy SSE).
+		return s.signInOutcome(err)
 	}
-	s.signInDone()
 	go func() { ended <- cs.Wait() }()
 
 	s.mu.Lock()
 	s.cs = cs
 	s.mu.Unlock()
 	// Read the lists before saying "connected", so that a connected server's
-	// tools are known (the CLI calls a tool right after connecting).
+	// tools are known (the CLI calls a tool right after connecting). A sign-in
+	// the person asked for covers this too: a server may let the handshake
+	// through and require sign-in for everything else.
 	s.refreshLists(ctx, cs)
+	s.signInDone()
+	if err := s.signInOutcome(nil); err != nil {
+		s.mu.Lock()
+		s.cs = nil
+		s.mu.Unlock()
+		connEnd()
+		_ = cs.Close()
+		return err
+	}
 	s.setConnected(cs, how)
 
 	var reason error
@@ -254,7 +274,11 @@ func capabilityNames(c *sdk.ServerCapabilities) []string {
 // refreshLists reads the tools, resources and prompts the server offers,
 // following pagination, and tells the manager's listener.
 func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
-	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	timeout := listTimeout
+	if s.mayAskSignIn() {
+		timeout += SignInTimeout // a listing may need a sign-in (or a step-up)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	caps := cs.InitializeResult().Capabilities
 	var (
