@@ -166,6 +166,9 @@ type pending struct {
 	shownAt time.Time
 	// free requests (a sign-in the person started) spend no rate-limit token.
 	free bool
+	// completed is set when the server's completion notice for this URL
+	// request came before the person's consent was recorded (urlmode.go).
+	completed bool
 }
 
 // NewBroker returns a broker; opts.Answerer and opts.Store are required.
@@ -290,7 +293,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		// answerer opened the URL; now wait for the server to say it is done.
 		entry.Outcome = store.OutcomeAccepted
 		b.record(entry)
-		b.trackOpened(r, timeout)
+		b.trackOpened(pd, timeout)
 		return &sdk.ElicitResult{Action: ActionAccept}, nil
 	case resp.Action == ActionAccept:
 		content, errs := fs.Validate(resp.Values) // E15: checked again, whatever the UI did

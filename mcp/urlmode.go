@@ -75,7 +75,8 @@ func checkURLRequest(p *sdk.ElicitParams) (*LinkReport, error) {
 
 // trackOpened records an accepted URL request as waiting for completion,
 // until the answer time runs out or its connection ends.
-func (b *Broker) trackOpened(r *Request, timeout time.Duration) {
+func (b *Broker) trackOpened(pd *pending, timeout time.Duration) {
+	r := pd.req
 	o := &openedURL{req: r, openedAt: b.opts.Now(), done: make(chan struct{})}
 	timer := time.AfterFunc(timeout, func() {
 		b.endOpened(o, fmt.Errorf("%s did not confirm within %s that the web page was finished", r.Peer.Server.Name, timeout))
@@ -93,9 +94,13 @@ func (b *Broker) trackOpened(r *Request, timeout time.Duration) {
 	o.stop = func() { timer.Stop(); close(stopWatch) }
 	b.mu.Lock()
 	b.openedURLs = append(b.openedURLs, o)
+	early := pd.completed
 	list := b.openedLocked()
 	b.mu.Unlock()
 	b.opts.Answerer.OpenedChanged(list)
+	if early {
+		b.endOpened(o, nil) // the server was done before the consent was recorded
+	}
 }
 
 // endOpened ends an opened request once; err nil means it is done.
@@ -150,6 +155,18 @@ func (b *Broker) Complete(peer Peer, elicitationID string) bool {
 		if o.req.ElicitationID == elicitationID && p.Server.ID == peer.Server.ID && p.session == peer.session {
 			found = o
 			break
+		}
+	}
+	if found == nil {
+		// The page may finish before the consent is recorded (the browser
+		// opened, the answer is on its way): remember it on the request.
+		for _, pd := range b.byID {
+			p := pd.req.Peer
+			if pd.req.Mode == "url" && pd.req.ElicitationID == elicitationID && p.Server.ID == peer.Server.ID && p.session == peer.session {
+				pd.completed = true
+				b.mu.Unlock()
+				return true
+			}
 		}
 	}
 	b.mu.Unlock()

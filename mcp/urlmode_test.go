@@ -368,3 +368,32 @@ func TestURLModeCanBeTurnedOff_E1_E4(t *testing.T) {
 		t.Errorf("open_page without URL mode: %v %+v, shown %d", err, res, h.ans.shownCount())
 	}
 }
+
+// TestBroker_CompletionBeforeConsentIsRecorded_E24: a page can finish (and
+// its server say so) while the person's consent is still on its way to the
+// broker, e.g. a sign-in that passes straight through in the browser. The
+// notice counts: the call does not wait for the answer time to run out.
+func TestBroker_CompletionBeforeConsentIsRecorded_E24(t *testing.T) {
+	var f *brokerFixture
+	f = newBrokerFixture(t, newScripted(func(r *Request) (Response, bool) {
+		if !f.broker.Complete(withURLMode(f.a), r.ElicitationID) {
+			t.Error("the early completion was not taken")
+		}
+		if f.broker.Complete(withURLMode(f.b), r.ElicitationID) {
+			t.Error("another server's early completion was taken")
+		}
+		return Response{Action: ActionAccept}, true
+	}), BrokerOptions{})
+	a := withURLMode(f.a)
+	if _, err := f.broker.Elicit(context.Background(), a, urlRequest("sign in", "https://example.com/", "early")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := f.broker.WaitCompleted(ctx, a, "early"); err != nil {
+		t.Errorf("wait after an early completion: %v", err)
+	}
+	if len(f.broker.Opened()) != 0 {
+		t.Error("the page still waits")
+	}
+}
