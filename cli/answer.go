@@ -98,10 +98,16 @@ func (a *terminalAnswerer) fail(err error) {
 	}
 }
 
+// opensPage reports whether the request is answered by opening a web page:
+// URL mode, or a sign-in.
+func opensPage(req *mcp.Request) bool {
+	return req.Mode == "url" || req.Mode == mcp.ModeSignIn
+}
+
 // Present implements mcp.Answerer.
 func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
 	a.header(req)
-	if req.Mode == "url" {
+	if opensPage(req) {
 		a.showLink(req)
 	}
 	if a.scripts {
@@ -111,7 +117,7 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.R
 	defer a.in.prompting(false)
 	var resp mcp.Response
 	var err error
-	if req.Mode == "url" {
+	if opensPage(req) {
 		resp, err = a.interactiveURL(ctx, req)
 	} else {
 		resp, err = a.interactive(ctx, req)
@@ -126,8 +132,11 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.R
 func (a *terminalAnswerer) header(req *mcp.Request) {
 	p := req.Peer
 	asks := "is asking for input"
-	if req.Mode == "url" {
+	switch req.Mode {
+	case "url":
 		asks = "is asking you to open a web page"
+	case mcp.ModeSignIn:
+		asks = "wants you to sign in"
 	}
 	fmt.Fprintf(a.out, "\n── %s %s ──\n", oneLine(p.Server.Name), asks)
 	who := "runs: " + oneLine(p.Where)
@@ -161,14 +170,14 @@ func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
 		case word == mcp.ActionDecline || word == mcp.ActionCancel:
 			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
 			return mcp.Response{Action: word}, nil
-		case word == "open" && req.Mode == "url":
+		case word == "open" && opensPage(req):
 			return a.scriptedOpen(req, n), nil
 		case word == "open":
 			return a.scriptFailure(fmt.Errorf("answer %d is \"open\", but request %d is a form, not a web page", n, n)), nil
 		}
 		return a.scriptFailure(fmt.Errorf("answer %d is %q; use an object of values, \"open\", \"decline\" or \"cancel\"", n, word)), nil
 	}
-	if req.Mode == "url" {
+	if opensPage(req) {
 		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d asks to open a web page: use \"open\", \"decline\" or \"cancel\"", n, n)), nil
 	}
 	var values map[string]any

@@ -32,6 +32,7 @@ Usage:
   gatehouse servers add NAME [--env KEY=VALUE ...] -- COMMAND [ARGS...]
   gatehouse servers add NAME --url URL [--header KEY=VALUE ...]
   gatehouse servers remove|enable|disable NAME
+  gatehouse servers signin|signout NAME        sign in to a remote server that requires it
   gatehouse tools SERVER                        list a server's tools
   gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]
                                                 answers the server's questions on the

@@ -15,7 +15,7 @@ import (
 // servers runs `gatehouse servers list|add|remove|enable|disable`.
 func (e *env) servers(args []string) error {
 	if len(args) == 0 {
-		return usageError("servers needs a command: list, add, remove, enable or disable")
+		return usageError("servers needs a command: list, add, remove, enable, disable, signin or signout")
 	}
 	core, err := e.openCore()
 	if err != nil {
@@ -37,6 +37,12 @@ func (e *env) servers(args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "Added %s (%s).\n", v.Input.Name, v.Where)
 		return nil
+	case "signin", "signout":
+		if len(args) != 2 {
+			return usageError(fmt.Sprintf("servers %s needs exactly one server name", args[0]))
+		}
+		core.Close()
+		return e.signIn(args[1], args[0] == "signin")
 	case "remove", "enable", "disable":
 		if len(args) != 2 {
 			return usageError(fmt.Sprintf("servers %s needs exactly one server name", args[0]))

@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -40,6 +42,9 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 	if err := core.Manager.WaitConnected(wctx, srv.ID); err != nil {
 		log, _ := core.Manager.Log(srv.ID)
 		core.Close()
+		if errors.Is(err, mcp.ErrNeedsSignIn) {
+			return nil, srv, fmt.Errorf("%s needs you to sign in first: gatehouse servers signin %q", srv.Name, srv.Name)
+		}
 		return nil, srv, fmt.Errorf("cannot connect to %s: %w%s", srv.Name, err, logHint(log))
 	}
 	return core, srv, nil
