@@ -140,6 +140,9 @@ type Manager struct {
 	servers  map[string]store.Server
 	logs     map[string]*serverLog // kept across reconnects and while disabled
 	closed   bool
+	// redirect is the loopback redirect of sign-ins (oauth.go), made at
+	// the first one and closed by Close.
+	redirect *loopbackRedirect
 }
 
 // NewManager returns a manager with no servers. Call Close when done.
@@ -453,6 +456,7 @@ func (m *Manager) Close() {
 		sessions = append(sessions, s)
 	}
 	m.sessions = map[string]*session{}
+	redirect := m.redirect
 	m.mu.Unlock()
 	m.stop()
 	var wg sync.WaitGroup
@@ -460,6 +464,9 @@ func (m *Manager) Close() {
 		wg.Go(s.stop)
 	}
 	wg.Wait()
+	if redirect != nil {
+		redirect.close()
+	}
 }
 
 // peer describes a session's server for an elicitation dialog.

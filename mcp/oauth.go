@@ -78,21 +78,38 @@ type SavedToken struct {
 	Token        *oauth2.Token `json:"token"`
 }
 
-// oauthState is a session's OAuth handler and its loopback redirect, made
-// once per session so a dynamic registration and the tokens are reused
-// across reconnects.
+// oauthState is a session's sign-in state, kept across reconnects: the
+// token saved from an earlier run, and the go-sdk handler, made at the
+// session's first sign-in so that its dynamic registration and tokens are
+// reused until the session ends or the person signs out.
 type oauthState struct {
-	handler  *auth.AuthorizationCodeHandler
-	redirect *loopbackRedirect
+	initial oauth2.TokenSource             // the saved token, until the handler exists
+	handler *auth.AuthorizationCodeHandler // nil until the first sign-in
 }
 
-// askingHandler lets the go-sdk handler start a sign-in (metadata
-// discovery, client registration, the authorization request) only when the
-// person may be asked; otherwise the server waits in "needs sign-in" and
-// nothing is sent to its authorization server.
+// askingHandler is the session's auth.OAuthHandler. It lets the go-sdk
+// handler start a sign-in (metadata discovery, client registration, the
+// authorization request) only when the person may be asked; otherwise the
+// server waits in "needs sign-in" and nothing is sent to its authorization
+// server.
 type askingHandler struct {
-	*auth.AuthorizationCodeHandler
-	s *session
+	m         *Manager
+	s         *session
+	serverURL string
+}
+
+// TokenSource is the signed-in token, if any.
+func (h askingHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	h.s.mu.Lock()
+	st := h.s.oauth
+	h.s.mu.Unlock()
+	switch {
+	case st == nil: // signed out meanwhile
+		return nil, nil
+	case st.handler != nil:
+		return st.handler.TokenSource(ctx)
+	}
+	return st.initial, nil
 }
 
 func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
@@ -105,8 +122,12 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return ErrNeedsSignIn
 	}
 	err := checkResourceMetadata(ctx, resp, req.URL.String())
+	var handler *auth.AuthorizationCodeHandler
 	if err == nil {
-		err = h.AuthorizationCodeHandler.Authorize(ctx, req, resp)
+		handler, err = h.m.signInHandler(s, h.serverURL)
+	}
+	if err == nil {
+		err = handler.Authorize(ctx, req, resp)
 	} else {
 		resp.Body.Close()
 	}
@@ -157,7 +178,8 @@ func (s *session) signInOutcome(err error) error {
 
 // oauthHandler returns the session's OAuth handler for an HTTP server, or
 // nil when the manager has no TokenStore (then servers that require sign-in
-// fail with the server's 401).
+// fail with the server's 401). It is called at the start of every
+// connection attempt.
 func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler, error) {
 	if m.opts.Tokens == nil || m.opts.Asker == nil {
 		return nil, nil
@@ -165,14 +187,43 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.signInFailure, s.signInRefused = nil, false // a new attempt
-	if s.oauth != nil {
-		return askingHandler{s.oauth.handler, s}, nil
+	if s.oauth == nil {
+		s.oauth = &oauthState{initial: m.savedTokenSource(s.srv.ID, serverURL)}
 	}
-	redirect, err := newLoopbackRedirect()
+	return askingHandler{m: m, s: s, serverURL: serverURL}, nil
+}
+
+// oauthHTTPClient makes Gatehouse's requests to authorization servers.
+func oauthHTTPClient() *http.Client { return &http.Client{Timeout: oauthRequestTimeout} }
+
+// savedTokenSource is the token kept for the server and resource, refreshed
+// with the token endpoint and client it was issued by, or nil.
+func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSource {
+	saved, err := m.opts.Tokens.LoadToken(serverID, serverURL)
+	if err != nil || saved == nil || saved.Token == nil {
+		return nil
+	}
+	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
+		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
+	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient())
+	return m.savingTokenSource(ctx, serverID, saved, c.TokenSource(ctx, saved.Token))
+}
+
+// signInHandler returns the session's go-sdk handler, made at its first
+// sign-in with the manager's loopback redirect.
+func (m *Manager) signInHandler(s *session, serverURL string) (*auth.AuthorizationCodeHandler, error) {
+	redirect, err := m.loopback()
 	if err != nil {
 		return nil, err
 	}
-	httpClient := &http.Client{Timeout: oauthRequestTimeout}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.oauth == nil { // signed out since this attempt began
+		s.oauth = &oauthState{}
+	}
+	if s.oauth.handler != nil {
+		return s.oauth.handler, nil
+	}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect.url(),
 		AuthorizationCodeFetcher: m.codeFetcher(s, redirect),
@@ -182,7 +233,7 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 		// it; a match is the right answer and is accepted, anything else
 		// (and a missing iss where it was advertised) is refused.
 		AcceptUnadvertisedIss: true,
-		Client:                httpClient,
+		Client:                oauthHTTPClient(),
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName:              "Gatehouse",
 			RedirectURIs:            []string{redirect.url()},
@@ -195,6 +246,7 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
 			return m.savingTokenSource(ctx, s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
 		},
+		InitialTokenSource: s.oauth.initial,
 	}
 	if o := s.srv.HTTP.OAuth; o != nil {
 		if o.ClientID != "" {
@@ -207,18 +259,30 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 			cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
 		}
 	}
-	if saved, err := m.opts.Tokens.LoadToken(s.srv.ID, serverURL); err == nil && saved != nil && saved.Token != nil {
-		c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
-			Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, httpClient)
-		cfg.InitialTokenSource = m.savingTokenSource(ctx, s.srv.ID, saved, c.TokenSource(ctx, saved.Token))
-	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("setting up sign-in: %w", err)
 	}
-	s.oauth = &oauthState{handler: h, redirect: redirect}
-	return askingHandler{h, s}, nil
+	s.oauth.handler = h
+	return h, nil
+}
+
+// loopback returns the manager's loopback redirect, made at the first
+// sign-in and kept until Close, so that its port stays Gatehouse's.
+func (m *Manager) loopback() (*loopbackRedirect, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, errors.New("Gatehouse is closing")
+	}
+	if m.redirect == nil {
+		r, err := newLoopbackRedirect()
+		if err != nil {
+			return nil, err
+		}
+		m.redirect = r
+	}
+	return m.redirect, nil
 }
 
 // savingTokenSource saves each new token (after a refresh) in the store.
@@ -393,10 +457,18 @@ func (s *session) signInDone() {
 	s.mu.Unlock()
 }
 
-// loopbackRedirect is the redirect URI of RFC 8252: http://127.0.0.1:PORT/callback.
-// The port is chosen once; the listener runs only while a sign-in waits.
+// loopbackRedirect is the redirect URI of RFC 8252:
+// http://127.0.0.1:PORT/callback, one per manager. Its listener is bound when
+// the port is chosen and held until the manager closes, so no other program
+// can take the port between the client registration (which names it) and
+// the browser's return. It answers only a redirect that carries the state of
+// a sign-in waiting now, once; anything else gets a page saying so.
 type loopbackRedirect struct {
 	port int
+	srv  *http.Server
+
+	mu    sync.Mutex
+	waits map[string]*redirectWait // by state
 }
 
 func newLoopbackRedirect() (*loopbackRedirect, error) {
@@ -404,56 +476,70 @@ func newLoopbackRedirect() (*loopbackRedirect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no loopback port for the sign-in redirect: %w", err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-	return &loopbackRedirect{port: port}, nil
+	r := &loopbackRedirect{port: l.Addr().(*net.TCPAddr).Port, waits: map[string]*redirectWait{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /callback", r.callback)
+	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = r.srv.Serve(l) }()
+	return r, nil
 }
 
 func (r *loopbackRedirect) url() string {
 	return "http://127.0.0.1:" + strconv.Itoa(r.port) + "/callback"
 }
 
-// redirectWait is one sign-in's listener: it accepts the first redirect
-// that carries the expected state, once.
-type redirectWait struct {
-	srv  *http.Server
-	got  chan *auth.AuthorizationResult
-	fail chan error
-	once sync.Once
+// close stops the listener.
+func (r *loopbackRedirect) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = r.srv.Shutdown(ctx)
 }
 
-// listen starts the listener for one sign-in whose authorization request
-// carries state.
-func (r *loopbackRedirect) listen(state string) (*redirectWait, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
-	if err != nil {
-		return nil, fmt.Errorf("the sign-in redirect port %d is in use; try again: %w", r.port, err)
+func (r *loopbackRedirect) callback(rw http.ResponseWriter, req *http.Request) {
+	q := req.URL.Query()
+	r.mu.Lock()
+	w := r.waits[q.Get("state")]
+	r.mu.Unlock()
+	if w == nil || q.Get("state") == "" {
+		page(rw, http.StatusBadRequest, "This sign-in answer is not the one Gatehouse is waiting for. Start the sign-in again from Gatehouse.")
+		return
 	}
-	w := &redirectWait{got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1)}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /callback", func(rw http.ResponseWriter, req *http.Request) {
-		q := req.URL.Query()
-		if q.Get("state") != state {
-			page(rw, http.StatusBadRequest, "This sign-in answer is not the one Gatehouse is waiting for. Start the sign-in again from Gatehouse.")
+	used := true
+	w.once.Do(func() {
+		used = false
+		if e := q.Get("error"); e != "" {
+			w.fail <- fmt.Errorf("the sign-in was refused: %s %s", e, q.Get("error_description"))
 			return
 		}
-		used := true
-		w.once.Do(func() {
-			used = false
-			if e := q.Get("error"); e != "" {
-				w.fail <- fmt.Errorf("the sign-in was refused: %s %s", e, q.Get("error_description"))
-				return
-			}
-			w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
-		})
-		if used {
-			page(rw, http.StatusGone, "This sign-in answer was already used.")
-			return
-		}
-		page(rw, http.StatusOK, "You are signed in. You can close this tab and return to Gatehouse.")
+		w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
 	})
-	w.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = w.srv.Serve(l) }()
+	if used {
+		page(rw, http.StatusGone, "This sign-in answer was already used.")
+		return
+	}
+	page(rw, http.StatusOK, "You are signed in. You can close this tab and return to Gatehouse.")
+}
+
+// redirectWait is one sign-in's wait at the loopback redirect: it takes
+// the first redirect that carries its state, once.
+type redirectWait struct {
+	r     *loopbackRedirect
+	state string
+	got   chan *auth.AuthorizationResult
+	fail  chan error
+	once  sync.Once
+}
+
+// listen starts waiting for the redirect of the sign-in whose authorization
+// request carries state.
+func (r *loopbackRedirect) listen(state string) (*redirectWait, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.waits[state]; dup {
+		return nil, errors.New("a sign-in with the same state is already waiting")
+	}
+	w := &redirectWait{r: r, state: state, got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1)}
+	r.waits[state] = w
 	return w, nil
 }
 
@@ -474,9 +560,9 @@ func (w *redirectWait) result(ctx context.Context, timeout time.Duration) (*auth
 }
 
 func (w *redirectWait) close() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = w.srv.Shutdown(ctx)
+	w.r.mu.Lock()
+	delete(w.r.waits, w.state)
+	w.r.mu.Unlock()
 }
 
 // page answers the browser with a small page of plain text.

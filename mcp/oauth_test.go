@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -132,9 +133,10 @@ func (h *oauthHarness) addServerWith(t *testing.T, name, url string, oauth *stor
 // Sign in, and waits for the outcome: connected, or needing sign-in again.
 func (h *oauthHarness) signIn(t *testing.T, srv store.Server) Status {
 	t.Helper()
+	asked := h.ans.shownCount()
 	before := waitState(t, h.m, srv.ID, StateNeedsSignIn)
-	if n := h.ans.shownCount(); n != 0 {
-		t.Fatalf("a server asked to sign in before the person did (%d consents)", n)
+	if n := h.ans.shownCount(); n != asked {
+		t.Fatalf("a server asked to sign in before the person did (%d consents)", n-asked)
 	}
 	if err := h.m.SignIn(srv.ID); err != nil {
 		t.Fatal(err)
@@ -271,17 +273,19 @@ func TestOAuth_TokenForAnotherResource_E33(t *testing.T) {
 }
 
 // TestLoopbackRedirect_E33: the redirect listener takes one answer with the
-// right state, refuses others, and ends on timeout.
+// right state, refuses others, and ends on timeout. Its port stays bound
+// between sign-ins (no other program can take it), and it answers only the
+// sign-ins waiting now.
 func TestLoopbackRedirect_E33(t *testing.T) {
 	r, err := newLoopbackRedirect()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.close()
 	w, err := r.listen("good-state")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.close()
 	get := func(q string) int {
 		resp, err := http.Get(r.url() + "?" + q)
 		if err != nil {
@@ -307,6 +311,28 @@ func TestLoopbackRedirect_E33(t *testing.T) {
 		t.Errorf("timeout: %v", err)
 	}
 
+	// Once the sign-in is over its state is not waited for any more, but the
+	// port is still Gatehouse's, and a second sign-in waits on it.
+	w.close()
+	if code := get("code=late&state=good-state"); code != http.StatusBadRequest {
+		t.Errorf("answer after the sign-in ended: %d", code)
+	}
+	if l, err := net.Listen("tcp", strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")); err == nil {
+		l.Close()
+		t.Error("the redirect port was free between sign-ins")
+	}
+	w2, err := r.listen("next-state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.close()
+	if code := get("code=def&state=next-state"); code != http.StatusOK {
+		t.Errorf("second sign-in: %d", code)
+	}
+	if res, err := w2.result(context.Background(), time.Second); err != nil || res.Code != "def" {
+		t.Errorf("second result = %+v, %v", res, err)
+	}
+
 	// Only loopback: the listener is not reachable on other addresses.
 	if strings.Contains(r.url(), "0.0.0.0") || !strings.HasPrefix(r.url(), "http://127.0.0.1:") {
 		t.Errorf("redirect URL %s", r.url())
@@ -322,6 +348,7 @@ func TestOAuth_RefusesNonHTTPSAuthorization_E33(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.close()
 	fetch := h.m.codeFetcher(s, r)
 	for _, u := range []string{"http://auth.example/authorize?state=s", "javascript:alert(1)", "https://user@auth.example/authorize?state=s"} {
 		if _, err := fetch(context.Background(), &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refused") {
@@ -538,4 +565,42 @@ func TestOAuth_ClientSettings_E33(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOAuth_RedirectPort_E33: no loopback port is taken until the first
+// sign-in; then the manager keeps it (one for all its servers) until Close.
+func TestOAuth_RedirectPort_E33(t *testing.T) {
+	h := newOAuthHarnessWith(t, oauthtest.Options{}, ActionAccept)
+	redirect := func() *loopbackRedirect {
+		h.m.mu.Lock()
+		defer h.m.mu.Unlock()
+		return h.m.redirect
+	}
+	srv := h.addServer(t, "Protected", h.peer.URL)
+	waitState(t, h.m, srv.ID, StateNeedsSignIn)
+	if redirect() != nil {
+		t.Fatal("a redirect port was taken before anyone signed in")
+	}
+	if st := h.signIn(t, srv); st.State != StateConnected {
+		t.Fatalf("status %s %q", st.State, st.Message)
+	}
+	r := redirect()
+	if r == nil {
+		t.Fatal("no redirect after the sign-in")
+	}
+	other := h.addServer(t, "Other", h.peer.OtherURL)
+	if st := h.signIn(t, other); st.State != StateConnected || redirect() != r {
+		t.Fatalf("second server: %s %q; same redirect: %v", st.State, st.Message, redirect() == r)
+	}
+	addr := strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")
+	if l, err := net.Listen("tcp", addr); err == nil {
+		l.Close()
+		t.Fatal("the redirect port is not held")
+	}
+	h.m.Close()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("the redirect port is still held after Close: %v", err)
+	}
+	l.Close()
 }
