@@ -80,14 +80,17 @@ type host struct {
 	server  store.Server
 }
 
-// startHost opens the store, adds the scenario server, and waits until the
-// manager has connected to it (and read its lists).
-func startHost(ctx context.Context, serverURL string) (*host, error) {
+// startHost opens the store, adds the scenario server (with oauth as its
+// sign-in client settings, nil for none), and waits until the manager has
+// connected to it (and read its lists). A server that needs sign-in is signed
+// in to, as a person would: Sign in, then the consent (accepted by the
+// answerer, which plays the browser).
+func startHost(ctx context.Context, serverURL string, oauth *store.OAuthConfig) (*host, error) {
 	dir, err := os.MkdirTemp("", "gatehouse-conformance-")
 	if err != nil {
 		return nil, err
 	}
-	h := &host{dir: dir, answers: &autoAnswerer{}}
+	h := &host{dir: dir, answers: newAutoAnswerer()}
 	h.store, err = store.Open(dir, nil)
 	if err != nil {
 		os.RemoveAll(dir)
@@ -98,11 +101,12 @@ func startHost(ctx context.Context, serverURL string) (*host, error) {
 		ClientName:    "gatehouse-conformance",
 		ClientVersion: version(),
 		Asker:         h.broker,
+		Tokens:        newMemTokens(),
 		Logger:        slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	h.server, err = h.store.PutServer(store.Server{
 		Name: "conformance", Enabled: true, Transport: store.TransportHTTP,
-		HTTP: &store.HTTPConfig{URL: serverURL},
+		HTTP: &store.HTTPConfig{URL: serverURL, OAuth: oauth},
 	})
 	if err != nil {
 		h.close()
@@ -111,7 +115,12 @@ func startHost(ctx context.Context, serverURL string) (*host, error) {
 	h.manager.Set(h.server)
 	wctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	if err := h.manager.WaitConnected(wctx, h.server.ID); err != nil {
+	err = h.manager.WaitConnected(wctx, h.server.ID)
+	if errors.Is(err, mcp.ErrNeedsSignIn) {
+		logf("the server needs sign-in; signing in")
+		err = h.signIn(wctx)
+	}
+	if err != nil {
 		h.dumpLog()
 		h.close()
 		return nil, fmt.Errorf("connecting: %w", err)
@@ -120,6 +129,47 @@ func startHost(ctx context.Context, serverURL string) (*host, error) {
 	logf("connected over %s, protocol %s, server %q %s, capabilities %v, %d tools, %d resources, %d prompts",
 		st.Transport, st.ProtocolVersion, st.ServerName, st.ServerVersion, st.Capabilities, st.Tools, st.Resources, st.Prompts)
 	return h, nil
+}
+
+// signIn presses Sign in for the server and waits for the connection that
+// follows: connected, or the reason it is not (a refused sign-in leaves the
+// server needing sign-in, with the reason in its status).
+func (h *host) signIn(ctx context.Context) error {
+	before, err := h.manager.Status(h.server.ID)
+	if err != nil {
+		return err
+	}
+	if err := h.manager.SignIn(h.server.ID); err != nil {
+		return err
+	}
+	// Wait for the attempt that SignIn started, so that the "needs sign-in"
+	// state from before is not taken for its outcome.
+	for {
+		st, err := h.manager.Status(h.server.ID)
+		if err != nil {
+			return err
+		}
+		if st.Attempts > before.Attempts {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the sign-in did not start: %w", ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.manager.WaitConnected(ctx, h.server.ID) }()
+	select {
+	case err = <-done:
+	case err = <-h.answers.browserFailed:
+		return fmt.Errorf("signing in: %w", err)
+	}
+	if errors.Is(err, mcp.ErrNeedsSignIn) {
+		st, _ := h.manager.Status(h.server.ID)
+		return fmt.Errorf("not signed in: %s", st.Message)
+	}
+	return err
 }
 
 // close disconnects, closes the store and removes its folder.

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // A scenario does, against the suite's server, what the suite expects a host
@@ -44,13 +46,28 @@ var scenarios = map[string]scenario{
 	"sep-2640-client-verify-frontmatter": connectOnly,
 }
 
-// errNoOAuth is the answer to every auth/ scenario until Gatehouse's mcp
-// package supports OAuth (see AUTH_SCENARIOS.md).
-var errNoOAuth = fmt.Errorf("OAuth not yet supported by this client: %w", errUnsupported)
+// unsupportedAuth are the auth/ scenarios of OAuth mechanisms Gatehouse does
+// not implement (nor does the go-sdk it is built on; both suite baselines list
+// them): grants without a person and a browser, and sender-constrained
+// tokens. See AUTH_SCENARIOS.md.
+var unsupportedAuth = map[string]string{
+	"auth/client-credentials-basic":         "the client_credentials grant (SEP-1046)",
+	"auth/client-credentials-jwt":           "the client_credentials grant with private_key_jwt (SEP-1046)",
+	"auth/cross-app-access-complete-flow":   "enterprise-managed authorization (SEP-990)",
+	"auth/enterprise-managed-authorization": "enterprise-managed authorization (SEP-990)",
+	"auth/dpop":                             "DPoP sender-constrained tokens (SEP-1932)",
+	"auth/dpop-nonce":                       "DPoP sender-constrained tokens (SEP-1932)",
+	"auth/wif-jwt-bearer":                   "the JWT-bearer grant of workload identity federation (SEP-1933)",
+}
 
 func scenarioFor(name string) (scenario, bool) {
 	if strings.HasPrefix(name, "auth/") {
-		return func(context.Context, string, map[string]any) error { return errNoOAuth }, true
+		if what, ok := unsupportedAuth[name]; ok {
+			return func(context.Context, string, map[string]any) error {
+				return fmt.Errorf("%s: %w by Gatehouse", what, errUnsupported)
+			}, true
+		}
+		return signInAndCall, true
 	}
 	s, ok := scenarios[name]
 	return s, ok
@@ -59,7 +76,12 @@ func scenarioFor(name string) (scenario, bool) {
 // withHost connects Gatehouse to the scenario server, runs body, and
 // disconnects. On failure the server's log goes to stderr.
 func withHost(ctx context.Context, serverURL string, body func(*host) error) error {
-	h, err := startHost(ctx, serverURL)
+	return withOAuthHost(ctx, serverURL, nil, body)
+}
+
+// withOAuthHost is withHost with sign-in client settings for the server.
+func withOAuthHost(ctx context.Context, serverURL string, oauth *store.OAuthConfig, body func(*host) error) error {
+	h, err := startHost(ctx, serverURL, oauth)
 	if err != nil {
 		return err
 	}
@@ -72,6 +94,45 @@ func withHost(ctx context.Context, serverURL string, body func(*host) error) err
 		return err
 	}
 	return nil
+}
+
+// clientMetadataURL is the Client ID Metadata Document URL the suite expects
+// as client_id when the authorization server supports CIMD (auth/basic-cimd
+// fails any other). It is set for every auth/ scenario, as a person sets it
+// in the server's sign-in settings: Gatehouse (through go-sdk) uses it only
+// with an authorization server that advertises
+// client_id_metadata_document_supported, and otherwise a pre-registered
+// client when there is one, and dynamic registration last.
+const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+
+// oauthConfigFor is the server's sign-in client settings for an auth/
+// scenario: the CIMD URL, and the pre-registered client the suite hands over
+// in MCP_CONFORMANCE_CONTEXT (client_id, client_secret) when it does.
+func oauthConfigFor(scenarioCtx map[string]any) *store.OAuthConfig {
+	cfg := &store.OAuthConfig{ClientMetadataURL: clientMetadataURL}
+	if id, ok := scenarioCtx["client_id"].(string); ok {
+		cfg.ClientID = id
+		cfg.ClientSecret, _ = scenarioCtx["client_secret"].(string)
+		issuer, _ := scenarioCtx["issuer"].(string)
+		logf("pre-registered client %q from the context (issuer %s)", id, valueOr(issuer, "not given"))
+	}
+	return cfg
+}
+
+// signInAndCall is every auth/ scenario Gatehouse supports: connect (the
+// server answers 401, the server needs sign-in, the person signs in), list
+// the tools, and call test-tool. Step-up (403 insufficient_scope) and an
+// authorization server that changed happen inside these requests. The suite
+// judges what its servers saw; refusals end here with an error.
+func signInAndCall(ctx context.Context, serverURL string, scenarioCtx map[string]any) error {
+	return withOAuthHost(ctx, serverURL, oauthConfigFor(scenarioCtx), func(h *host) error {
+		tools, err := h.manager.Tools(h.server.ID)
+		if err != nil {
+			return err
+		}
+		logf("tools: %s", toolNames(tools))
+		return h.callTool(ctx, "test-tool", map[string]any{})
+	})
 }
 
 func connectOnly(ctx context.Context, serverURL string, _ map[string]any) error {
