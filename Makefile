@@ -138,3 +138,39 @@ test: deps-test frontend peers vet test-go test-conformance test-frontend test-e
 
 clean:
 	rm -rf build/bin test-output
+
+## Performance
+
+# Issue 6's benchmarks P1–P6 (bench/, README "Performance"): the bench server,
+# Gatehouse's core, a go-sdk and a TypeScript SDK client, the production
+# window on Xvfb and the MCP Inspector, in one run. Prints the table at the
+# end; the raw output is in test-output/bench.txt. Not part of `make test`.
+BENCH_NODE := bench/node
+BENCH_SERVER := $(ROOT)/build/bin/bench-server
+BENCH_ENV = GATEHOUSE_BIN=$(BIN) GATEHOUSE_BENCH_SERVER=$(BENCH_SERVER) GATEHOUSE_TEST_OUTPUT=$(OUT)
+BENCH_MCP := ParseRequestedSchema|FormValidate|HistoryWrite|BrokerElicit
+
+.PHONY: bench test-bench bench-deps
+
+$(BENCH_NODE)/node_modules/.package-lock.json: $(wildcard $(BENCH_NODE)/package.json $(BENCH_NODE)/package-lock.json)
+	@test -f $(BENCH_NODE)/package-lock.json || { echo "$(BENCH_NODE)/package-lock.json is missing: npm ci needs it"; exit 1; }
+	cd $(BENCH_NODE) && $(NPM_CI)
+	touch $@
+
+bench-deps: deps-test build peers $(BENCH_NODE)/node_modules/.package-lock.json
+	go build -o $(BENCH_SERVER) ./bench/server
+	mkdir -p $(OUT)
+
+bench: bench-deps
+	$(BENCH_ENV) go test -run '^$$' -bench . -benchtime 1x -timeout 30m ./bench/ -args -require 2>&1 | tee $(OUT)/bench.txt
+	go test -run '^$$' -bench '$(BENCH_MCP)' -benchtime 300x ./mcp/ 2>&1 | tee -a $(OUT)/bench.txt
+	go run ./bench/report < $(OUT)/bench.txt | tee $(OUT)/bench-table.txt
+	@echo "make bench: raw output in $(OUT)/bench.txt, table in $(OUT)/bench-table.txt"
+
+# Checks only that the benchmarks still run, with tiny sizes; no timing is judged.
+test-bench: bench-deps
+	$(BENCH_ENV) go test -run '^$$' -bench . -benchtime 1x -timeout 5m ./bench/ -args -require -quick 2>&1 | tee $(OUT)/test-bench.txt
+	go test -run '^$$' -bench '$(BENCH_MCP)' -benchtime 3x ./mcp/ 2>&1 | tee -a $(OUT)/test-bench.txt
+	go run ./bench/report < $(OUT)/test-bench.txt > /dev/null
+	@grep -q '^ok  *github.com/gatehouse-app/gatehouse/bench' $(OUT)/test-bench.txt || { echo "test-bench: the bench package did not pass"; exit 1; }
+	@echo "make test-bench: the benchmarks run"

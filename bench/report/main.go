@@ -1,0 +1,235 @@
+// Command report reads the output of Gatehouse's benchmarks (go test -bench
+// on ./bench and ./mcp) from stdin and prints the P1–P6 table: each figure
+// against its target, pass or miss. Every ratio in it was computed by the
+// benchmarks within one run; this only formats.
+//
+//	go test -run '^$' -bench . -benchtime 1x ./bench/ | go run ./bench/report
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// results maps a benchmark's name (without -GOMAXPROCS) to its metrics by unit.
+type results map[string]map[string]float64
+
+var benchLine = regexp.MustCompile(`^(Benchmark[^\s]+?)(-\d+)?\s+\d+\s+(.*)$`)
+
+func parse(r io.Reader) results {
+	res := results{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		metrics := map[string]float64{}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err == nil {
+				metrics[f[i+1]] = v
+			}
+		}
+		res[m[1]] = metrics
+	}
+	return res
+}
+
+func (r results) get(bench, unit string) (float64, bool) {
+	m, ok := r[bench]
+	if !ok {
+		return math.NaN(), false
+	}
+	v, ok := m[unit]
+	if !ok {
+		return math.NaN(), false
+	}
+	return v, true
+}
+
+type row struct {
+	id, what, figure, target, verdict string
+}
+
+func main() {
+	res := parse(os.Stdin)
+	var rows []row
+	missing := 0
+	add := func(id, what, figure, target string, pass *bool) {
+		v := ""
+		if pass != nil {
+			v = "MISS"
+			if *pass {
+				v = "pass"
+			}
+		}
+		rows = append(rows, row{id, what, figure, target, v})
+	}
+	yes := func(b bool) *bool { return &b }
+	g := func(bench, unit string) float64 {
+		v, ok := res.get(bench, unit)
+		if !ok {
+			missing++
+		}
+		return v
+	}
+
+	const rt = "BenchmarkP1P2RoundTrip"
+	if _, ok := res[rt]; ok {
+		ratio := g(rt, "P1-ratio-median")
+		add("P1", fmt.Sprintf("elicitation round trip, median (%.0f per client, interleaved)", g(rt, "round-trips/client")),
+			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(rt, "gatehouse-median-µs"), g(rt, "gosdk-median-µs"), ratio),
+			"≤ 1.10×", yes(ratio <= 1.10))
+		add("P1", "elicitation round trip, p99",
+			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(rt, "gatehouse-p99-µs"), g(rt, "gosdk-p99-µs"), g(rt, "P1-ratio-p99")), "", nil)
+		ratio2 := g(rt, "P2-ratio-median")
+		add("P2", "round trip vs TypeScript SDK client, median",
+			fmt.Sprintf("Gatehouse %.0f µs / TS SDK %.0f µs = %.2f×", g(rt, "gatehouse-median-µs"), g(rt, "ts-median-µs"), ratio2),
+			"≤ 0.50×", yes(ratio2 <= 0.5))
+		add("P2", "round trip vs TypeScript SDK client, p99",
+			fmt.Sprintf("Gatehouse %.0f µs / TS SDK %.0f µs = %.2f×", g(rt, "gatehouse-p99-µs"), g(rt, "ts-p99-µs"), g(rt, "P2-ratio-p99")), "", nil)
+	} else {
+		add("P1/P2", "round trip", "not run", "", yes(false))
+	}
+	const ir = "BenchmarkP1InputRequests"
+	if _, ok := res[ir]; ok {
+		add("P1b", "2026-07-28 input request: whole tool call, median",
+			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(ir, "gatehouse-median-µs"), g(ir, "gosdk-median-µs"), g(ir, "ratio-median")), "(info)", nil)
+	}
+
+	const mem = "BenchmarkP3Memory"
+	if _, ok := res[mem]; ok {
+		ratio := g(mem, "P3-ratio")
+		add("P3", fmt.Sprintf("app PSS (app + WebKit): %.0f servers + dialog vs none", g(mem, "servers")),
+			fmt.Sprintf("%.0f MB / %.0f MB = %.2f×", g(mem, "app-n-servers-dialog-MB"), g(mem, "app-0-servers-MB"), ratio),
+			"≤ 1.15×", yes(ratio <= 1.15))
+		add("P3", "the servers' own processes (not the app's)", fmt.Sprintf("%.0f MB", g(mem, "servers-own-MB")), "(info)", nil)
+		if v, _ := res.get(mem, "inspector-MB"); v > 0 {
+			add("P3", "MCP Inspector (node + Chromium window), no server",
+				fmt.Sprintf("%.0f MB (node %.0f + Chromium %.0f); Gatehouse idle is %.2f× of it", v,
+					g(mem, "inspector-node-MB"), g(mem, "inspector-chromium-MB"), g(mem, "app-vs-inspector")), "(comparison)", nil)
+		} else {
+			add("P3", "MCP Inspector", "not measured (see the log above)", "(comparison)", nil)
+		}
+	} else {
+		add("P3", "memory", "not run", "", yes(false))
+	}
+
+	const st = "BenchmarkP4Startup"
+	if _, ok := res[st]; ok {
+		v := g(st, "list-rendered-ms")
+		add("P4", fmt.Sprintf("start-up: exec → server list drawn, median of %.0f", g(st, "starts")),
+			fmt.Sprintf("%.0f ms (window %.0f ms, page %.0f ms, slowest %.0f ms)", v, g(st, "window-mapped-ms"), g(st, "page-painted-ms"), g(st, "list-rendered-max-ms")),
+			"≤ 600 ms", yes(v <= 600))
+	} else {
+		add("P4", "start-up", "not run", "", yes(false))
+	}
+
+	const fl = "BenchmarkP5Flood"
+	if _, ok := res[fl]; ok {
+		add("P5", fmt.Sprintf("flood of %.0f: shown / queued / refused", g(fl, "flood-sent")),
+			fmt.Sprintf("%.0f / %.0f / %.0f (other errors %.0f); decided after %.1f s", g(fl, "flood-shown"), g(fl, "flood-queued"),
+				g(fl, "flood-refused"), g(fl, "flood-other-errors"), g(fl, "flood-decided-ms")/1000), "(report)", nil)
+		growth := g(fl, "host-rss-growth-MB")
+		add("P5", "host RSS growth during the flood", fmt.Sprintf("%.1f MB (from %.0f MB; peak +%.0f goroutines)", growth,
+			g(fl, "host-rss-before-MB"), g(fl, "peak-extra-goroutines")), "≤ 20 MB", yes(growth <= 20))
+		reach := g(fl, "normal-reach-ms")
+		add("P5", "second server's request reaches the answerer", fmt.Sprintf("%.1f ms (in the dialog after the person answers: %.0f ms)", reach, g(fl, "normal-to-dialog-ms")),
+			"≤ 100 ms", yes(reach <= 100))
+		left := g(fl, "goroutines-left")
+		add("P5", "goroutines left afterwards", fmt.Sprintf("%.0f", left), "0", yes(left <= 0))
+	} else {
+		add("P5", "flood", "not run", "", yes(false))
+	}
+
+	const sc = "BenchmarkP6Scale"
+	if _, ok := res[sc]; ok {
+		add("P6", fmt.Sprintf("%.0f stdio servers: all connected", g(sc, "servers")),
+			fmt.Sprintf("%.0f ms", g(sc, "all-connected-ms")), "(report)", nil)
+		add("P6", "host memory with them", fmt.Sprintf("RSS %.0f MB (+%.0f MB), PSS %.0f MB; each server %.1f MB PSS",
+			g(sc, "host-rss-after-MB"), g(sc, "host-rss-growth-MB"), g(sc, "host-pss-after-MB"), g(sc, "server-pss-each-MB")), "(report)", nil)
+	} else {
+		add("P6", "scale", "not run", "", yes(false))
+	}
+
+	// Where the core's time goes (./mcp micro-benchmarks), when they ran.
+	parts := []struct{ bench, what string }{
+		{"BenchmarkParseRequestedSchema", "parse + compile the form schema"},
+		{"BenchmarkFormValidate", "validate the answer"},
+		{"BenchmarkHistoryWrite", "write one history entry (bbolt, fsync)"},
+		{"BenchmarkBrokerElicit/datafile", "Broker.Elicit, answered at once, real data file"},
+		{"BenchmarkBrokerElicit/nostore", "Broker.Elicit, answered at once, no history write"},
+	}
+	var breakdown []string
+	for _, p := range parts {
+		if v, ok := res.get(p.bench, "ns/op"); ok {
+			breakdown = append(breakdown, fmt.Sprintf("  %-52s %8.0f µs", p.what, v/1000))
+		}
+	}
+
+	fmt.Println()
+	fmt.Println("Gatehouse performance (issue 6) —", machine())
+	w := [4]int{}
+	for _, r := range rows {
+		w[0] = max(w[0], len([]rune(r.id)))
+		w[1] = max(w[1], len([]rune(r.what)))
+		w[2] = max(w[2], len([]rune(r.figure)))
+		w[3] = max(w[3], len([]rune(r.target)))
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-len([]rune(s)))) }
+	fails := 0
+	for _, r := range rows {
+		fmt.Printf("%s  %s  %s  %s  %s\n", pad(r.id, w[0]), pad(r.what, w[1]), pad(r.figure, w[2]), pad(r.target, w[3]), r.verdict)
+		if r.verdict == "MISS" {
+			fails++
+		}
+	}
+	if len(breakdown) > 0 {
+		fmt.Println("Core's share of a round trip, measured alone (./mcp):")
+		for _, l := range breakdown {
+			fmt.Println(l)
+		}
+	}
+	if missing > 0 {
+		fmt.Printf("%d expected figures were missing from the benchmark output\n", missing)
+	}
+	fmt.Printf("%d targets missed\n", fails)
+}
+
+// machine describes this computer: cores, CPU model and memory.
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	ram := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+				kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+				ram = fmt.Sprintf(", %.1f GiB RAM", kb/1024/1024)
+			}
+		}
+	}
+	nproc := strconv.Itoa(runtime.NumCPU())
+	if out, err := exec.Command("nproc").Output(); err == nil {
+		nproc = strings.TrimSpace(string(out))
+	}
+	return fmt.Sprintf("nproc %s, %s%s, %s", nproc, cpu, ram, runtime.Version())
+}
