@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
@@ -22,7 +23,9 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	log := fakeBrowser(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	peer, err := oauthtest.Start(ctx, oauthtest.Options{})
+	// A 1 s token is already "expired" for oauth2 (10 s early expiry): every
+	// use refreshes it, through the saved refresh token.
+	peer, err := oauthtest.Start(ctx, oauthtest.Options{TokenLifetime: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +77,18 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 		t.Errorf("whoami: %+v %v", res, err)
 	}
 
-	if tok, err := core.tokens.LoadToken(view.ID, peer.URL); err != nil || tok == nil || tok.Token.AccessToken == "" {
-		t.Errorf("saved sign-in = %+v, %v", tok, err)
+	first, err := core.tokens.LoadToken(view.ID, peer.URL)
+	if err != nil || first == nil || first.Token.AccessToken == "" {
+		t.Fatalf("saved sign-in = %+v, %v", first, err)
+	}
+	if _, err := tools.Call("w2", view.ID, "whoami", ""); err != nil {
+		t.Fatal(err)
+	}
+	if c := peer.Counts(); c.Refreshes < 1 || c.TokenGrants != 1 {
+		t.Errorf("counts = %+v; want refreshes and a single sign-in", c)
+	}
+	if now, _ := core.tokens.LoadToken(view.ID, peer.URL); now == nil || now.Token.AccessToken == first.Token.AccessToken {
+		t.Error("the refreshed token was not saved")
 	}
 	if tok, _ := core.tokens.LoadToken(view.ID, peer.OtherURL); tok != nil {
 		t.Error("a token was offered for another resource")
