@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var flagFloodHeap = flag.String("floodheap", "", "P5: write a heap profile (and goroutine dump) 1.5 s into the flood to this file")
@@ -45,6 +50,12 @@ type floodResult struct {
 // flood is over.
 func BenchmarkP5Flood(b *testing.B) {
 	sizes()
+	// The floor first: the same flood on a bare go-sdk client that refuses
+	// every request at once. What any go-sdk host pays to receive it.
+	floorGrowth, floorRefused := floodFloor(b)
+	runtime.GC()
+	debug.FreeOSMemory()
+
 	g := newCore(b, protocol)
 	g.connect(b, stdioServer(b, "flooder"), stdioServer(b, "normal"))
 	ctx := context.Background()
@@ -239,8 +250,59 @@ func BenchmarkP5Flood(b *testing.B) {
 	}
 	b.ReportMetric(float64(reachDialog.Microseconds())/1000, "normal-to-dialog-ms")
 	b.ReportMetric(float64(peakGoroutines-baseGoroutines), "peak-extra-goroutines")
+	b.ReportMetric(floorGrowth, "gosdk-refusing-rss-growth-MB")
+	b.ReportMetric(float64(floorRefused), "gosdk-refusing-refused")
 	b.ReportMetric(float64(left), "goroutines-left")
 	if len(fr.Errors) > 0 {
 		b.Logf("other errors: %v", fr.Errors)
 	}
+}
+
+// floodFloor runs the flood against a bare go-sdk client whose handler
+// refuses every request at once (-32000), and returns its RSS growth in MB
+// and how many the server saw refused.
+func floodFloor(b *testing.B) (float64, int) {
+	c := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-bench", Version: "1.0.0"}, &sdk.ClientOptions{
+		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}},
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return nil, &jsonrpc.Error{Code: -32000, Message: "too many requests"}
+		},
+	})
+	ctx := context.Background()
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(benchServer(b))}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	runtime.GC()
+	debug.FreeOSMemory()
+	time.Sleep(100 * time.Millisecond)
+	pid := os.Getpid()
+	base := rssKB(pid)
+	peak := base
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				peak = max(peak, rssKB(pid))
+			}
+		}
+	}()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "flood", Arguments: map[string]any{"count": *flagFlood, "spread_ms": 1000}})
+	close(stop)
+	<-stopped
+	var fr floodResult
+	if err == nil {
+		err = parseToolText(res, &fr)
+	}
+	if err != nil {
+		b.Fatalf("flood on the bare go-sdk client: %v", err)
+	}
+	return mb(peak - base), fr.Refused
 }

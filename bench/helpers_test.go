@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -509,5 +510,96 @@ func goroutines(want int, d time.Duration) int {
 			return n
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// rawClient is the floor under every client: hand-written JSON-RPC on the
+// bench server's stdio that answers each elicitation/create with a canned
+// result, decoding only what it must. Its round trip is the server's own
+// share plus the pipes; no MCP client can go below it.
+type rawClient struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	next int
+}
+
+func startRawClient(b *testing.B, protocol string) *rawClient {
+	b.Helper()
+	cmd := exec.Command(benchServer(b))
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	r := &rawClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), next: 1}
+	b.Cleanup(func() { _ = in.Close(); _ = cmd.Wait() })
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{"elicitation":{"form":{}}},"clientInfo":{"name":"raw","version":"1"}}}`+"\n", protocol)
+	if _, err := io.WriteString(in, init); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := r.out.ReadBytes('\n'); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+func (r *rawClient) run(n int) (loopResult, error) {
+	id := r.next
+	r.next++
+	var res loopResult
+	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"elicit_loop","arguments":{"n":%d}}}`+"\n", id, n)
+	if _, err := io.WriteString(r.in, call); err != nil {
+		return res, err
+	}
+	for {
+		line, err := r.out.ReadBytes('\n')
+		if err != nil {
+			return res, err
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result *struct {
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+				IsError bool `json:"isError"`
+			} `json:"result"`
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(line, &msg); err != nil {
+			return res, err
+		}
+		switch {
+		case msg.Method == "elicitation/create":
+			reply := append(append([]byte(`{"jsonrpc":"2.0","id":`), msg.ID...), `,"result":{"action":"accept","content":`+answerJSON+"}}\n"...)
+			if _, err := r.in.Write(reply); err != nil {
+				return res, err
+			}
+		case msg.Method != "":
+			// a notification or another request: not expected, ignored
+		case string(msg.ID) == strconv.Itoa(id):
+			if msg.Error != nil {
+				return res, fmt.Errorf("%s", msg.Error.Message)
+			}
+			if msg.Result == nil || msg.Result.IsError || len(msg.Result.Content) == 0 {
+				return res, fmt.Errorf("elicit_loop failed: %s", line)
+			}
+			err := json.Unmarshal([]byte(msg.Result.Content[0].Text), &res)
+			return res, err
+		}
 	}
 }

@@ -20,7 +20,9 @@ import (
 //     JSON and answers through Submit, as the dialog does → back;
 //   - gosdk: a bare go-sdk client whose handler accepts at once;
 //   - ts: a TypeScript SDK client (bench/node/tsclient.mjs) whose handler
-//     accepts at once.
+//     accepts at once;
+//   - floor: no MCP client at all, hand-written JSON-RPC answering with a
+//     canned result (rawClient): the server's own share plus the pipes.
 //
 // One tool call loops over a batch of elicitations, so a round trip is one
 // elicitation/create and its answer and nothing else (no tool call in it).
@@ -32,6 +34,7 @@ func BenchmarkP1P2RoundTrip(b *testing.B) {
 	g.connect(b, stdioServer(b, "bench"))
 	cs := sdkClient(b, protocol)
 	ts := startTSClient(b)
+	raw := startRawClient(b, protocol)
 	ctx := context.Background()
 
 	type client struct {
@@ -59,6 +62,7 @@ func BenchmarkP1P2RoundTrip(b *testing.B) {
 			return r, err
 		}},
 		{name: "ts", run: ts.run},
+		{name: "floor", run: raw.run},
 	}
 	// Warm-up: one small batch each, not counted.
 	for _, c := range clients {
@@ -98,7 +102,7 @@ func BenchmarkP1P2RoundTrip(b *testing.B) {
 		}
 		b.Logf("%s: %s in tool calls, %s in round trips", c.name, c.wall.Round(time.Millisecond), time.Duration(sum).Round(time.Millisecond))
 	}
-	gh, gs, tc := clients[0], clients[1], clients[2]
+	gh, gs, tc, fl := clients[0], clients[1], clients[2], clients[3]
 	b.ReportMetric(float64(*flagN), "round-trips/client")
 	b.ReportMetric(us(median(gh.ns)), "gatehouse-median-µs")
 	b.ReportMetric(us(p99(gh.ns)), "gatehouse-p99-µs")
@@ -106,6 +110,8 @@ func BenchmarkP1P2RoundTrip(b *testing.B) {
 	b.ReportMetric(us(p99(gs.ns)), "gosdk-p99-µs")
 	b.ReportMetric(us(median(tc.ns)), "ts-median-µs")
 	b.ReportMetric(us(p99(tc.ns)), "ts-p99-µs")
+	b.ReportMetric(us(median(fl.ns)), "floor-median-µs")
+	b.ReportMetric(us(p99(fl.ns)), "floor-p99-µs")
 	b.ReportMetric(median(gh.ns)/median(gs.ns), "P1-ratio-median")
 	b.ReportMetric(p99(gh.ns)/p99(gs.ns), "P1-ratio-p99")
 	b.ReportMetric(median(gh.ns)/median(tc.ns), "P2-ratio-median")

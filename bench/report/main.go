@@ -91,12 +91,16 @@ func main() {
 		add("P1", fmt.Sprintf("elicitation round trip, median (%.0f per client, interleaved)", g(rt, "round-trips/client")),
 			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(rt, "gatehouse-median-µs"), g(rt, "gosdk-median-µs"), ratio),
 			"≤ 1.10×", yes(ratio <= 1.10))
+		add("P1", "floor: the same server with no MCP client (raw JSON-RPC)",
+			fmt.Sprintf("%.0f µs median, %.0f µs p99", g(rt, "floor-median-µs"), g(rt, "floor-p99-µs")), "(info)", nil)
 		add("P1", "elicitation round trip, p99",
 			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(rt, "gatehouse-p99-µs"), g(rt, "gosdk-p99-µs"), g(rt, "P1-ratio-p99")), "", nil)
 		ratio2 := g(rt, "P2-ratio-median")
 		add("P2", "round trip vs TypeScript SDK client, median",
 			fmt.Sprintf("Gatehouse %.0f µs / TS SDK %.0f µs = %.2f×", g(rt, "gatehouse-median-µs"), g(rt, "ts-median-µs"), ratio2),
 			"≤ 0.50×", yes(ratio2 <= 0.5))
+		add("P2", "floor vs TypeScript SDK client (no client can go below)",
+			fmt.Sprintf("%.0f µs / %.0f µs = %.2f×", g(rt, "floor-median-µs"), g(rt, "ts-median-µs"), g(rt, "floor-median-µs")/g(rt, "ts-median-µs")), "(info)", nil)
 		add("P2", "round trip vs TypeScript SDK client, p99",
 			fmt.Sprintf("Gatehouse %.0f µs / TS SDK %.0f µs = %.2f×", g(rt, "gatehouse-p99-µs"), g(rt, "ts-p99-µs"), g(rt, "P2-ratio-p99")), "", nil)
 	} else {
@@ -144,6 +148,7 @@ func main() {
 		growth := g(fl, "host-rss-growth-MB")
 		add("P5", "host RSS growth during the flood", fmt.Sprintf("%.1f MB (from %.0f MB; peak +%.0f goroutines)", growth,
 			g(fl, "host-rss-before-MB"), g(fl, "peak-extra-goroutines")), "≤ 20 MB", yes(growth <= 20))
+		add("P5", "floor: bare go-sdk client refusing at once, same flood", fmt.Sprintf("%.1f MB RSS growth", g(fl, "gosdk-refusing-rss-growth-MB")), "(info)", nil)
 		reach := g(fl, "normal-reach-ms")
 		add("P5", "second server's request reaches the answerer", fmt.Sprintf("%.1f ms (in the dialog after the person answers: %.0f ms)", reach, g(fl, "normal-to-dialog-ms")),
 			"≤ 100 ms", yes(reach <= 100))
