@@ -172,5 +172,5 @@ test-bench: bench-deps
 	$(BENCH_ENV) go test -run '^$$' -bench . -benchtime 1x -timeout 5m ./bench/ -args -require -quick 2>&1 | tee $(OUT)/test-bench.txt
 	go test -run '^$$' -bench '$(BENCH_MCP)' -benchtime 3x ./mcp/ 2>&1 | tee -a $(OUT)/test-bench.txt
 	go run ./bench/report < $(OUT)/test-bench.txt > /dev/null
-	@grep -q '^ok  *github.com/gatehouse-app/gatehouse/bench' $(OUT)/test-bench.txt || { echo "test-bench: the bench package did not pass"; exit 1; }
+	@grep -qE '^ok\s+github.com/gatehouse-app/gatehouse/bench\s' $(OUT)/test-bench.txt || { echo "test-bench: the bench package did not pass"; exit 1; }
 	@echo "make test-bench: the benchmarks run"

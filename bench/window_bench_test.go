@@ -320,14 +320,22 @@ func treePSS(root int) (host, other int64, procs []proc) {
 	return host, other, procs
 }
 
-// settledPSS waits for d, then returns the median of three samples 0.5 s apart.
+// settleTime is how long memory is left to settle before it is sampled.
+func settleTime() time.Duration {
+	if *flagQuick {
+		return 300 * time.Millisecond
+	}
+	return 3 * time.Second
+}
+
+// settledPSS waits for d, then returns the median of three samples d/6 apart.
 func settledPSS(root int, d time.Duration) (host, other int64, procs []proc) {
 	time.Sleep(d)
 	var hs, os []int64
 	for range 3 {
 		h, o, p := treePSS(root)
 		hs, os, procs = append(hs, h), append(os, o), p
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(d / 6)
 	}
 	return int64(median(hs)), int64(median(os)), procs
 }
@@ -350,7 +358,7 @@ func BenchmarkP3Memory(b *testing.B) {
 		missing(b, "testdata/peers is not installed (make peers)")
 	}
 	d := newDesktop(b)
-	settle := 3 * time.Second
+	settle := settleTime()
 
 	// No server.
 	empty := b.TempDir()
@@ -526,7 +534,7 @@ func (d *desktop) inspector(b *testing.B) (*inspectorMem, string) {
 	if err := json.Unmarshal([]byte(line), &ready); err != nil || !ready.Ready {
 		return nil, fmt.Sprintf("its UI did not load in Chromium: %s %s (log: %s)", strings.TrimSpace(line), ready.Error, logPath)
 	}
-	time.Sleep(3 * time.Second)
+	time.Sleep(settleTime())
 	var nodes, chromium []int64
 	for range 3 {
 		var n, c int64
@@ -537,7 +545,7 @@ func (d *desktop) inspector(b *testing.B) (*inspectorMem, string) {
 			c += pssKB(p.pid)
 		}
 		nodes, chromium = append(nodes, n), append(chromium, c)
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(settleTime() / 6)
 	}
 	b.Logf("Inspector: %s; Chromium: %s", describe(tree(cmd.Process.Pid)), describe(tree(ui.Process.Pid)[1:]))
 	stdin.Close()
