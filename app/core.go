@@ -178,6 +178,7 @@ func (c *Core) ConnectAll() error {
 // Close disconnects every server (stopping their processes) and closes the store.
 func (c *Core) Close() error {
 	c.Manager.Close()
+	c.Broker.FlushHistory() // nothing recorded is lost
 	return c.Store.Close()
 }
 

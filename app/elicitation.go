@@ -397,6 +397,7 @@ func (s *ElicitationService) SetPolicy(serverID, mode string) error {
 // History returns past elicitations, newest first, filtered by server and
 // outcome ("" for all).
 func (s *ElicitationService) History(serverID, outcome string) ([]HistoryView, error) {
+	s.core.Broker.FlushHistory()
 	entries, err := s.core.Store.History(store.HistoryFilter{ServerID: serverID, Outcome: outcome, Limit: 500})
 	if err != nil {
 		return nil, err
@@ -410,7 +411,10 @@ func (s *ElicitationService) History(serverID, outcome string) ([]HistoryView, e
 }
 
 // ClearHistory deletes every history entry.
-func (s *ElicitationService) ClearHistory() error { return s.core.Store.ClearHistory() }
+func (s *ElicitationService) ClearHistory() error {
+	s.core.Broker.FlushHistory()
+	return s.core.Store.ClearHistory()
+}
 
 // NotifyUnfocused is called by the UI when a request arrives while the
 // window is not focused: the OS shows a notification naming the server and

@@ -91,9 +91,9 @@ func (instant) OpenedChanged([]OpenedURL) {}
 // history write.
 type memStore struct{}
 
-func (memStore) Policy(string) (store.Policy, error)                         { return store.Policy{}, nil }
-func (memStore) Settings() (store.Settings, error)                           { return store.Settings{}, nil }
-func (memStore) AddHistory(e store.HistoryEntry) (store.HistoryEntry, error) { return e, nil }
+func (memStore) Policy(string) (store.Policy, error)     { return store.Policy{}, nil }
+func (memStore) Settings() (store.Settings, error)       { return store.Settings{}, nil }
+func (memStore) AddHistories([]store.HistoryEntry) error { return nil }
 
 // BenchmarkBrokerElicit is Broker.Elicit for one form with an answerer that
 // answers at once, with default options: with the real data file, and with a

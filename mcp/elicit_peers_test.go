@@ -231,6 +231,7 @@ func TestElicit_DemoServerCrashClosesDialog(t *testing.T) {
 		t.Fatal("the call did not end after the server died")
 	}
 	waitFor(t, "history to record the withdrawal", 5*time.Second, func() bool {
+		h.broker.FlushHistory()
 		hist, _ := h.st.History(store.HistoryFilter{})
 		return len(hist) == 1 && hist[0].Outcome == store.OutcomeServerCancelled
 	})

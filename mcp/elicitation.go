@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -119,7 +121,7 @@ type Answerer interface {
 type BrokerStore interface {
 	Policy(serverID string) (store.Policy, error)
 	Settings() (store.Settings, error)
-	AddHistory(e store.HistoryEntry) (store.HistoryEntry, error)
+	AddHistories(entries []store.HistoryEntry) error
 }
 
 // BrokerOptions configures a Broker. Zero values mean the defaults above.
@@ -149,9 +151,16 @@ type Broker struct {
 	// the server's completion notice (see urlmode.go).
 	openedURLs []*openedURL
 	endedURLs  []*openedURL // the latest that ended, oldest first
+
+	history *historyWriter
 }
 
 type serverQueue struct {
+	// schemas are this server's recently parsed forms, by their JSON and
+	// field order: a server asking the same form again is not compiled
+	// again (issue 6, P1). At most maxCachedSchemas, per server, so a
+	// server sending endless new schemas only fills its own.
+	schemas    map[string]*FormSchema
 	limiter    *rate.Limiter
 	waiting    []*pending
 	refused    int
@@ -185,7 +194,8 @@ func NewBroker(opts BrokerOptions) *Broker {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Broker{opts: opts, servers: map[string]*serverQueue{}, byID: map[string]*pending{}}
+	return &Broker{opts: opts, servers: map[string]*serverQueue{}, byID: map[string]*pending{},
+		history: newHistoryWriter(opts.Store.AddHistories)}
 }
 
 // invalidParams is the JSON-RPC error for a request the host refuses to show.
@@ -214,6 +224,11 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 	if utf8.RuneCountInString(p.Message) > MaxMessageLength {
 		return refuse(fmt.Sprintf("the message is over %d characters", MaxMessageLength))
 	}
+	if b.overLimit(peer) {
+		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
+		b.record(entry)
+		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
+	}
 	var fs *FormSchema
 	var link *LinkReport
 	if entry.Mode == "url" {
@@ -223,7 +238,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 			return refuse(err.Error()) // E18, E22: nothing is shown
 		}
 	} else {
-		parsed, err := ParseRequestedSchema(p.RequestedSchema, fieldOrderOf(p.Meta))
+		parsed, err := b.parseSchema(peer.Server.ID, p.RequestedSchema, fieldOrderOf(p.Meta))
 		if err != nil {
 			return refuse(err.Error()) // E6: nothing is shown
 		}
@@ -321,31 +336,102 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 	}
 }
 
-// admit takes a rate-limit token and a queue place for pd, or refuses it.
-func (b *Broker) admit(pd *pending) bool {
-	id := pd.req.Peer.Server.ID
+// maxCachedSchemas bounds each server's cache of parsed forms.
+const maxCachedSchemas = 16
+
+// parseSchema is ParseRequestedSchema with a small per-server cache. A
+// FormSchema is not changed after parsing, so requests can share one.
+func (b *Broker) parseSchema(serverID string, raw any, order []string) (*FormSchema, error) {
+	keyJSON, err := json.Marshal(raw)
+	if err != nil {
+		return ParseRequestedSchema(raw, order)
+	}
+	key := string(keyJSON) + "\x00" + strings.Join(order, "\x00")
 	b.mu.Lock()
+	q := b.queueLocked(serverID)
+	fs := q.schemas[key]
+	b.mu.Unlock()
+	if fs != nil {
+		return fs, nil
+	}
+	fs, err = ParseRequestedSchema(raw, order)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	if q.schemas == nil || len(q.schemas) >= maxCachedSchemas {
+		q.schemas = map[string]*FormSchema{}
+	}
+	q.schemas[key] = fs
+	b.mu.Unlock()
+	return fs, nil
+}
+
+// queueLocked returns the server's queue, creating it. b.mu is held.
+func (b *Broker) queueLocked(id string) *serverQueue {
 	q := b.servers[id]
 	if q == nil {
 		q = &serverQueue{limiter: rate.NewLimiter(rate.Every(b.opts.Every), b.opts.Burst)}
 		b.servers[id] = q
 	}
-	// A request that finds nothing of its server on screen or waiting is
-	// always admitted (it still spends a token if one is left): a server that
-	// asks one question after another, each after the person answered the
-	// last, cannot bury anyone, and refusing its sixth question in a minute
-	// would only break a conversation the person is having. Requests that
-	// pile up are what the token bucket limits (E29).
-	idle := len(q.waiting) == 0 && (b.current == nil || b.current.req.Peer.Server.ID != id)
+	return q
+}
+
+// idleLocked reports whether nothing of the server is on screen or waiting.
+// A request that finds its server idle is always admitted (it still spends
+// a token if one is left): a server that asks one question after another,
+// each after the person answered the last, cannot bury anyone, and refusing
+// its sixth question in a minute would only break a conversation the person
+// is having. Requests that pile up are what the token bucket limits (E29).
+func (b *Broker) idleLocked(id string, q *serverQueue) bool {
+	return len(q.waiting) == 0 && (b.current == nil || b.current.req.Peer.Server.ID != id)
+}
+
+// refusedLocked counts a refusal and returns the flood notice when one is
+// due (at most one per noticeEvery). b.mu is held.
+func (b *Broker) refusedLocked(q *serverQueue, peer Peer) *Notice {
+	q.refused++
+	now := b.opts.Now()
+	if now.Sub(q.lastNotice) < noticeEvery {
+		return nil
+	}
+	q.lastNotice = now
+	n := &Notice{ServerID: peer.Server.ID, ServerName: peer.Server.Name, Kind: "flood", Refused: q.refused}
+	q.refused = 0
+	return n
+}
+
+// overLimit is admit's check made before the request is parsed, without
+// spending anything: a flood is refused for the cost of a lock, not of a
+// schema compilation each (issue 6, P5).
+func (b *Broker) overLimit(peer Peer) bool {
+	id := peer.Server.ID
+	b.mu.Lock()
+	q := b.servers[id]
+	if q == nil {
+		b.mu.Unlock()
+		return false
+	}
+	over := len(q.waiting) >= b.opts.QueueSize || (!b.idleLocked(id, q) && q.limiter.TokensAt(b.opts.Now()) < 1)
+	var notice *Notice
+	if over {
+		notice = b.refusedLocked(q, peer)
+	}
+	b.mu.Unlock()
+	if notice != nil {
+		b.opts.Answerer.Notify(*notice)
+	}
+	return over
+}
+
+// admit takes a rate-limit token and a queue place for pd, or refuses it.
+func (b *Broker) admit(pd *pending) bool {
+	id := pd.req.Peer.Server.ID
+	b.mu.Lock()
+	q := b.queueLocked(id)
 	allowed := pd.free || q.limiter.AllowN(b.opts.Now(), 1)
-	if len(q.waiting) >= b.opts.QueueSize || (!allowed && !idle) {
-		q.refused++
-		var notice *Notice
-		if now := b.opts.Now(); now.Sub(q.lastNotice) >= noticeEvery {
-			q.lastNotice = now
-			notice = &Notice{ServerID: id, ServerName: pd.req.Peer.Server.Name, Kind: "flood", Refused: q.refused}
-			q.refused = 0
-		}
+	if len(q.waiting) >= b.opts.QueueSize || (!allowed && !b.idleLocked(id, q)) {
+		notice := b.refusedLocked(q, pd.req.Peer)
 		b.mu.Unlock()
 		if notice != nil {
 			b.opts.Answerer.Notify(*notice)
@@ -536,10 +622,15 @@ func (b *Broker) withShown(e store.HistoryEntry, pd *pending) store.HistoryEntry
 	return e
 }
 
-// record adds a history entry. History is a record for the person; failing
-// to write it must not fail the request, so the error is dropped.
+// record adds a history entry, written in the background (history.go).
 func (b *Broker) record(e store.HistoryEntry) {
-	_, _ = b.opts.Store.AddHistory(e)
+	b.history.record(e)
+}
+
+// FlushHistory waits until every outcome so far is in the store: call it
+// before reading the history, and before closing the store.
+func (b *Broker) FlushHistory() {
+	b.history.flush()
 }
 
 func newRequestID() string {

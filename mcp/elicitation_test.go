@@ -104,6 +104,7 @@ const nameSchema = `{"type":"object","properties":{"name":{"type":"string","minL
 
 func (f *brokerFixture) history(t *testing.T) []store.HistoryEntry {
 	t.Helper()
+	f.broker.FlushHistory()
 	h, err := f.st.History(store.HistoryFilter{})
 	if err != nil {
 		t.Fatal(err)

@@ -53,6 +53,33 @@ func (s *Store) AddHistory(e HistoryEntry) (HistoryEntry, error) {
 	return stored, nil
 }
 
+// AddHistories stores several entries in one transaction (one disk sync),
+// in order. An entry with an unknown outcome is refused and nothing is
+// stored.
+func (s *Store) AddHistories(entries []HistoryEntry) error {
+	for _, e := range entries {
+		if !slices.Contains(outcomes, e.Outcome) {
+			return fmt.Errorf("%w: unknown elicitation outcome %q", ErrInvalid, e.Outcome)
+		}
+	}
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketHistory)
+		for _, e := range entries {
+			if e.Time.IsZero() {
+				e.Time = s.now()
+			}
+			if _, err := addHistory(b, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("add to the elicitation history: %w", err)
+	}
+	return nil
+}
+
 // addHistory stores e under the bucket's next sequence number, deletes the
 // entries that leave the newest MaxHistory, and returns the stored record.
 func addHistory(b *bbolt.Bucket, e HistoryEntry) ([]byte, error) {

@@ -503,3 +503,24 @@ func TestHistoryFilterIsExact(t *testing.T) {
 		})
 	}
 }
+
+func TestAddHistories(t *testing.T) {
+	s := openT(t, t.TempDir())
+	entries := []HistoryEntry{
+		{ServerID: "a", ServerName: "A", Mode: "form", Outcome: OutcomeAccepted},
+		{ServerID: "a", ServerName: "A", Mode: "form", Outcome: OutcomeRateLimited},
+	}
+	if err := s.AddHistories(append(entries, HistoryEntry{Outcome: "nope"})); err == nil {
+		t.Fatal("an unknown outcome must be refused")
+	}
+	if got, _ := s.History(HistoryFilter{}); len(got) != 0 {
+		t.Fatalf("a refused batch stored %d entries", len(got))
+	}
+	if err := s.AddHistories(entries); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.History(HistoryFilter{})
+	if err != nil || len(got) != 2 || got[0].Outcome != OutcomeRateLimited || got[1].Outcome != OutcomeAccepted || got[0].Time.IsZero() {
+		t.Errorf("history = %+v, %v (newest first)", got, err)
+	}
+}
