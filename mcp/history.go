@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -41,7 +42,12 @@ func (w *historyWriter) record(e store.HistoryEntry) {
 	}
 }
 
+// historyGather is how long the writer lets entries gather before a write:
+// a conversation of quick answers costs one disk sync, not one each.
+const historyGather = 25 * time.Millisecond
+
 func (w *historyWriter) run() {
+	time.Sleep(historyGather)
 	w.mu.Lock()
 	for len(w.pending) > 0 {
 		batch := w.pending
