@@ -133,7 +133,7 @@ conformance-client:
 test-conformance: deps conformance-client $(CONFORMANCE)/node_modules/.package-lock.json $(CONFORMANCE)/alpha/node_modules/.package-lock.json
 	$(CONFORMANCE)/run.sh $(CONFORMANCE_BIN) $(OUT)
 
-test: deps-test frontend peers vet test-go test-conformance test-frontend test-e2e test-window
+test: deps-test frontend peers vet test-go test-conformance test-frontend test-e2e test-window test-bench
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:
