@@ -23,12 +23,35 @@ const methodElicit = "elicitation/create"
 // withFieldOrder returns elicitation params with FieldOrderMeta set from the
 // raw requestedSchema, or the params unchanged when there is nothing to add.
 func withFieldOrder(params json.RawMessage) json.RawMessage {
-	var p map[string]json.RawMessage
-	if err := json.Unmarshal(params, &p); err != nil || p["requestedSchema"] == nil {
+	var fields struct {
+		Schema json.RawMessage `json:"requestedSchema"`
+		Meta   json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &fields); err != nil || fields.Schema == nil {
 		return params
 	}
-	order := PropertyOrder(p["requestedSchema"])
+	order := PropertyOrder(fields.Schema)
 	if len(order) == 0 {
+		return params
+	}
+	if trimmed := bytes.TrimSpace(params); fields.Meta == nil && len(trimmed) > 1 && trimmed[0] == '{' {
+		// Without a _meta yet, add one as the first member and leave the
+		// rest of the bytes as they are: no second encoding on every request
+		// (issue 6, P1).
+		orderJSON, _ := json.Marshal(order)
+		out := make([]byte, 0, len(trimmed)+len(orderJSON)+len(FieldOrderMeta)+16)
+		out = append(out, `{"_meta":{"`...)
+		out = append(out, FieldOrderMeta...)
+		out = append(out, `":`...)
+		out = append(out, orderJSON...)
+		out = append(out, '}')
+		if rest := bytes.TrimSpace(trimmed[1:]); len(rest) > 0 && rest[0] != '}' {
+			out = append(out, ',')
+		}
+		return append(out, trimmed[1:]...)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
 		return params
 	}
 	meta := map[string]json.RawMessage{}

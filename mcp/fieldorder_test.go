@@ -73,3 +73,36 @@ func TestFieldOrderBody_StreamsEveryLine(t *testing.T) {
 		t.Errorf("out = %q", out)
 	}
 }
+
+// TestWithFieldOrder_Splice: params without a _meta get one spliced in
+// front; the result is the same JSON plus the order, whatever the spacing.
+func TestWithFieldOrder_Splice(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"compact", `{"message":"m","requestedSchema":{"type":"object","properties":{"zeta":{},"alpha":{}}}}`},
+		{"spaced", " {\n  \"message\": \"m\",\n  \"requestedSchema\": {\"properties\": {\"zeta\": {}, \"alpha\": {}}}\n} "},
+		{"with _meta", `{"_meta":{"progressToken":1},"requestedSchema":{"properties":{"zeta":{},"alpha":{}}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := withFieldOrder(json.RawMessage(tc.in))
+			var got, want map[string]any
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("not JSON: %s", out)
+			}
+			_ = json.Unmarshal([]byte(tc.in), &want)
+			meta, _ := got["_meta"].(map[string]any)
+			if order := fieldOrderOf(sdk.Meta(meta)); strings.Join(order, ",") != "zeta,alpha" {
+				t.Errorf("order = %v in %s", order, out)
+			}
+			delete(meta, FieldOrderMeta)
+			if len(meta) == 0 {
+				delete(got, "_meta")
+			}
+			if g, _ := json.Marshal(got); string(g) != func() string { b, _ := json.Marshal(want); return string(b) }() {
+				t.Errorf("the rest changed: %s", out)
+			}
+		})
+	}
+	if out := withFieldOrder(json.RawMessage(`{"message":"no schema"}`)); string(out) != `{"message":"no schema"}` {
+		t.Errorf("params without a schema changed: %s", out)
+	}
+}
