@@ -68,7 +68,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(page), "You are signed in") {
+	if !strings.Contains(string(page), "Gatehouse received your sign-in") {
 		t.Errorf("page after sign-in: %s", page)
 	}
 	waitUntil(t, "connected", func() bool { return state() == "connected" })

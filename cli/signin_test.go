@@ -43,7 +43,7 @@ func TestCLI_SignIn_E33(t *testing.T) {
 	}
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(page), "You are signed in") {
+	if !strings.Contains(string(page), "Gatehouse received your sign-in") {
 		t.Errorf("page: %s", page)
 	}
 	waitRun(t, done)

@@ -517,7 +517,7 @@ func (r *loopbackRedirect) callback(rw http.ResponseWriter, req *http.Request) {
 		page(rw, http.StatusGone, "This sign-in answer was already used.")
 		return
 	}
-	page(rw, http.StatusOK, "You are signed in. You can close this tab and return to Gatehouse.")
+	page(rw, http.StatusOK, "Gatehouse received your sign-in. You can close this tab and return to Gatehouse, which finishes it.")
 }
 
 // redirectWait is one sign-in's wait at the loopback redirect: it takes

@@ -182,7 +182,7 @@ func TestOAuth_SignIn_E33(t *testing.T) {
 	if shown.Mode != ModeSignIn || shown.Message != "Protected wants you to sign in at 127.0.0.1." || !shown.Link.Loopback {
 		t.Errorf("consent = %+v", shown)
 	}
-	if page := <-h.pages; !strings.Contains(page, "You are signed in") {
+	if page := <-h.pages; !strings.Contains(page, "Gatehouse received your sign-in") {
 		t.Errorf("the browser page after the redirect: %q", page)
 	}
 	if got := h.call(t, srv, "whoami", nil); got != "signed in" {

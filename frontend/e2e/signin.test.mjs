@@ -75,7 +75,7 @@ describe('sign-in (OAuth)', () => {
     // What the person's browser does: the authorization server approves and
     // sends it back to Gatehouse's loopback address.
     const res = await fetch(args[0].slice('ARG:'.length));
-    assert.match(await res.text(), /You are signed in/);
+    assert.match(await res.text(), /Gatehouse received your sign-in/);
     await waitForState(page, 'Calendar', 'connected');
 
     await card.getByRole('button', { name: 'Sign out' }).click();
