@@ -267,8 +267,22 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 	return h, nil
 }
 
-// loopback returns the manager's loopback redirect, made at the first
-// sign-in and kept until Close, so that its port stays Gatehouse's.
+// dropRedirect forgets a redirect whose port was taken, and the session's
+// handler that registered it.
+func (m *Manager) dropRedirect(r *loopbackRedirect, s *session) {
+	m.mu.Lock()
+	if m.redirect == r {
+		m.redirect = nil
+	}
+	m.mu.Unlock()
+	s.mu.Lock()
+	s.oauth = nil
+	s.mu.Unlock()
+}
+
+// loopback returns the manager's loopback redirect. Its port is chosen at
+// the first sign-in and reused by later ones (clients registered it); it
+// listens only while a sign-in waits for the browser.
 func (m *Manager) loopback() (*loopbackRedirect, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -336,6 +350,9 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 			return nil, errors.New("the sign-in address has no state parameter")
 		}
 		wait, err := redirect.listen(state)
+		if errors.Is(err, errRedirectPortTaken) {
+			m.dropRedirect(redirect, s) // the next sign-in registers a new port
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -458,41 +475,62 @@ func (s *session) signInDone() {
 }
 
 // loopbackRedirect is the redirect URI of RFC 8252:
-// http://127.0.0.1:PORT/callback, one per manager. Its listener is bound when
-// the port is chosen and held until the manager closes, so no other program
-// can take the port between the client registration (which names it) and
-// the browser's return. It answers only a redirect that carries the state of
-// a sign-in waiting now, once; anything else gets a page saying so.
+// http://127.0.0.1:PORT/callback, one per manager. The port is chosen at the
+// first sign-in and listened on from then until that sign-in ends, so no
+// other program can take it between the client registration (which names
+// it) and the browser's return. Between sign-ins nothing listens; a later
+// sign-in listens on the same port again, and if another program took it,
+// that sign-in fails with a sentence and the next one picks a new port. It
+// answers only a redirect that carries the state of a sign-in waiting now,
+// once; anything else gets a page saying so.
 type loopbackRedirect struct {
 	port int
-	srv  *http.Server
 
 	mu    sync.Mutex
+	srv   *http.Server             // nil while no sign-in waits
 	waits map[string]*redirectWait // by state
 }
 
+// newLoopbackRedirect picks the port and listens on it at once: the first
+// sign-in (which registers the redirect URI) follows immediately, so the
+// port cannot be taken in between.
 func newLoopbackRedirect() (*loopbackRedirect, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("no loopback port for the sign-in redirect: %w", err)
 	}
 	r := &loopbackRedirect{port: l.Addr().(*net.TCPAddr).Port, waits: map[string]*redirectWait{}}
+	r.serveLocked(l)
+	return r, nil
+}
+
+// serveLocked serves the callback on l. r.mu is held (or r is new).
+func (r *loopbackRedirect) serveLocked(l net.Listener) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /callback", r.callback)
 	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = r.srv.Serve(l) }()
-	return r, nil
+	go func(srv *http.Server) { _ = srv.Serve(l) }(r.srv)
 }
 
 func (r *loopbackRedirect) url() string {
 	return "http://127.0.0.1:" + strconv.Itoa(r.port) + "/callback"
 }
 
+// errRedirectPortTaken means another program took the redirect port while no
+// sign-in waited; the next sign-in uses a new port.
+var errRedirectPortTaken = errors.New("the sign-in redirect port was taken by another program; sign in again")
+
 // close stops the listener.
 func (r *loopbackRedirect) close() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = r.srv.Shutdown(ctx)
+	r.mu.Lock()
+	srv := r.srv
+	r.srv = nil
+	r.mu.Unlock()
+	if srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
 }
 
 func (r *loopbackRedirect) callback(rw http.ResponseWriter, req *http.Request) {
@@ -538,6 +576,13 @@ func (r *loopbackRedirect) listen(state string) (*redirectWait, error) {
 	if _, dup := r.waits[state]; dup {
 		return nil, errors.New("a sign-in with the same state is already waiting")
 	}
+	if r.srv == nil { // listen again, on the port the client registered
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
+		if err != nil {
+			return nil, fmt.Errorf("%w (port %d: %v)", errRedirectPortTaken, r.port, err)
+		}
+		r.serveLocked(l)
+	}
 	w := &redirectWait{r: r, state: state, got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1)}
 	r.waits[state] = w
 	return w, nil
@@ -559,10 +604,16 @@ func (w *redirectWait) result(ctx context.Context, timeout time.Duration) (*auth
 	}
 }
 
+// close ends the wait; the listener closes when no other sign-in waits, so
+// the port is open only while the browser is expected back.
 func (w *redirectWait) close() {
 	w.r.mu.Lock()
 	delete(w.r.waits, w.state)
+	idle := len(w.r.waits) == 0
 	w.r.mu.Unlock()
+	if idle {
+		w.r.close()
+	}
 }
 
 // page answers the browser with a small page of plain text.

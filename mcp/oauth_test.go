@@ -273,9 +273,8 @@ func TestOAuth_TokenForAnotherResource_E33(t *testing.T) {
 }
 
 // TestLoopbackRedirect_E33: the redirect listener takes one answer with the
-// right state, refuses others, and ends on timeout. Its port stays bound
-// between sign-ins (no other program can take it), and it answers only the
-// sign-ins waiting now.
+// right state, refuses others, and ends on timeout. It listens only while a
+// sign-in waits, and listens again on the same port for the next one.
 func TestLoopbackRedirect_E33(t *testing.T) {
 	r, err := newLoopbackRedirect()
 	if err != nil {
@@ -311,21 +310,21 @@ func TestLoopbackRedirect_E33(t *testing.T) {
 		t.Errorf("timeout: %v", err)
 	}
 
-	// Once the sign-in is over its state is not waited for any more, but the
-	// port is still Gatehouse's, and a second sign-in waits on it.
+	// Once the sign-in is over the listener closes; the next sign-in listens
+	// again on the same port (the one the client registered).
+	addr := strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")
 	w.close()
-	if code := get("code=late&state=good-state"); code != http.StatusBadRequest {
-		t.Errorf("answer after the sign-in ended: %d", code)
-	}
-	if l, err := net.Listen("tcp", strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")); err == nil {
-		l.Close()
-		t.Error("the redirect port was free between sign-ins")
+	if _, err := http.Get(r.url() + "?code=late&state=good-state"); err == nil {
+		t.Error("the redirect still listens after the sign-in ended")
 	}
 	w2, err := r.listen("next-state")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w2.close()
+	if !strings.HasSuffix(r.url(), addr+"/callback") {
+		t.Errorf("the port changed: %s", r.url())
+	}
 	if code := get("code=def&state=next-state"); code != http.StatusOK {
 		t.Errorf("second sign-in: %d", code)
 	}
@@ -567,8 +566,9 @@ func TestOAuth_ClientSettings_E33(t *testing.T) {
 	}
 }
 
-// TestOAuth_RedirectPort_E33: no loopback port is taken until the first
-// sign-in; then the manager keeps it (one for all its servers) until Close.
+// TestOAuth_RedirectPort_E33: no loopback port is listened on until the first
+// sign-in, and none between sign-ins; a port another program took meanwhile
+// fails that sign-in with a sentence, and the next one uses a new port.
 func TestOAuth_RedirectPort_E33(t *testing.T) {
 	h := newOAuthHarnessWith(t, oauthtest.Options{}, ActionAccept)
 	redirect := func() *loopbackRedirect {
@@ -588,19 +588,21 @@ func TestOAuth_RedirectPort_E33(t *testing.T) {
 	if r == nil {
 		t.Fatal("no redirect after the sign-in")
 	}
-	other := h.addServer(t, "Other", h.peer.OtherURL)
-	if st := h.signIn(t, other); st.State != StateConnected || redirect() != r {
-		t.Fatalf("second server: %s %q; same redirect: %v", st.State, st.Message, redirect() == r)
-	}
 	addr := strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")
-	if l, err := net.Listen("tcp", addr); err == nil {
-		l.Close()
-		t.Fatal("the redirect port is not held")
-	}
-	h.m.Close()
+	// Between sign-ins nothing listens on it.
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		t.Fatalf("the redirect port is still held after Close: %v", err)
+		t.Fatalf("the redirect port is held between sign-ins: %v", err)
+	}
+	// Another program holds it now: the next sign-in says so and stores
+	// nothing; the one after that uses a new port.
+	other := h.addServer(t, "Other", h.peer.OtherURL)
+	if st := h.signIn(t, other); st.State == StateConnected || !strings.Contains(st.Message, "taken by another program") {
+		t.Fatalf("sign-in with the port taken: %s %q", st.State, st.Message)
 	}
 	l.Close()
+	if st := h.signIn(t, other); st.State != StateConnected || redirect() == r {
+		t.Fatalf("sign-in after: %s %q; new redirect: %v", st.State, st.Message, redirect() != r)
+	}
+	h.m.Close()
 }
