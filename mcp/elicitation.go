@@ -2,9 +2,9 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -47,18 +47,18 @@ const (
 // came from the server (Message, form labels and descriptions, URL) must be
 // shown as text, never as HTML (E16).
 type Request struct {
-	ID         string // host-assigned and unguessable; not the JSON-RPC id
-	Peer       Peer
-	Mode       string // "form" or "url"
-	Message    string
-	Form       *Form // form mode
+	ID      string // host-assigned and unguessable; not the JSON-RPC id
+	Peer    Peer
+	Mode    string // "form" or "url"
+	Message string
+	Form    *Form // form mode
 	// Link is the checked URL of a URL-mode request (E20, E22), and
 	// ElicitationID the server's id for it, which its completion notice
 	// names (E24).
 	Link          *LinkReport
 	ElicitationID string
-	ReceivedAt time.Time
-	Deadline   time.Time // when it is cancelled if still unanswered
+	ReceivedAt    time.Time
+	Deadline      time.Time // when it is cancelled if still unanswered
 
 	schema *FormSchema
 }
