@@ -105,12 +105,3 @@ func (t *tokenStore) DeleteToken(serverID string) error {
 	}
 	return t.st.DeleteSecret(serverID)
 }
-
-// signedIn reports whether a token is saved for the server's current URL.
-func (t *tokenStore) signedIn(srv store.Server) bool {
-	if srv.HTTP == nil {
-		return false
-	}
-	tok, err := t.LoadToken(srv.ID, srv.HTTP.URL)
-	return err == nil && tok != nil
-}

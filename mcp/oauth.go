@@ -206,7 +206,7 @@ func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSourc
 	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
 		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient())
-	return m.savingTokenSource(ctx, serverID, saved, c.TokenSource(ctx, saved.Token))
+	return m.savingTokenSource(serverID, saved, c.TokenSource(ctx, saved.Token))
 }
 
 // signInHandler returns the session's go-sdk handler, made at its first
@@ -244,7 +244,10 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			saved := &SavedToken{Resource: serverURL, TokenURL: c.Endpoint.TokenURL, ClientID: c.ClientID,
 				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
-			return m.savingTokenSource(ctx, s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
+			if err := m.opts.Tokens.SaveToken(s.srv.ID, saved); err != nil {
+				m.opts.Logger.Warn("could not save the sign-in token", "server", s.srv.ID, "error", err)
+			}
+			return m.savingTokenSource(s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
 		},
 		InitialTokenSource: s.oauth.initial,
 	}
@@ -299,14 +302,11 @@ func (m *Manager) loopback() (*loopbackRedirect, error) {
 	return m.redirect, nil
 }
 
-// savingTokenSource saves each new token (after a refresh) in the store.
-func (m *Manager) savingTokenSource(_ context.Context, serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
-	ts := &savingSource{base: base, saved: *saved, save: func(t *SavedToken) error { return m.opts.Tokens.SaveToken(serverID, t) }}
-	ts.last = saved.Token
-	if err := ts.save(&ts.saved); err != nil {
-		m.opts.Logger.Warn("could not save the sign-in token", "server", serverID, "error", err)
-	}
-	return ts
+// savingTokenSource saves each new token base gives (after a refresh) in
+// the store; saved, the token it starts from, is already there.
+func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
+	return &savingSource{base: base, saved: *saved, last: saved.Token,
+		save: func(t *SavedToken) error { return m.opts.Tokens.SaveToken(serverID, t) }}
 }
 
 type savingSource struct {
@@ -704,8 +704,7 @@ func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandid
 // the SDK it fetches only https (or http on this computer) and only from
 // public addresses, and it does not follow redirects.
 func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
-	pu, err := url.Parse(u)
-	if err != nil || (pu.Scheme != "https" && !(pu.Scheme == "http" && loopbackHost(pu.Hostname()))) {
+	if _, err := CheckLink(u); err != nil { // https, or http on this computer
 		return "", false
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -732,14 +731,6 @@ func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok b
 		return "", false
 	}
 	return *prm.Resource, true
-}
-
-func loopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // metadataClient fetches metadata from public addresses and this computer

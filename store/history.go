@@ -136,7 +136,7 @@ func (s *Store) History(f HistoryFilter) ([]HistoryEntry, error) {
 		var k, v []byte
 		if f.Before == 0 {
 			k, v = c.Last()
-		} else if k, v = c.Seek(historyKey(f.Before)); k == nil {
+		} else if k, _ = c.Seek(historyKey(f.Before)); k == nil {
 			k, v = c.Last() // every entry is older than Before
 		} else {
 			k, v = c.Prev()
