@@ -94,8 +94,11 @@ func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
 		t.Fatalf("submit: %+v %v", res, err)
 	}
 	out := <-result
-	if len(out.Content) != 1 || !strings.Contains(out.Content[0].Text, `"email":"ada@example.com"`) || !strings.Contains(out.Content[0].Text, `"guests":0`) {
-		t.Errorf("the tool result shows what was sent, defaults included: %+v", out)
+	// The answer left "guests" out (the person cleared its default): the
+	// server gets exactly the submitted fields (E14).
+	want := `accept {"arrival":"2026-03-01","email":"ada@example.com","name":"Ada","track":"web","workshops":["mcp"]}`
+	if len(out.Content) != 1 || out.Content[0].Text != want {
+		t.Errorf("the tool result shows what was sent: %+v\nwant %s", out, want)
 	}
 	// A late answer to a finished request is dropped safely.
 	if err := svc.Decline(v.ID); !errors.Is(err, ErrNotOpen) {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -102,7 +100,7 @@ func BenchmarkBrokerElicit(b *testing.B) {
 	run := func(b *testing.B, st BrokerStore) {
 		br := NewBroker(BrokerOptions{Answerer: instant{benchAnswer()}, Store: st})
 		peer := Peer{Server: store.Server{ID: "s", Name: "Bench"}, Where: "bench"}
-		req := &sdk.ElicitRequest{Params: &sdk.ElicitParams{Message: "Register for the workshop.", RequestedSchema: json.RawMessage(benchForm)}}
+		req := formRequest("Register for the workshop.", benchForm)
 		ctx := context.Background()
 		b.ReportAllocs()
 		for b.Loop() {

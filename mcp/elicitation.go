@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -156,8 +156,8 @@ type Broker struct {
 }
 
 type serverQueue struct {
-	// schemas are this server's recently parsed forms, by their JSON and
-	// field order: a server asking the same form again is not compiled
+	// schemas are this server's recently parsed forms, by their JSON text:
+	// a server asking the same form again is not compiled
 	// again (issue 6, P1). At most maxCachedSchemas, per server, so a
 	// server sending endless new schemas only fills its own.
 	schemas    map[string]*FormSchema
@@ -238,7 +238,17 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 			return refuse(err.Error()) // E18, E22: nothing is shown
 		}
 	} else {
-		parsed, err := b.parseSchema(peer.Server.ID, p.RequestedSchema, fieldOrderOf(p.Meta))
+		raw, carried := rawSchemaOf(p.Meta)
+		switch {
+		case !carried && p.RequestedSchema == nil:
+			return refuse("a form request must have a requestedSchema") // E6: nothing is shown
+		case !carried:
+			// The schema did not come through the host's own reading of the
+			// wire (rawschema.go), so what would be sent could differ from
+			// what is shown (E14): refuse rather than guess.
+			return refuse("the requestedSchema could not be read exactly as sent")
+		}
+		parsed, err := b.parseSchema(peer.Server.ID, raw)
 		if err != nil {
 			return refuse(err.Error()) // E6: nothing is shown
 		}
@@ -321,7 +331,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		}
 		entry.Outcome = store.OutcomeAccepted
 		if settings.RememberAnswers {
-			entry.Answer = content
+			entry.Answer = maps.Clone(content) // written later, in the background
 		}
 		b.record(entry)
 		return &sdk.ElicitResult{Action: ActionAccept, Content: content}, nil
@@ -339,14 +349,11 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 // maxCachedSchemas bounds each server's cache of parsed forms.
 const maxCachedSchemas = 16
 
-// parseSchema is ParseRequestedSchema with a small per-server cache. A
-// FormSchema is not changed after parsing, so requests can share one.
-func (b *Broker) parseSchema(serverID string, raw any, order []string) (*FormSchema, error) {
-	keyJSON, err := json.Marshal(raw)
-	if err != nil {
-		return ParseRequestedSchema(raw, order)
-	}
-	key := string(keyJSON) + "\x00" + strings.Join(order, "\x00")
+// parseSchema is ParseRequestedSchema with a small per-server cache, keyed
+// by the schema's bytes as the server sent them. A FormSchema is not changed
+// after parsing, so requests can share one.
+func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*FormSchema, error) {
+	key := string(raw)
 	b.mu.Lock()
 	q := b.queueLocked(serverID)
 	fs := q.schemas[key]
@@ -354,7 +361,7 @@ func (b *Broker) parseSchema(serverID string, raw any, order []string) (*FormSch
 	if fs != nil {
 		return fs, nil
 	}
-	fs, err = ParseRequestedSchema(raw, order)
+	fs, err := ParseRequestedSchema(raw, nil)
 	if err != nil {
 		return nil, err
 	}

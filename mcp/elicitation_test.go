@@ -96,8 +96,24 @@ func newBrokerFixture(t *testing.T, ans *scripted, opts BrokerOptions) *brokerFi
 	return &brokerFixture{st: st, broker: NewBroker(opts), ans: ans, a: put("Alpha"), b: put("Beta")}
 }
 
+// formRequest is a form request as the broker receives it from a
+// connection: its params went through the host's wire rewrite (rawschema.go).
 func formRequest(message, schema string) *sdk.ElicitRequest {
-	return &sdk.ElicitRequest{Params: &sdk.ElicitParams{Message: message, RequestedSchema: json.RawMessage(schema)}}
+	return &sdk.ElicitRequest{Params: fromWire(&sdk.ElicitParams{Message: message, RequestedSchema: json.RawMessage(schema)})}
+}
+
+// fromWire encodes params, rewrites them as a connection read does, and
+// decodes them as the SDK does.
+func fromWire(p *sdk.ElicitParams) *sdk.ElicitParams {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	var out sdk.ElicitParams
+	if err := json.Unmarshal(carrySchema(b), &out); err != nil {
+		panic(err)
+	}
+	return &out
 }
 
 const nameSchema = `{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}`
@@ -161,6 +177,9 @@ func TestBroker_RemembersAnswersOnlyWhenAsked(t *testing.T) {
 	}
 }
 
+// TestBroker_RefusesBeforeShowing_E4_E6: a request the host cannot show as
+// the server meant it is answered -32602 with a sentence, shown to no one,
+// and recorded as refused.
 func TestBroker_RefusesBeforeShowing_E4_E6(t *testing.T) {
 	cases := []struct {
 		name string
@@ -171,6 +190,9 @@ func TestBroker_RefusesBeforeShowing_E4_E6(t *testing.T) {
 		{"a URL request when URL mode was not offered", &sdk.ElicitRequest{Params: &sdk.ElicitParams{Mode: "url", Message: "?", URL: "https://x.example", ElicitationID: "1"}}, `mode "url" was not offered`},
 		{"an unknown mode", &sdk.ElicitRequest{Params: &sdk.ElicitParams{Mode: "telepathy", Message: "?"}}, `mode "telepathy"`},
 		{"an over-long message", formRequest(string(make([]byte, MaxMessageLength+1)), `{}`), "over 8192 characters"},
+		{"a form without a requestedSchema", &sdk.ElicitRequest{Params: fromWire(&sdk.ElicitParams{Message: "Proceed?"})}, "must have a requestedSchema"},
+		{"a form whose schema is null", &sdk.ElicitRequest{Params: fromWire(&sdk.ElicitParams{Mode: "form", Message: "?", RequestedSchema: json.RawMessage(`null`)})}, "must have a requestedSchema"},
+		{"a schema that did not come through the host's wire reading", &sdk.ElicitRequest{Params: &sdk.ElicitParams{Message: "?", RequestedSchema: map[string]any{"type": "object"}}}, "could not be read exactly as sent"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -44,6 +45,8 @@ func runPeer(kind string) int {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "peer: failing on purpose")
 		return 3
+	case "defaults-echo":
+		err = defaultsEchoServer().Run(ctx, &sdk.StdioTransport{})
 	case "paged":
 		err = pagedServer().Run(ctx, &sdk.StdioTransport{})
 	case "spawner":
@@ -63,6 +66,40 @@ func runPeer(kind string) int {
 		return 1
 	}
 	return 0
+}
+
+// defaultsEchoForm is elicit-server.mjs's defaultsForm: every field type
+// that can carry a default, and one required field without.
+const defaultsEchoForm = `{"type":"object","properties":{
+  "city":{"type":"string","title":"City"},
+  "units":{"type":"string","title":"Units","default":"metric"},
+  "days":{"type":"integer","title":"Days","minimum":1,"maximum":14,"default":3},
+  "threshold":{"type":"number","title":"Rain threshold (mm)","default":0.5},
+  "alerts":{"type":"boolean","title":"Send alerts","default":true},
+  "language":{"type":"string","title":"Language","enum":["en","zh"],"default":"en"},
+  "detail":{"type":"string","title":"Detail","oneOf":[{"const":"short","title":"Short"},{"const":"long","title":"Long"}],"default":"short"},
+  "layers":{"type":"array","title":"Map layers","items":{"type":"string","enum":["rain","wind","clouds"]},"default":["rain","wind"]}},
+  "required":["city"]}`
+
+// defaultsEchoServer asks defaultsEchoForm as a 2026-07-28 input request and
+// returns the answer exactly as it came back in inputResponses. (Before
+// 2026-07-28 a go-sdk server adds the defaults to the answers it receives
+// itself, so older revisions are tested with the TypeScript peer.)
+func defaultsEchoServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "defaults-echo", Version: "0.1"}, nil)
+	s.AddTool(&sdk.Tool{Name: "defaults_echo", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if r, ok := req.Params.InputResponses["forecast"].(*sdk.ElicitResult); ok {
+				b, err := json.Marshal(r)
+				if err != nil {
+					return nil, err
+				}
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+			}
+			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"forecast": &sdk.ElicitParams{
+				Message: "Which forecast do you want?", RequestedSchema: json.RawMessage(defaultsEchoForm)}}}, nil
+		})
+	return s
 }
 
 // pagedServer lists 7 tools two at a time, adds one more when "grow" is

@@ -95,7 +95,7 @@ func newStdioProcess(cfg *store.StdioConfig, stderr *serverLog) *stdioProcess {
 }
 
 func (p *stdioProcess) transport() sdk.Transport {
-	return fieldOrderTransport{&sdk.CommandTransport{Command: p.cmd, TerminateDuration: stdioTerminateWait}}
+	return rawSchemaTransport{&sdk.CommandTransport{Command: p.cmd, TerminateDuration: stdioTerminateWait}}
 }
 
 // killGroup stops every process left in the child's group. The SDK's Close
@@ -121,9 +121,9 @@ type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
 	post4xx atomic.Bool
-	// fieldOrder rewrites response bodies to keep form field order (see
-	// fieldOrderBody); only Streamable HTTP needs it.
-	fieldOrder bool
+	// rawSchema rewrites response bodies to carry form schemas past the
+	// SDK (see rawschema.go); only Streamable HTTP needs it.
+	rawSchema bool
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -134,8 +134,8 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && t.fieldOrder && isMessageBody(resp.Header.Get("Content-Type")) {
-		resp.Body = fieldOrderBody(resp.Body)
+	if err == nil && t.rawSchema && isMessageBody(resp.Header.Get("Content-Type")) {
+		resp.Body = rawSchemaBody(resp.Body)
 	}
 	if err == nil && req.Method == http.MethodPost && resp.StatusCode >= 400 && resp.StatusCode < 500 &&
 		resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
@@ -152,7 +152,7 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	if err != nil {
 		return nil, "", err
 	}
-	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, fieldOrder: true}
+	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, rawSchema: true}
 	httpClient := &http.Client{Transport: ht}
 	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient, OAuthHandler: oauth}, copts)
 	if err == nil {
@@ -163,7 +163,7 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	}
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
 	sseHTTP := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}}
-	cs, sseErr := client.Connect(ctx, fieldOrderTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, copts)
+	cs, sseErr := client.Connect(ctx, rawSchemaTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, copts)
 	if sseErr != nil {
 		return nil, "", errors.Join(err, sseErr)
 	}

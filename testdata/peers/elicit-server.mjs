@@ -5,6 +5,9 @@
 //                                     every field type, titled and multi-select enums
 //   node elicit-server.mjs --legacy   pins protocol 2025-06-18 and asks with the
 //                                     legacy enumNames keyword
+//
+// In both, `defaults_echo` asks for a form whose every field but `city` has a
+// default, and returns exactly the content it received (issue 10, E14).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
@@ -46,6 +49,23 @@ const legacyForm = {
   required: ["priority"],
 };
 
+// Every field type that can carry a default. The TypeScript SDK server only
+// validates what it receives; it adds no defaults of its own.
+const defaultsForm = {
+  type: "object",
+  properties: {
+    city: { type: "string", title: "City" },
+    units: { type: "string", title: "Units", default: "metric" },
+    days: { type: "integer", title: "Days", minimum: 1, maximum: 14, default: 3 },
+    threshold: { type: "number", title: "Rain threshold (mm)", default: 0.5 },
+    alerts: { type: "boolean", title: "Send alerts", default: true },
+    language: { type: "string", title: "Language", enum: ["en", "zh"], default: "en" },
+    detail: { type: "string", title: "Detail", oneOf: [{ const: "short", title: "Short" }, { const: "long", title: "Long" }], default: "short" },
+    layers: { type: "array", title: "Map layers", items: { type: "string", enum: ["rain", "wind", "clouds"] }, default: ["rain", "wind"] },
+  },
+  required: ["city"],
+};
+
 const ask = (message, requestedSchema) => async () => {
   const result = await server.server.elicitInput({ message, requestedSchema });
   return { content: [{ type: "text", text: JSON.stringify(result) }] };
@@ -58,6 +78,8 @@ if (legacy) {
   server.registerTool("every_field", { description: "Asks for every field type." },
     ask("Tell us about yourself.", everyField));
 }
+server.registerTool("defaults_echo", { description: "Asks a form with defaults and returns what it received." },
+  ask("Which forecast do you want?", defaultsForm));
 server.registerTool("confirm", { description: "Asks a yes/no question." },
   ask("Proceed?", { type: "object", properties: { ok: { type: "boolean", title: "OK" } }, required: ["ok"] }));
 

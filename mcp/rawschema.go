@@ -1,0 +1,349 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A form request's requestedSchema is carried past the go-sdk, untouched, so
+// that Gatehouse's own form code is the one authority over it (E14, E15).
+//
+// Why at the wire: after the host's ElicitationHandler returns accept, the
+// go-sdk client validates the content against the requestedSchema with a
+// second JSON Schema library and then applies the schema's defaults to it
+// (client.elicit → ApplyDefaults, also for 2026-07-28 input requests, which it
+// fulfils through the same function). A field the person cleared would reach
+// the server with its default: the server would receive an answer the person
+// never gave. The SDK has no option to turn this off, and the decoded schema
+// it hands over has also lost the order of the fields. So every
+// elicitation/create read from a connection (and every elicitation among a
+// result's input requests) is rewritten before the SDK decodes it: the schema
+// the server wrote moves, byte for byte, into _meta[RawSchemaMeta] as a JSON
+// string, and the SDK sees placeholderSchema, an object schema with no
+// properties, against which any answer is valid and to which no default
+// applies. The broker parses the carried schema once, the form shows it, and
+// the content validated against it is exactly what is sent.
+//
+// A request without a requestedSchema is left without one (form mode then
+// refuses it, E6), and a RawSchemaMeta the server wrote itself is removed, so
+// that only the host can put a schema there.
+
+// RawSchemaMeta is the _meta key that carries a form request's requestedSchema
+// as the server wrote it (a JSON text in a JSON string).
+const RawSchemaMeta = "gatehouse.dev/requestedSchema"
+
+// placeholderSchema is the requestedSchema the go-sdk sees instead.
+const placeholderSchema = `{"type":"object"}`
+
+const methodElicit = "elicitation/create"
+
+// rawSchemaOf returns the requestedSchema carried in a request's _meta, and
+// whether there is one.
+func rawSchemaOf(meta sdk.Meta) (json.RawMessage, bool) {
+	s, ok := meta[RawSchemaMeta].(string)
+	if !ok {
+		return nil, false
+	}
+	return json.RawMessage(s), true
+}
+
+// carrySchema rewrites the params of one elicitation/create as described
+// above. Params it cannot read are returned unchanged: the SDK refuses them
+// itself (its decoding fails the same way), so nothing unchecked is shown.
+func carrySchema(params json.RawMessage) json.RawMessage {
+	hasSchema := bytes.Contains(params, []byte(`"requestedSchema"`))
+	hasOurKey := bytes.Contains(params, []byte(RawSchemaMeta))
+	if !hasSchema && !hasOurKey {
+		return params // a URL request, or a form without a schema: nothing to carry
+	}
+	members, empty, ok := topLevelMembers(params)
+	if !ok {
+		return params
+	}
+	schema, meta := members["requestedSchema"], members["_meta"]
+	if schema.count > 1 || meta.count > 1 {
+		return carrySchemaSlow(params)
+	}
+	var carried []byte
+	if schema.count == 1 && !isJSONNull(params[schema.start:schema.end]) {
+		carried = params[schema.start:schema.end]
+	}
+	newMeta, ok := metaWithSchema(metaValue(params, meta), carried)
+	if !ok {
+		return params
+	}
+	// Splice: the members the host does not change keep their bytes.
+	type edit struct {
+		start, end int
+		with       []byte
+	}
+	var edits []edit
+	if carried != nil {
+		edits = append(edits, edit{schema.start, schema.end, []byte(placeholderSchema)})
+	}
+	switch {
+	case newMeta == nil: // no _meta (or a null one) and nothing to carry
+	case meta.count == 1:
+		edits = append(edits, edit{meta.start, meta.end, newMeta})
+	default:
+		// No _meta yet: add one as the first member.
+		at := bytes.IndexByte(params, '{') + 1
+		with := append(append([]byte(`"_meta":`), newMeta...), ',')
+		if empty {
+			with = with[:len(with)-1]
+		}
+		edits = append(edits, edit{at, at, with})
+	}
+	if len(edits) == 2 && edits[1].start < edits[0].start {
+		edits[0], edits[1] = edits[1], edits[0]
+	}
+	out := make([]byte, 0, len(params)+len(newMeta)+len(placeholderSchema)+16)
+	last := 0
+	for _, e := range edits {
+		out = append(out, params[last:e.start]...)
+		out = append(out, e.with...)
+		last = e.end
+	}
+	return append(out, params[last:]...)
+}
+
+// carrySchemaSlow is carrySchema for params with repeated members, decoded
+// as the SDK decodes them (the last of a repeated member wins).
+func carrySchemaSlow(params json.RawMessage) json.RawMessage {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		return params
+	}
+	var carried []byte
+	if s, has := p["requestedSchema"]; has && !isJSONNull(s) {
+		carried = s
+		p["requestedSchema"] = json.RawMessage(placeholderSchema)
+	}
+	newMeta, ok := metaWithSchema(p["_meta"], carried)
+	if !ok {
+		return params
+	}
+	if newMeta != nil {
+		p["_meta"] = newMeta
+	}
+	out, err := json.Marshal(p)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
+// metaWithSchema returns the _meta object with RawSchemaMeta set to the
+// carried schema (or removed when carried is nil), nil when there is no
+// _meta and nothing to carry, and false when _meta is not an object.
+func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool) {
+	if meta == nil || isJSONNull(meta) {
+		if carried == nil {
+			return nil, true
+		}
+		meta = json.RawMessage(`{}`)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(meta, &m); err != nil || m == nil {
+		return nil, false
+	}
+	delete(m, RawSchemaMeta)
+	if carried != nil {
+		quoted, err := json.Marshal(string(carried))
+		if err != nil {
+			return nil, false
+		}
+		m[RawSchemaMeta] = quoted
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// memberSpan is where the value of a top-level member of a JSON object lies.
+type memberSpan struct {
+	start, end int
+	count      int // how often the member occurs
+}
+
+// topLevelMembers finds the spans of the requestedSchema and _meta members of
+// a JSON object, and whether the object is empty. It reports false for
+// anything that is not one valid object.
+func topLevelMembers(b []byte) (members map[string]memberSpan, empty, ok bool) {
+	members = map[string]memberSpan{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false, false
+	}
+	empty = true
+	for dec.More() {
+		empty = false
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false, false
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, false, false
+		}
+		if name := t.(string); name == "requestedSchema" || name == "_meta" {
+			end := int(dec.InputOffset())
+			span := members[name]
+			span.start, span.end, span.count = end-len(value), end, span.count+1
+			members[name] = span
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false, false // trailing data
+	}
+	return members, empty, true
+}
+
+func metaValue(b []byte, span memberSpan) json.RawMessage {
+	if span.count == 0 {
+		return nil
+	}
+	return b[span.start:span.end]
+}
+
+func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
+// carryInputRequestSchemas applies carrySchema to every elicitation among a
+// result's input requests (multi round-trip, 2026-07-28), which carry
+// elicitation params inside a tools/call, prompts/get or resources/read result.
+func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(result, &r); err != nil || r["inputRequests"] == nil {
+		return result
+	}
+	var reqs map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(r["inputRequests"], &reqs); err != nil {
+		return result
+	}
+	for _, ir := range reqs {
+		var method string
+		if ir != nil && json.Unmarshal(ir["method"], &method) == nil && method == methodElicit && ir["params"] != nil {
+			ir["params"] = carrySchema(ir["params"])
+		}
+	}
+	var err error
+	if r["inputRequests"], err = json.Marshal(reqs); err != nil {
+		return result
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		return result
+	}
+	return out
+}
+
+// rawSchemaTransport wraps a transport whose connections carry no optional
+// SDK interfaces (stdio and legacy SSE) and carries the schema of every
+// elicitation read from it.
+type rawSchemaTransport struct{ sdk.Transport }
+
+func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return rawSchemaConn{c}, nil
+}
+
+type rawSchemaConn struct{ sdk.Connection }
+
+func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == methodElicit {
+			m.Params = carrySchema(m.Params)
+		}
+	case *jsonrpc.Response:
+		if m.Result != nil && bytes.Contains(m.Result, []byte(methodElicit)) {
+			m.Result = carryInputRequestSchemas(m.Result)
+		}
+	}
+	return msg, err
+}
+
+// rawSchemaBody rewrites, line by line, the JSON-RPC messages in a
+// Streamable HTTP response body (a JSON document or an event stream's
+// "data:" lines), for the same purpose. Its connection cannot be wrapped
+// without losing the SDK's session state handling.
+func rawSchemaBody(body io.ReadCloser) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		r := bufio.NewReaderSize(body, 64*1024)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				if _, werr := pw.Write(rewriteLine(line)); werr != nil {
+					body.Close()
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return struct {
+		io.Reader
+		io.Closer
+	}{pr, closerFunc(func() error { pr.Close(); return body.Close() })}
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// rewriteLine carries the schemas of the elicitations found on one line: an
+// elicitation/create request, or a result's input requests.
+func rewriteLine(line []byte) []byte {
+	if !bytes.Contains(line, []byte(methodElicit)) {
+		return line
+	}
+	prefix, payload := "", line
+	if after, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+		prefix, payload = "data: ", bytes.TrimLeft(after, " ")
+	}
+	trimmed := bytes.TrimRight(payload, "\r\n")
+	suffix := payload[len(trimmed):]
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &msg); err != nil {
+		return line
+	}
+	var method string
+	switch {
+	case json.Unmarshal(msg["method"], &method) == nil && method == methodElicit && msg["params"] != nil:
+		msg["params"] = carrySchema(msg["params"])
+	case msg["result"] != nil:
+		msg["result"] = carryInputRequestSchemas(msg["result"])
+	default:
+		return line
+	}
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return line
+	}
+	return []byte(prefix + string(out) + string(suffix))
+}
+
+// isMessageBody reports whether an HTTP response carries JSON-RPC messages.
+func isMessageBody(contentType string) bool {
+	return strings.HasPrefix(contentType, "text/event-stream") || strings.HasPrefix(contentType, "application/json")
+}
