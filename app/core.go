@@ -37,8 +37,8 @@ type Core struct {
 	events  Emitter
 	tokens  *tokenStore
 
-	answererMu sync.Mutex
-	answerer   mcp.Answerer
+	answererMu   sync.Mutex
+	stopAnswerer func() // stops the current blocking answerer, if any
 
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
@@ -76,7 +76,8 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
-	c.Broker = mcp.NewBroker(mcp.BrokerOptions{Answerer: (*answererRef)(c), Store: st})
+	c.Broker = mcp.NewBroker(mcp.BrokerOptions{Store: st})
+	c.SetAnswerer(nobody{})
 	c.tokens = &tokenStore{st: st}
 	c.Manager = mcp.NewManager(mcp.Options{
 		ClientName:     "gatehouse",
@@ -119,48 +120,31 @@ func (c *Core) seedDemo(command string) error {
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }
 
-// SetAnswerer sets who answers elicitations: the GUI's dialog or the CLI's
-// prompts. Until it is set, requests are cancelled unseen.
+// SetAnswerer sets who answers the broker's questions one at a time: the
+// CLI's prompts (a blocking mcp.Answerer), or nil when the window answers
+// them through the broker's operations (QuestionService). Until it is set,
+// questions are cancelled unseen.
 func (c *Core) SetAnswerer(a mcp.Answerer) {
 	c.answererMu.Lock()
 	defer c.answererMu.Unlock()
-	c.answerer = a
-}
-
-// answererRef forwards to the Core's current answerer, so the broker can be
-// created before the GUI or CLI that answers.
-type answererRef Core
-
-func (r *answererRef) get() mcp.Answerer {
-	r.answererMu.Lock()
-	defer r.answererMu.Unlock()
-	return r.answerer
-}
-
-func (r *answererRef) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
-	if a := r.get(); a != nil {
-		return a.Present(ctx, req)
+	if c.stopAnswerer != nil {
+		c.stopAnswerer()
+		c.stopAnswerer = nil
 	}
+	if a != nil {
+		c.stopAnswerer = c.Broker.AnswerWith(a)
+	}
+}
+
+// nobody answers every question with cancel, unseen: the core's answerer
+// until the GUI or the CLI sets one.
+type nobody struct{}
+
+func (nobody) Present(context.Context, *mcp.Question) (mcp.Response, error) {
 	return mcp.Response{Action: mcp.ActionCancel}, nil
 }
-
-func (r *answererRef) QueueChanged(w []mcp.QueueEntry) {
-	if a := r.get(); a != nil {
-		a.QueueChanged(w)
-	}
-}
-
-func (r *answererRef) Notify(n mcp.Notice) {
-	if a := r.get(); a != nil {
-		a.Notify(n)
-	}
-}
-
-func (r *answererRef) OpenedChanged(o []mcp.OpenedURL) {
-	if a := r.get(); a != nil {
-		a.OpenedChanged(o)
-	}
-}
+func (nobody) Notify(mcp.Notice)              {}
+func (nobody) OpenedChanged([]mcp.OpenedPage) {}
 
 // ConnectAll hands every configured server to the manager; enabled ones
 // start connecting in the background.

@@ -79,9 +79,9 @@ func (d *wailsDesktop) Attention() {
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
-	bind := []any{NewServersService(core), NewToolsService(core), NewSettingsService(core), &ElicitationService{}}
+	bind := []any{NewServersService(core), NewToolsService(core), NewSettingsService(core), &QuestionService{}}
 	if core != nil {
-		bind[3] = NewElicitationService(core, desktop)
+		bind[3] = NewQuestionService(core, desktop)
 	}
 	width, height := 1100, 760
 	if core != nil {

@@ -97,7 +97,7 @@ func TestElicitationService_URLMode_E21_E23_E24(t *testing.T) {
 		result <- res.Content[0].Text
 	}()
 	v := shownRequest(t, rec, 0)
-	if v.Mode != "url" || v.Link == nil || !v.Link.Loopback || !strings.HasPrefix(v.Link.URL, "http://127.0.0.1:") {
+	if v.Kind != "url" || v.Link == nil || !v.Link.Loopback || !strings.HasPrefix(v.Link.URL, "http://127.0.0.1:") {
 		t.Fatalf("view = %+v", v)
 	}
 	if got := browserArgs(t, log); len(got) != 0 {
@@ -115,7 +115,7 @@ func TestElicitationService_URLMode_E21_E23_E24(t *testing.T) {
 	if out := <-result; out != "Opened the sign-in page; finish there." {
 		t.Errorf("tool result %q", out)
 	}
-	opened := svc.Opened()
+	opened := svc.Snapshot().Opened
 	if len(opened) != 1 || opened[0].Link.URL != v.Link.URL {
 		t.Fatalf("opened = %+v", opened)
 	}
@@ -124,7 +124,7 @@ func TestElicitationService_URLMode_E21_E23_E24(t *testing.T) {
 	}
 	// The person presses Finish on the page: the server confirms.
 	finish(t, v.Link.URL)
-	waitUntil(t, "the completion notice", func() bool { return len(svc.Opened()) == 0 })
+	waitUntil(t, "the completion notice", func() bool { return len(svc.Snapshot().Opened) == 0 })
 	_ = core
 }
 

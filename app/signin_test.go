@@ -30,7 +30,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 		t.Fatal(err)
 	}
 	core, rec := openTestCore(t)
-	svc := NewElicitationService(core, nil)
+	svc := NewQuestionService(core, nil)
 	servers := NewServersService(core)
 	tools := NewToolsService(core)
 	if err := core.ConnectAll(); err != nil {
@@ -47,7 +47,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := shownRequest(t, rec, 0)
-	if v.Mode != mcp.ModeSignIn || v.ServerName != "Calendar" || v.Message != "Calendar wants you to sign in at 127.0.0.1." || v.Link == nil {
+	if v.Kind != mcp.KindSignIn || v.Server.Name != "Calendar" || v.Message != "Calendar wants you to sign in at 127.0.0.1." || v.Link == nil {
 		t.Fatalf("sign-in consent = %+v", v)
 	}
 	if got := browserArgs(t, log); len(got) != 0 {
@@ -108,7 +108,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 		t.Error("sign out left the token in the data file")
 	}
 	hist, _ := svc.History(view.ID, "")
-	if len(hist) != 1 || hist[0].Mode != mcp.ModeSignIn || hist[0].Outcome != store.OutcomeAccepted {
+	if len(hist) != 1 || hist[0].Mode != mcp.KindSignIn || hist[0].Outcome != store.OutcomeAccepted {
 		t.Errorf("history = %+v", hist)
 	}
 }

@@ -81,8 +81,8 @@ func BenchmarkP5Flood(b *testing.B) {
 	g.ui.onShow = func(v shownView, at time.Time) {
 		mu.Lock()
 		defer mu.Unlock()
-		shown[v.ServerID]++
-		if v.ServerID == "normal" && normalShown.IsZero() {
+		shown[v.Server.ID]++
+		if v.Server.ID == "normal" && normalShown.IsZero() {
 			normalShown, normalSent = at, sentOf(v.Message)
 		}
 	}
@@ -179,7 +179,7 @@ func BenchmarkP5Flood(b *testing.B) {
 			_ = json.Unmarshal(raw, &st)
 		}
 		waiting := 0
-		for _, w := range g.core.Broker.Waiting() {
+		for _, w := range g.core.Broker.Snapshot().Waiting {
 			if w.ServerID == "flooder" {
 				waiting++
 			}
@@ -201,7 +201,7 @@ func BenchmarkP5Flood(b *testing.B) {
 	g.ui.mu.Lock()
 	g.ui.hold = false
 	g.ui.mu.Unlock()
-	if cur, err := g.svc.Current(); err == nil && cur != nil {
+	if cur := g.svc.Snapshot().Current; cur != nil {
 		var values map[string]any
 		_ = json.Unmarshal([]byte(answerJSON), &values)
 		_, _ = g.svc.Submit(cur.ID, values)

@@ -119,11 +119,11 @@ func stdioServer(b *testing.B, id string) store.Server {
 }
 
 // ghCore is Gatehouse's whole core as the GUI runs it: the store (a real
-// data file with history), the broker, the manager and the ElicitationService
+// data file with history), the broker, the manager and the QuestionService
 // the frontend talks to, with autoUI in the frontend's place.
 type ghCore struct {
 	core *app.Core
-	svc  *app.ElicitationService
+	svc  *app.QuestionService
 	ui   *autoUI
 }
 
@@ -145,7 +145,7 @@ func newCore(b *testing.B, protocol string) *ghCore {
 		core.Manager = mcp.NewManager(mcp.Options{ClientName: "gatehouse", ClientVersion: app.Version,
 			Asker: core.Broker, ProtocolVersion: protocol})
 	}
-	g.svc = app.NewElicitationService(core, nil)
+	g.svc = app.NewQuestionService(core, nil)
 	g.ui = &autoUI{svc: g.svc}
 	core.SetEmitter(g.ui)
 	b.Cleanup(func() { _ = core.Close() })
@@ -170,10 +170,10 @@ func (g *ghCore) connect(b *testing.B, servers ...store.Server) {
 
 // autoUI stands where the frontend does: it receives the core's events as
 // the webview would (JSON, as Wails sends them), and answers each form the
-// way the dialog's Submit button does, through ElicitationService.Submit,
+// way the dialog's Submit button does, through QuestionService.Submit,
 // which validates before anything is sent. Hooks let P5 watch arrivals.
 type autoUI struct {
-	svc *app.ElicitationService
+	svc *app.QuestionService
 
 	mu      sync.Mutex
 	onShow  func(v shownView, at time.Time)
@@ -181,15 +181,21 @@ type autoUI struct {
 	hold    bool // when set, requests stay on screen unanswered
 	shown   int
 	events  int
+	version uint64 // of the newest snapshot seen
+	current string // the question on screen
 }
 
 type shownView struct {
-	ID       string `json:"id"`
-	ServerID string `json:"serverId"`
-	Message  string `json:"message"`
-	Fields   []struct {
-		Name string `json:"name"`
-	} `json:"fields"`
+	ID     string `json:"id"`
+	Server struct {
+		ID string `json:"id"`
+	} `json:"server"`
+	Message string `json:"message"`
+	Form    struct {
+		Fields []struct {
+			Name string `json:"name"`
+		} `json:"fields"`
+	} `json:"form"`
 }
 
 type queuedView struct {
@@ -198,49 +204,64 @@ type queuedView struct {
 	Message  string `json:"message"`
 }
 
+// snapshotView is app.SnapshotView as the webview receives it.
+type snapshotView struct {
+	Version uint64       `json:"version"`
+	Current *shownView   `json:"current"`
+	Waiting []queuedView `json:"waiting"`
+}
+
 func (u *autoUI) Emit(name string, data any) {
+	if name != app.EventQuestions {
+		return
+	}
 	at := time.Now()
 	raw, err := json.Marshal(data) // what Wails sends to the webview
 	if err != nil {
 		panic(err)
 	}
+	var snap snapshotView
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		panic(err)
+	}
 	u.mu.Lock()
 	u.events++
-	onShow, onQueue := u.onShow, u.onQueue
-	u.mu.Unlock()
-	switch name {
-	case app.EventElicitation:
-		var v shownView
-		if err := json.Unmarshal(raw, &v); err != nil {
-			panic(err)
-		}
-		u.mu.Lock()
-		u.shown++
-		hold := u.hold
+	if snap.Version <= u.version { // stale, as the window would ignore it
 		u.mu.Unlock()
-		if onShow != nil {
-			onShow(v, at)
-		}
-		if hold {
-			return
-		}
-		// The frontend answers over Wails' IPC, on another goroutine.
-		go func() {
-			var values map[string]any
-			_ = json.Unmarshal([]byte(answerJSON), &values)
-			if res, err := u.svc.Submit(v.ID, values); err == nil && !res.Sent && len(res.Errors) > 0 {
-				panic(fmt.Sprintf("the answer did not validate: %v", res.Errors))
-			}
-		}()
-	case app.EventElicitationQueue:
-		if onQueue != nil {
-			var q []queuedView
-			if err := json.Unmarshal(raw, &q); err != nil {
-				panic(err)
-			}
-			onQueue(q, at)
-		}
+		return
 	}
+	u.version = snap.Version
+	onShow, onQueue := u.onShow, u.onQueue
+	isNew := snap.Current != nil && snap.Current.ID != u.current
+	if snap.Current != nil {
+		u.current = snap.Current.ID
+	}
+	if isNew {
+		u.shown++
+	}
+	hold := u.hold
+	u.mu.Unlock()
+	if onQueue != nil {
+		onQueue(snap.Waiting, at)
+	}
+	if !isNew {
+		return
+	}
+	v := *snap.Current
+	if onShow != nil {
+		onShow(v, at)
+	}
+	if hold {
+		return
+	}
+	// The frontend answers over Wails' IPC, on another goroutine.
+	go func() {
+		var values map[string]any
+		_ = json.Unmarshal([]byte(answerJSON), &values)
+		if res, err := u.svc.Submit(v.ID, values); err == nil && !res.Sent && len(res.Errors) > 0 {
+			panic(fmt.Sprintf("the answer did not validate: %v", res.Errors))
+		}
+	}()
 }
 
 // loopResult is the bench server's elicit_loop result.

@@ -98,16 +98,10 @@ func (a *terminalAnswerer) fail(err error) {
 	}
 }
 
-// opensPage reports whether the request is answered by opening a web page:
-// URL mode, or a sign-in.
-func opensPage(req *mcp.Request) bool {
-	return req.Mode == "url" || req.Mode == mcp.ModeSignIn
-}
-
 // Present implements mcp.Answerer.
-func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	a.header(req)
-	if opensPage(req) {
+	if req.OpensPage() {
 		a.showLink(req)
 	}
 	if a.scripts {
@@ -117,7 +111,7 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.R
 	defer a.in.prompting(false)
 	var resp mcp.Response
 	var err error
-	if opensPage(req) {
+	if req.OpensPage() {
 		resp, err = a.interactiveURL(ctx, req)
 	} else {
 		resp, err = a.interactive(ctx, req)
@@ -129,13 +123,13 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Request) (mcp.R
 }
 
 // header prints who asks and why (E27), as text that cannot drive the terminal.
-func (a *terminalAnswerer) header(req *mcp.Request) {
+func (a *terminalAnswerer) header(req *mcp.Question) {
 	p := req.Peer
 	asks := "is asking for input"
-	switch req.Mode {
+	switch req.Kind {
 	case "url":
 		asks = "is asking you to open a web page"
-	case mcp.ModeSignIn:
+	case mcp.KindSignIn:
 		asks = "wants you to sign in"
 	}
 	fmt.Fprintf(a.out, "\n── %s %s ──\n", oneLine(p.Server.Name), asks)
@@ -151,7 +145,7 @@ func (a *terminalAnswerer) header(req *mcp.Request) {
 	}
 }
 
-func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
+func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	a.mu.Lock()
 	if a.next >= len(a.script) {
 		a.mu.Unlock()
@@ -170,14 +164,14 @@ func (a *terminalAnswerer) scripted(req *mcp.Request) (mcp.Response, error) {
 		case word == mcp.ActionDecline || word == mcp.ActionCancel:
 			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
 			return mcp.Response{Action: word}, nil
-		case word == "open" && opensPage(req):
+		case word == "open" && req.OpensPage():
 			return a.scriptedOpen(req, n), nil
 		case word == "open":
 			return a.scriptFailure(fmt.Errorf("answer %d is \"open\", but request %d is a form, not a web page", n, n)), nil
 		}
 		return a.scriptFailure(fmt.Errorf("answer %d is %q; use an object of values, \"open\", \"decline\" or \"cancel\"", n, word)), nil
 	}
-	if opensPage(req) {
+	if req.OpensPage() {
 		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d asks to open a web page: use \"open\", \"decline\" or \"cancel\"", n, n)), nil
 	}
 	var values map[string]any
@@ -207,7 +201,7 @@ func (a *terminalAnswerer) scriptFailure(err error) mcp.Response {
 	return mcp.Response{Action: mcp.ActionCancel}
 }
 
-func (a *terminalAnswerer) printErrors(req *mcp.Request, errs map[string]string) {
+func (a *terminalAnswerer) printErrors(req *mcp.Question, errs map[string]string) {
 	for _, f := range req.Form.Fields {
 		if msg, ok := errs[f.Name]; ok {
 			fmt.Fprintf(a.out, "  %s: %s\n", oneLine(f.Label), msg)
@@ -233,7 +227,7 @@ func (a *terminalAnswerer) readLine(ctx context.Context, prompt string) (string,
 	return strings.TrimSpace(line), err
 }
 
-func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	values := map[string]any{}
 	fields := req.Form.Fields
 	for {
@@ -423,9 +417,6 @@ func pickOption(f mcp.Field, s string) (any, error) {
 	}
 	return nil, fmt.Errorf("Choose a number from 1 to %d.", len(f.Options))
 }
-
-// QueueChanged implements mcp.Answerer; the terminal shows one request at a time.
-func (a *terminalAnswerer) QueueChanged([]mcp.QueueEntry) {}
 
 // Notify implements mcp.Answerer.
 func (a *terminalAnswerer) Notify(n mcp.Notice) {

@@ -39,7 +39,7 @@ type acceptedURL struct {
 // openedPage is a web page the person opened whose server has not said yet
 // that it is finished.
 type openedPage struct {
-	mcp.OpenedURL
+	mcp.OpenedPage
 	peer     *mcp.Peer // nil when this answerer did not open it
 	until    time.Time // when the broker stops waiting; zero if unknown
 	ctx      context.Context
@@ -56,7 +56,7 @@ var errPageGone = errors.New("the web page is no longer waiting")
 // line with the registrable domain highlighted (bold and underlined on a
 // terminal, in [brackets] elsewhere), both forms of an international name,
 // and every warning. All of it is server text, shown as safe text.
-func (a *terminalAnswerer) showLink(req *mcp.Request) {
+func (a *terminalAnswerer) showLink(req *mcp.Question) {
 	l := req.Link
 	if l == nil {
 		return // the broker never presents a URL request without its checked link
@@ -84,7 +84,7 @@ func (a *terminalAnswerer) linkLine(l *mcp.LinkReport) string {
 // interactiveURL asks whether to open the page. Open opens it in the system
 // browser and only then answers accept; if the browser cannot be started the
 // person is told and asked again. The end of input cancels.
-func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Request) (mcp.Response, error) {
+func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	for {
 		choice, err := a.readLine(ctx, urlPrompt)
 		if err != nil {
@@ -110,7 +110,7 @@ func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Request)
 }
 
 // scriptedOpen is the answers file's "open" for a URL-mode request.
-func (a *terminalAnswerer) scriptedOpen(req *mcp.Request, n int) mcp.Response {
+func (a *terminalAnswerer) scriptedOpen(req *mcp.Question, n int) mcp.Response {
 	if err := a.open(req); err != nil {
 		return a.scriptFailure(fmt.Errorf("answer %d: %s", n, oneLine(err.Error())))
 	}
@@ -121,7 +121,7 @@ func (a *terminalAnswerer) scriptedOpen(req *mcp.Request, n int) mcp.Response {
 // open opens the link the core checked and recorded for req (never anything
 // typed), through app.OpenLink, and remembers the request so the wait that
 // follows can learn how its page ended.
-func (a *terminalAnswerer) open(req *mcp.Request) error {
+func (a *terminalAnswerer) open(req *mcp.Question) error {
 	if err := app.OpenLink(req.Link); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (a *terminalAnswerer) open(req *mcp.Request) error {
 // OpenedChanged implements mcp.Answerer. Each page that appears is announced
 // once and watched until it ends; at a prompt, standard input is read for
 // "done" (Enter) or "stop waiting" (c).
-func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedURL) {
+func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedPage) {
 	a.mu.Lock()
 	if a.ctx.Err() != nil {
 		a.mu.Unlock()
@@ -148,7 +148,7 @@ func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedURL) {
 			continue
 		}
 		a.seen[o.ID] = true
-		p := &openedPage{OpenedURL: o, done: make(chan struct{})}
+		p := &openedPage{OpenedPage: o, done: make(chan struct{})}
 		if acc, ok := a.accepted[o.ID]; ok {
 			delete(a.accepted, o.ID)
 			p.peer, p.until = &acc.peer, o.OpenedAt.Add(acc.timeout)

@@ -78,12 +78,11 @@ func BenchmarkHistoryWrite(b *testing.B) {
 // instant answers every form at once with the bench answer.
 type instant struct{ answer map[string]any }
 
-func (a instant) Present(context.Context, *Request) (Response, error) {
+func (a instant) Present(context.Context, *Question) (Response, error) {
 	return Response{Action: ActionAccept, Values: a.answer}, nil
 }
-func (instant) QueueChanged([]QueueEntry) {}
-func (instant) Notify(Notice)             {}
-func (instant) OpenedChanged([]OpenedURL) {}
+func (instant) Notify(Notice)              {}
+func (instant) OpenedChanged([]OpenedPage) {}
 
 // memStore is a BrokerStore that keeps nothing: the broker without the
 // history write.

@@ -54,7 +54,7 @@ func TestElicit_ServerGetsWhatWasShown_E14(t *testing.T) {
 			for _, tc := range cleared {
 				t.Run(tc.name+" cleared", func(t *testing.T) {
 					var sent map[string]any
-					h := newElicitHarness(t, func(r *Request) (Response, bool) {
+					h := newElicitHarness(t, func(r *Question) (Response, bool) {
 						values := map[string]any{"city": "Oslo"}
 						sent = map[string]any{"city": "Oslo"}
 						for _, f := range r.Form.Fields {

@@ -24,7 +24,7 @@ type elicitHarness struct {
 	broker *Broker
 }
 
-func newElicitHarness(t *testing.T, reply func(*Request) (Response, bool)) *elicitHarness {
+func newElicitHarness(t *testing.T, reply func(*Question) (Response, bool)) *elicitHarness {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), nil)
 	if err != nil {
@@ -74,7 +74,7 @@ func peerScript(t *testing.T, name string) string {
 	return p
 }
 
-func fieldNames(r *Request) string {
+func fieldNames(r *Question) string {
 	var names []string
 	for _, f := range r.Form.Fields {
 		names = append(names, f.Name)
@@ -101,8 +101,8 @@ func TestElicit_ServerEverything(t *testing.T) {
 	}
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			var shown *Request
-			h := newElicitHarness(t, func(r *Request) (Response, bool) {
+			var shown *Question
+			h := newElicitHarness(t, func(r *Question) (Response, bool) {
 				shown = r
 				return Response{Action: ActionAccept, Values: map[string]any{
 					"name": "Ada Lovelace", "email": "ada@example.com", "integer": 7.0,
@@ -154,7 +154,7 @@ func TestElicit_TypeScriptPeer_Actions_E26(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var kinds string
-			h := newElicitHarness(t, func(r *Request) (Response, bool) {
+			h := newElicitHarness(t, func(r *Question) (Response, bool) {
 				for _, f := range r.Form.Fields {
 					kinds += f.Kind + " "
 				}
@@ -177,7 +177,7 @@ func TestElicit_TypeScriptPeer_Actions_E26(t *testing.T) {
 // enumNames.
 func TestElicit_LegacyPeer(t *testing.T) {
 	var labels []string
-	h := newElicitHarness(t, func(r *Request) (Response, bool) {
+	h := newElicitHarness(t, func(r *Question) (Response, bool) {
 		for _, o := range r.Form.Fields[0].Options {
 			labels = append(labels, o.Label)
 		}
@@ -208,7 +208,7 @@ func TestElicit_DemoServerCrashClosesDialog(t *testing.T) {
 		_, err := h.m.CallTool(context.Background(), srv.ID, "ask_city", nil)
 		closed <- err
 	}()
-	var r *Request
+	var r *Question
 	select {
 	case r = <-h.ans.onShow:
 	case err := <-closed:

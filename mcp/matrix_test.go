@@ -153,8 +153,8 @@ func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans := newScripted(func(r *Request) (Response, bool) {
-		if r.Mode == "url" {
+	ans := newScripted(func(r *Question) (Response, bool) {
+		if r.Kind == "url" {
 			return Response{Action: ActionAccept}, true
 		}
 		return Response{Action: ActionAccept, Values: fillForm(r.Form)}, true

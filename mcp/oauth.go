@@ -20,8 +20,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
-
-	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // MCP authorization (E33): remote servers may require OAuth 2.1. The flow
@@ -382,52 +380,6 @@ func (s *session) signInMessage() string {
 		return "You did not sign in. Sign in to use this server."
 	}
 	return "This server needs you to sign in."
-}
-
-// ModeSignIn is the Request.Mode of a sign-in consent (not an elicitation:
-// a server cannot send one).
-const ModeSignIn = "signin"
-
-// SignIn implements Asker: the sign-in consent is shown like a URL request,
-// one dialog at a time, and recorded in the history. The person started it,
-// so it spends no rate-limit token.
-func (b *Broker) SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error) {
-	now := b.opts.Now()
-	where := link.Domain
-	if where == "" {
-		where = link.Host
-	}
-	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: ModeSignIn, Message: msg, URL: link.URL}
-	r := &Request{ID: newRequestID(), Peer: peer, Mode: ModeSignIn, Message: msg, Link: link, ReceivedAt: now, Deadline: now.Add(SignInTimeout)}
-	pctx, cancel := context.WithDeadline(ctx, r.Deadline)
-	defer cancel()
-	pd := &pending{req: r, ctx: pctx, cancel: cancel, answer: make(chan Response, 1), free: true}
-	if !b.admit(pd) {
-		entry.Outcome = store.OutcomeRateLimited
-		b.record(entry)
-		return false, errors.New("too many requests from this server are waiting; answer them first")
-	}
-	var resp Response
-	select {
-	case resp = <-pd.answer:
-	case <-pctx.Done():
-		b.withdraw(pd)
-		entry.Outcome = store.OutcomeCancelled
-		b.record(b.withShown(entry, pd))
-		return false, fmt.Errorf("the sign-in was not answered: %w", pctx.Err())
-	}
-	entry = b.withShown(entry, pd)
-	switch resp.Action {
-	case ActionAccept:
-		entry.Outcome = store.OutcomeAccepted
-	case ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-	default:
-		entry.Outcome = store.OutcomeCancelled
-	}
-	b.record(entry)
-	return resp.Action == ActionAccept, nil
 }
 
 // SignIn starts signing in to a server that needs it: the next connection

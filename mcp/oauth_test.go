@@ -98,8 +98,8 @@ func newOAuthHarnessWith(t *testing.T, opts oauthtest.Options, answer string) *o
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans := newScripted(func(r *Request) (Response, bool) {
-		if r.Mode != ModeSignIn {
+	ans := newScripted(func(r *Question) (Response, bool) {
+		if r.Kind != KindSignIn {
 			return Response{Action: ActionCancel}, true
 		}
 		if answer == ActionAccept {
@@ -179,7 +179,7 @@ func TestOAuth_SignIn_E33(t *testing.T) {
 	}
 	waitState(t, h.m, srv.ID, StateConnected)
 	shown := h.ans.shown[0]
-	if shown.Mode != ModeSignIn || shown.Message != "Protected wants you to sign in at 127.0.0.1." || !shown.Link.Loopback {
+	if shown.Kind != KindSignIn || shown.Message != "Protected wants you to sign in at 127.0.0.1." || !shown.Link.Loopback {
 		t.Errorf("consent = %+v", shown)
 	}
 	if page := <-h.pages; !strings.Contains(page, "Gatehouse received your sign-in") {

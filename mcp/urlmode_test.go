@@ -57,7 +57,7 @@ func TestCheckURLRequest_Refused_E18_E22(t *testing.T) {
 // not offered; accepted, it answers accept without content and waits for the
 // completion notice of its own server and connection only.
 func TestBroker_URLMode_E4_E23_E24(t *testing.T) {
-	f := newBrokerFixture(t, newScripted(func(r *Request) (Response, bool) {
+	f := newBrokerFixture(t, newScripted(func(r *Question) (Response, bool) {
 		if strings.HasPrefix(r.Message, "decline") {
 			return Response{Action: ActionDecline}, true
 		}
@@ -86,7 +86,7 @@ func TestBroker_URLMode_E4_E23_E24(t *testing.T) {
 		t.Fatalf("accept = %+v, %v; want accept without content (E23)", res, err)
 	}
 	shown := f.ans.shown[len(f.ans.shown)-1]
-	if shown.Mode != "url" || shown.Link == nil || shown.Link.Domain != "example.com" || shown.ElicitationID != "e1" {
+	if shown.Kind != "url" || shown.Link == nil || shown.Link.Domain != "example.com" || shown.ElicitationID != "e1" {
 		t.Errorf("shown = %+v", shown)
 	}
 	opened := f.broker.Opened()
@@ -154,7 +154,7 @@ func TestBroker_URLMode_E4_E23_E24(t *testing.T) {
 // TestBroker_OpenedByPerson: "I've finished" lets a waiting call go on,
 // Cancel stops it, and a page that is never confirmed expires.
 func TestBroker_OpenedByPerson(t *testing.T) {
-	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) { return Response{Action: ActionAccept}, true }), BrokerOptions{})
+	f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) { return Response{Action: ActionAccept}, true }), BrokerOptions{})
 	a := withURLMode(f.a)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -205,7 +205,7 @@ func TestBroker_OpenedByPerson(t *testing.T) {
 // notice, so the person says "I've finished"), then retries by itself.
 func TestElicit_ServerEverythingURL_E25(t *testing.T) {
 	var shownURLs []string
-	h := newElicitHarness(t, func(r *Request) (Response, bool) {
+	h := newElicitHarness(t, func(r *Question) (Response, bool) {
 		shownURLs = append(shownURLs, r.Link.URL)
 		return Response{Action: ActionAccept}, true
 	})
@@ -252,7 +252,7 @@ func urlPeer(t *testing.T, name string) store.Server {
 // itself once the listed page is confirmed; a server that asks for the same
 // page again is stopped.
 func TestElicit_TypeScriptURLPeer_E24_E25(t *testing.T) {
-	h := newElicitHarness(t, func(r *Request) (Response, bool) { return Response{Action: ActionAccept}, true })
+	h := newElicitHarness(t, func(r *Question) (Response, bool) { return Response{Action: ActionAccept}, true })
 	one := h.add(t, urlPeer(t, "Pages"))
 	other := h.add(t, urlPeer(t, "Other pages"))
 
@@ -301,7 +301,7 @@ func TestElicit_TypeScriptURLPeer_E24_E25(t *testing.T) {
 // call is retried by itself.
 func TestElicit_DemoURLRequired_E5_E25(t *testing.T) {
 	var pages []string
-	h := newElicitHarness(t, func(r *Request) (Response, bool) {
+	h := newElicitHarness(t, func(r *Question) (Response, bool) {
 		pages = append(pages, r.Link.URL)
 		return Response{Action: ActionAccept}, true
 	})
@@ -335,7 +335,7 @@ func TestElicit_DemoURLRequired_E5_E25(t *testing.T) {
 // to clients that declared it, and the TypeScript SDK refuses to send a URL
 // request to one that did not.
 func TestURLModeCanBeTurnedOff_E1_E4(t *testing.T) {
-	h := newElicitHarness(t, func(r *Request) (Response, bool) { return Response{Action: ActionAccept}, true })
+	h := newElicitHarness(t, func(r *Question) (Response, bool) { return Response{Action: ActionAccept}, true })
 	hasURLTool := func(srv store.Server) bool {
 		tools, err := h.m.Tools(srv.ID)
 		if err != nil {
@@ -375,7 +375,7 @@ func TestURLModeCanBeTurnedOff_E1_E4(t *testing.T) {
 // notice counts: the call does not wait for the answer time to run out.
 func TestBroker_CompletionBeforeConsentIsRecorded_E24(t *testing.T) {
 	var f *brokerFixture
-	f = newBrokerFixture(t, newScripted(func(r *Request) (Response, bool) {
+	f = newBrokerFixture(t, newScripted(func(r *Question) (Response, bool) {
 		if !f.broker.Complete(withURLMode(f.a), r.ElicitationID) {
 			t.Error("the early completion was not taken")
 		}

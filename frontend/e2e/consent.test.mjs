@@ -56,8 +56,8 @@ describe('the consent dialog', () => {
     assert.equal(await fieldIn(dialog, 'Email').getAttribute('aria-invalid'), 'true');
     // Nothing was sent: the call still waits and the request is still open in Go.
     assert.equal(await result(page).count(), 0);
-    const open = await page.evaluate(() => window.go.app.ElicitationService.Current());
-    assert.equal(open?.serverName, 'Demo server');
+    const open = await page.evaluate(() => window.go.app.QuestionService.Snapshot().then((s) => s.current));
+    assert.equal(open?.server?.name, 'Demo server');
 
     await fieldIn(dialog, 'Email').fill('ada@example.com');
     await dialog.getByLabel('Operations').check();
@@ -100,7 +100,7 @@ describe('the consent dialog', () => {
     await fieldIn(dialog, 'City').press('Enter');
     await dialog.waitFor({ state: 'detached' });
     // The page that started the call is gone; Go's history has the answer.
-    const h = await page.evaluate(() => window.go.app.ElicitationService.History('', 'accepted'));
+    const h = await page.evaluate(() => window.go.app.QuestionService.History('', 'accepted'));
     assert.ok(h.some((e) => e.message === 'Which city should I look up?'));
   });
 
@@ -229,10 +229,10 @@ describe('a flooding server', () => {
 
     const after = await page.evaluate(async () => {
       const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Demo server');
-      const policy = (await window.go.app.ElicitationService.Policy(s.id)).mode;
+      const policy = (await window.go.app.QuestionService.Policy(s.id)).mode;
       // Muted: the next question is cancelled without a dialog.
       const r = await window.go.app.ToolsService.Call('muted', s.id, 'ask_city', '{}');
-      const history = await window.go.app.ElicitationService.History('', '');
+      const history = await window.go.app.QuestionService.History('', '');
       return { policy, text: r.content.map((c) => c.text).join(''), history };
     });
     assert.equal(after.policy, 'mute');
@@ -304,7 +304,7 @@ describe('a hostile request (E16)', () => {
     assert.deepEqual(outside, []);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const h = await page.evaluate(() => window.go.app.ElicitationService.History('', ''));
+    const h = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
     assert.equal(h[0].outcome, 'cancelled');
     assert.equal(h[0].serverName, 'Hostile peer');
   });

@@ -7,17 +7,22 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
-import { elicitation, field } from '../test/fixtures';
+import { field, question } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
 
-function open(over: Parameters<typeof elicitation>[0] = {}, waiting: api.QueueEntryView[] = []) {
-  const onanswered = vi.fn();
+function open(over: Parameters<typeof question>[0] = {}, waiting: api.WaitingView[] = []) {
+  const onproblem = vi.fn();
   const onrefuse = vi.fn();
   const user = userEvent.setup();
-  const r = render(ConsentDialog, { props: { request: elicitation(over), waiting, onanswered, onrefuse } });
-  return { user, onanswered, onrefuse, ...r };
+  const r = render(ConsentDialog, { props: { request: question(over), waiting, onproblem, onrefuse } });
+  return { user, onproblem, onrefuse, ...r };
+}
+
+/** After an answer was sent the dialog takes no more input; the broker's next snapshot closes it. */
+function expectAnswered() {
+  expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(true);
 }
 
 const registerFields = [
@@ -98,14 +103,14 @@ describe('ConsentDialog', () => {
 
   it('sends nothing before Submit and shows Go’s errors inline (E14, E15)', async () => {
     mocked.submitAnswer.mockResolvedValueOnce({ sent: false, errors: { email: 'Enter an email address, like name@example.com.' } });
-    const { user, onanswered } = open({ fields: registerFields });
+    const { user } = open({ fields: registerFields });
     await user.type(screen.getByLabelText(/^Your name/), 'Ada');
     await user.type(screen.getByLabelText(/^Email/), 'not-an-email');
     expect(mocked.submitAnswer).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await screen.findByText('Enter an email address, like name@example.com.');
     expect(screen.getByLabelText(/^Email/).getAttribute('aria-invalid')).toBe('true');
-    expect(onanswered).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(false);
     expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', {
       name: 'Ada',
       email: 'not-an-email',
@@ -115,8 +120,8 @@ describe('ConsentDialog', () => {
     });
   });
 
-  it('submits typed values and closes when Go sent them (E26)', async () => {
-    const { user, onanswered } = open({ fields: registerFields });
+  it('submits typed values and takes no more input once Go sent them (E26)', async () => {
+    const { user } = open({ fields: registerFields });
     await user.type(screen.getByLabelText(/^Your name/), 'Ada');
     await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
     await user.clear(screen.getByLabelText('Age'));
@@ -124,7 +129,8 @@ describe('ConsentDialog', () => {
     await user.click(screen.getByLabelText('Pro'));
     await user.click(screen.getByLabelText('Newsletter'));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(onanswered).toHaveBeenCalledTimes(1));
+    await waitFor(expectAnswered);
+    expect(mocked.submitAnswer).toHaveBeenCalledTimes(1);
     expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', {
       name: 'Ada',
       email: 'ada@example.com',
@@ -135,9 +141,9 @@ describe('ConsentDialog', () => {
   });
 
   it('Enter in a field submits', async () => {
-    const { user, onanswered } = open({ fields: [field('city', 'text', { label: 'City' })] });
+    const { user } = open({ fields: [field('city', 'text', { label: 'City' })] });
     await user.type(screen.getByLabelText('City'), 'Lisbon{Enter}');
-    await waitFor(() => expect(onanswered).toHaveBeenCalled());
+    await waitFor(expectAnswered);
     expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', { city: 'Lisbon' });
   });
 
@@ -152,31 +158,32 @@ describe('ConsentDialog', () => {
   it('Decline and Cancel answer as such; Escape is Cancel (E26)', async () => {
     const a = open();
     await a.user.click(screen.getByRole('button', { name: 'Decline' }));
-    await waitFor(() => expect(mocked.declineElicitation).toHaveBeenCalledWith('req-1'));
-    expect(mocked.cancelElicitation).not.toHaveBeenCalled();
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.cancelQuestion).not.toHaveBeenCalled();
     a.unmount();
 
     const b = open({ id: 'req-2' });
     await b.user.click(screen.getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(mocked.cancelElicitation).toHaveBeenCalledWith('req-2'));
+    await waitFor(() => expect(mocked.cancelQuestion).toHaveBeenCalledWith('req-2'));
     b.unmount();
 
     open({ id: 'req-3' });
     const dialog = document.querySelector('dialog')!;
     await fireEvent(dialog, new Event('cancel', { cancelable: true }));
-    await waitFor(() => expect(mocked.cancelElicitation).toHaveBeenCalledWith('req-3'));
+    await waitFor(() => expect(mocked.cancelQuestion).toHaveBeenCalledWith('req-3'));
   });
 
-  it('closes with a notice when the request is no longer open', async () => {
-    mocked.declineElicitation.mockRejectedValueOnce(new Error('this request is no longer open: the server withdrew it'));
-    const { user, onanswered } = open();
+  it('says so when the request is no longer open', async () => {
+    mocked.declineQuestion.mockRejectedValueOnce(new Error('this request is no longer open: the server withdrew it'));
+    const { user, onproblem } = open();
     await user.click(screen.getByRole('button', { name: 'Decline' }));
-    await waitFor(() => expect(onanswered).toHaveBeenCalledWith(expect.stringContaining('no longer open')));
+    await waitFor(() => expect(onproblem).toHaveBeenCalledWith(expect.stringContaining('no longer open')));
   });
 
   it('shows the queue and lets a waiting request be declined (E28)', async () => {
     const w = (id: string, serverId: string, serverName: string) => ({
       id,
+      kind: 'form',
       serverId,
       serverName,
       message: `question ${id}`,

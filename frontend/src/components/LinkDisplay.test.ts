@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
 import LinkDisplay from './LinkDisplay.svelte';
-import { elicitation } from '../test/fixtures';
+import { question } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -64,36 +64,34 @@ describe('LinkDisplay', () => {
 
 describe('ConsentDialog in URL mode', () => {
   const request = () =>
-    elicitation({ mode: 'url', message: 'Sign in to continue.', link: evil, fields: [] });
+    question({ kind: 'url', message: 'Sign in to continue.', link: evil, fields: [] });
 
   it('offers Open in browser, Decline and Cancel; Open asks Go to open it (E21, E23)', async () => {
-    const onanswered = vi.fn();
     const user = userEvent.setup();
-    const { container } = render(ConsentDialog, { props: { request: request(), onanswered, onrefuse: vi.fn() } });
+    const { container } = render(ConsentDialog, { props: { request: request(), onproblem: vi.fn(), onrefuse: vi.fn() } });
     expect(container.ownerDocument.querySelectorAll('a, img, link[rel], iframe').length).toBe(0);
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Open in browser' }));
-    await waitFor(() => expect(onanswered).toHaveBeenCalled());
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Open in browser' }) as HTMLButtonElement).disabled).toBe(true));
     // Only the request's ID crosses to Go: the URL opened is the one Go recorded.
-    expect(mocked.openElicitation).toHaveBeenCalledWith('req-1');
+    expect(mocked.openPage).toHaveBeenCalledWith('req-1');
     expect(mocked.submitAnswer).not.toHaveBeenCalled();
   });
 
   it('keeps the dialog open with the reason when the browser cannot be opened', async () => {
-    mocked.openElicitation.mockRejectedValueOnce(new Error('no program to open web pages was found (xdg-open)'));
-    const onanswered = vi.fn();
+    mocked.openPage.mockRejectedValueOnce(new Error('no program to open web pages was found (xdg-open)'));
     const user = userEvent.setup();
-    render(ConsentDialog, { props: { request: request(), onanswered, onrefuse: vi.fn() } });
+    render(ConsentDialog, { props: { request: request(), onproblem: vi.fn(), onrefuse: vi.fn() } });
     await user.click(screen.getByRole('button', { name: 'Open in browser' }));
     await screen.findByText(/no program to open web pages/);
-    expect(onanswered).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'Open in browser' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('Decline declines', async () => {
     const user = userEvent.setup();
-    render(ConsentDialog, { props: { request: request(), onanswered: vi.fn(), onrefuse: vi.fn() } });
+    render(ConsentDialog, { props: { request: request(), onproblem: vi.fn(), onrefuse: vi.fn() } });
     await user.click(screen.getByRole('button', { name: 'Decline' }));
-    await waitFor(() => expect(mocked.declineElicitation).toHaveBeenCalledWith('req-1'));
-    expect(mocked.openElicitation).not.toHaveBeenCalled();
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.openPage).not.toHaveBeenCalled();
   });
 });

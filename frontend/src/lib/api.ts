@@ -9,9 +9,10 @@
 import * as Servers from '../../wailsjs/go/app/ServersService';
 import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
-import * as Elicitation from '../../wailsjs/go/app/ElicitationService';
+import * as Questions from '../../wailsjs/go/app/QuestionService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app } from '../../wailsjs/go/models';
+import type { app, mcp } from '../../wailsjs/go/models';
+import { EventQuestions, EventServers, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go. The generated classes
 // in wailsjs/go/models.ts have constructors; the UI only needs the fields.
@@ -39,33 +40,34 @@ export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
 export type WarningView = Data<app.WarningView>;
 export type LinkView = Omit<Data<app.LinkView>, 'warnings'> & { warnings: WarningView[] };
-export type ElicitationView = Omit<Data<app.ElicitationView>, 'fields' | 'link'> & {
-  fields: FieldView[];
+/** Who asks a question (E27): the name the person gave the server first. */
+export type ServerRef = Data<mcp.ServerRef>;
+/** The question in the consent dialog: a form, a web page to open, or a sign-in. */
+export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'link'> & {
+  server: ServerRef;
+  form?: FormView;
   link?: LinkView;
 };
 export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkView };
-export type QueueEntryView = Data<app.QueueEntryView>;
-/** A notice about a server (app.NoticeView, sent only as an event). */
-export type NoticeView = { serverId: string; serverName: string; kind: string; text: string };
+export type WaitingView = Data<mcp.Waiting>;
+/** A notice about a server from the broker: a flood, a question that closed unanswered. */
+export type BrokerNotice = Data<mcp.Notice>;
+/** Everything pending for the person, as the broker published it (version increases). */
+export type Snapshot = {
+  version: number;
+  current: QuestionView | null;
+  waiting: WaitingView[];
+  opened: OpenedView[];
+  notices: BrokerNotice[];
+};
 export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
   fields: string[];
   answer?: Record<string, unknown>;
 };
 export type PolicyView = Data<app.PolicyView>;
 export type SubmitResult = { sent: boolean; errors: FieldErrors };
-/** Why a request left the screen without the person's answer. */
-export type ElicitationClosed = { id: string; reason: string };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
-
-/** Event names sent by the Go core (app/types.go). */
-export const EventServers = 'servers:changed';
-export const EventTools = 'tools:changed';
-export const EventElicitation = 'elicitation:show';
-export const EventElicitationClosed = 'elicitation:closed';
-export const EventElicitationQueue = 'elicitation:queue';
-export const EventNotice = 'notice';
-export const EventOpened = 'elicitation:opened';
 
 /** A sentence for people from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
@@ -240,111 +242,88 @@ export function saveSettings(v: SettingsView): Promise<void> {
   return call(() => Settings.Save(v as app.SettingsView));
 }
 
-// --- Consent dialog -------------------------------------------------------------
-
-export function normalizeElicitation(v: ElicitationView | null | undefined): ElicitationView | null {
-  if (!v || !v.id) return null;
-  return {
-    ...v,
-    serverName: v.serverName ?? '',
-    where: v.where ?? '',
-    selfName: v.selfName ?? '',
-    selfVersion: v.selfVersion ?? '',
-    mode: v.mode || 'form',
-    message: v.message ?? '',
-    fields: (v.fields ?? []).map((f) => ({ ...f, options: f.options ?? [] })),
-    sensitive: !!v.sensitive,
-    link: v.link ? normalizeLink(v.link) : undefined,
-  };
-}
+// --- Questions (consent dialog, queue, opened pages) ---------------------------
 
 export function normalizeLink(l: LinkView): LinkView {
   return { ...l, warnings: l.warnings ?? [] };
 }
 
-/** Consent to a URL request: Go opens the URL it recorded in the system browser, then answers accept (E21). */
-export function openElicitation(id: string): Promise<void> {
-  return call(() => Elicitation.Open(id));
+/** The broker's snapshot now; a (re)loaded page asks once, then follows onQuestions. */
+export async function questionsSnapshot(): Promise<Snapshot> {
+  return (await call(() => Questions.Snapshot())) as unknown as Snapshot;
 }
 
-/** Web pages the person opened whose servers have not confirmed yet. */
-export async function openedPages(): Promise<OpenedView[]> {
-  const list = (await call(() => Elicitation.Opened())) ?? [];
-  return list.map((o) => ({ ...(o as OpenedView), link: normalizeLink(o.link as LinkView) }));
+/** Consent to a web page question: Go opens the URL it checked in the system browser, then answers accept (E21). */
+export function openPage(id: string): Promise<void> {
+  return call(() => Questions.Open(id));
 }
 
 export function openAgain(id: string): Promise<void> {
-  return call(() => Elicitation.OpenAgain(id));
+  return call(() => Questions.OpenAgain(id));
 }
 
 /** "I've finished": a call waiting for the page goes on. */
 export function finishedPage(id: string): Promise<void> {
-  return call(() => Elicitation.Finished(id));
+  return call(() => Questions.Finished(id));
 }
 
 /** Stop waiting for a page; a call waiting for it fails. */
 export function stopWaiting(id: string): Promise<void> {
-  return call(() => Elicitation.StopWaiting(id));
-}
-
-/** The request on screen, or null. */
-export async function currentElicitation(): Promise<ElicitationView | null> {
-  return normalizeElicitation((await call(() => Elicitation.Current())) as ElicitationView);
-}
-
-/** The requests waiting behind the dialog, oldest first. */
-export async function waitingElicitations(): Promise<QueueEntryView[]> {
-  return (await call(() => Elicitation.Waiting())) ?? [];
+  return call(() => Questions.StopWaiting(id));
 }
 
 /** Errors per field for an answer, without sending it (E15). */
 export async function validateAnswer(id: string, values: AnswerValues): Promise<FieldErrors> {
-  return { ...((await call(() => Elicitation.Validate(id, values))) ?? {}) };
+  return { ...((await call(() => Questions.Validate(id, values))) ?? {}) };
 }
 
 /** Sends the answer if Go finds it valid; otherwise nothing is sent and the errors come back. */
 export async function submitAnswer(id: string, values: AnswerValues): Promise<SubmitResult> {
-  const r = await call(() => Elicitation.Submit(id, values));
+  const r = await call(() => Questions.Submit(id, values));
   return { sent: !!r?.sent, errors: { ...(r?.errors ?? {}) } };
 }
 
-export function declineElicitation(id: string): Promise<void> {
-  return call(() => Elicitation.Decline(id));
+export function declineQuestion(id: string): Promise<void> {
+  return call(() => Questions.Decline(id));
 }
 
-export function cancelElicitation(id: string): Promise<void> {
-  return call(() => Elicitation.Cancel(id));
+export function cancelQuestion(id: string): Promise<void> {
+  return call(() => Questions.Cancel(id));
 }
 
-/** Declines or cancels a request that waits in the queue (E28). */
-export function refuseElicitation(id: string, action: 'decline' | 'cancel'): Promise<void> {
-  return call(() => Elicitation.Refuse(id, action));
+/** Declines or cancels a question that waits in the queue (E28). */
+export function refuseQuestion(id: string, action: 'decline' | 'cancel'): Promise<void> {
+  return call(() => Questions.Refuse(id, action));
+}
+
+/** Removes a broker notice the person has read. */
+export function dismissNotice(id: string): Promise<void> {
+  return call(() => Questions.DismissNotice(id));
 }
 
 export function muteServer(serverID: string, minutes: number): Promise<void> {
-  return call(() => Elicitation.Mute(serverID, minutes));
+  return call(() => Questions.Mute(serverID, minutes));
 }
 
 export async function serverPolicy(serverID: string): Promise<PolicyView> {
-  return call(() => Elicitation.Policy(serverID));
+  return call(() => Questions.Policy(serverID));
 }
 
 export function setServerPolicy(serverID: string, mode: 'ask' | 'decline'): Promise<void> {
-  return call(() => Elicitation.SetPolicy(serverID, mode));
+  return call(() => Questions.SetPolicy(serverID, mode));
 }
 
 export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
-  const list = (await call(() => Elicitation.History(serverID, outcome))) ?? [];
-  return list.map((h) => ({ ...(h as HistoryView), fields: h.fields ?? [], message: h.message ?? '' }));
+  return ((await call(() => Questions.History(serverID, outcome))) ?? []) as HistoryView[];
 }
 
 export function clearHistory(): Promise<void> {
-  return call(() => Elicitation.ClearHistory());
+  return call(() => Questions.ClearHistory());
 }
 
 /** Asks Go for an OS notification and the window's attention (the window is not focused). */
 export function notifyUnfocused(id: string): Promise<void> {
-  return call(() => Elicitation.NotifyUnfocused(id));
+  return call(() => Questions.NotifyUnfocused(id));
 }
 
 // --- Events -------------------------------------------------------------------
@@ -367,28 +346,9 @@ export function onToolsChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventTools, (id) => cb(String(id)));
 }
 
-/** Calls cb whenever the request on screen or the queue behind it may have changed. */
-export function onElicitationChanged(cb: () => void): Unsubscribe {
-  const offs = [on(EventElicitation, () => cb()), on(EventElicitationQueue, () => cb())];
-  return () => offs.forEach((off) => off());
-}
-
-/** Calls cb whenever the list of opened pages may have changed. */
-export function onOpenedChanged(cb: () => void): Unsubscribe {
-  return on(EventOpened, () => cb());
-}
-
-/** Calls cb when a request left the screen without the person's answer. */
-export function onElicitationClosed(cb: (c: ElicitationClosed) => void): Unsubscribe {
-  return on(EventElicitationClosed, (c) => {
-    const v = (c ?? {}) as Partial<ElicitationClosed>;
-    cb({ id: String(v.id ?? ''), reason: String(v.reason ?? '') });
-  });
-}
-
-/** Calls cb with notices about servers, e.g. one sending too many requests. */
-export function onNotice(cb: (n: NoticeView) => void): Unsubscribe {
-  return on(EventNotice, (n) => cb(n as NoticeView));
+/** Calls cb with every snapshot of the broker's questions Go publishes. */
+export function onQuestions(cb: (s: Snapshot) => void): Unsubscribe {
+  return on(EventQuestions, (s) => cb(s as Snapshot));
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

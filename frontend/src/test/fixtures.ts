@@ -1,6 +1,6 @@
 // Small builders for the Go views the component tests feed to the UI.
 
-import type { ElicitationView, FieldView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
+import type { FieldView, QuestionView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
 
 export function status(over: Partial<StatusView> = {}): StatusView {
   return {
@@ -62,20 +62,33 @@ export function result(over: Partial<ToolResultView> = {}): ToolResultView {
   return { isError: false, content: [], structured: '', structuredWarning: '', durationMs: 12, ...over };
 }
 
-export function elicitation(over: Partial<ElicitationView> = {}): ElicitationView {
+/** Overrides of a question, with the server's and form's parts flattened for brevity. */
+export type QuestionOverrides = Partial<Omit<QuestionView, 'server' | 'form'>> & {
+  serverName?: string;
+  serverId?: string;
+  where?: string;
+  selfName?: string;
+  selfVersion?: string;
+  fields?: FieldView[];
+};
+
+export function question(over: QuestionOverrides = {}): QuestionView {
+  const { serverName, serverId, where, selfName, selfVersion, fields, ...rest } = over;
   return {
     id: 'req-1',
-    serverName: 'Demo server',
-    serverId: 's1',
-    where: '/usr/bin/gatehouse demo-server',
-    selfName: 'gatehouse-demo',
-    selfVersion: '1.0.0',
-    mode: 'form',
+    kind: 'form',
+    server: {
+      id: serverId ?? 's1',
+      name: serverName ?? 'Demo server',
+      where: where ?? '/usr/bin/gatehouse demo-server',
+      selfName: selfName ?? 'gatehouse-demo',
+      selfVersion: selfVersion ?? '1.0.0',
+    },
     message: 'Please register.',
-    fields: [],
+    form: { fields: fields ?? [], complete: true, reason: '' },
     sensitive: false,
     receivedAt: '2026-11-22T10:00:00Z',
     deadline: '2026-11-22T10:10:00Z',
-    ...over,
+    ...rest,
   };
 }

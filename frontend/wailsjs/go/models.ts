@@ -202,61 +202,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class ElicitationView {
-	    id: string;
-	    serverName: string;
-	    serverId: string;
-	    where: string;
-	    selfName: string;
-	    selfVersion: string;
-	    mode: string;
-	    message: string;
-	    fields: FieldView[];
-	    link?: LinkView;
-	    sensitive: boolean;
-	    receivedAt: string;
-	    deadline: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ElicitationView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.serverName = source["serverName"];
-	        this.serverId = source["serverId"];
-	        this.where = source["where"];
-	        this.selfName = source["selfName"];
-	        this.selfVersion = source["selfVersion"];
-	        this.mode = source["mode"];
-	        this.message = source["message"];
-	        this.fields = this.convertValues(source["fields"], FieldView);
-	        this.link = this.convertValues(source["link"], LinkView);
-	        this.sensitive = source["sensitive"];
-	        this.receivedAt = source["receivedAt"];
-	        this.deadline = source["deadline"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 	export class FormView {
 	    fields: FieldView[];
 	    complete: boolean;
@@ -395,25 +340,51 @@ export namespace app {
 	        this.mutedUntil = source["mutedUntil"];
 	    }
 	}
-	export class QueueEntryView {
+	export class QuestionView {
 	    id: string;
-	    serverId: string;
-	    serverName: string;
+	    kind: string;
+	    server: mcp.ServerRef;
 	    message: string;
+	    form?: FormView;
+	    link?: LinkView;
+	    sensitive: boolean;
 	    receivedAt: string;
+	    deadline: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new QueueEntryView(source);
+	        return new QuestionView(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
-	        this.serverId = source["serverId"];
-	        this.serverName = source["serverName"];
+	        this.kind = source["kind"];
+	        this.server = this.convertValues(source["server"], mcp.ServerRef);
 	        this.message = source["message"];
+	        this.form = this.convertValues(source["form"], FormView);
+	        this.link = this.convertValues(source["link"], LinkView);
+	        this.sensitive = source["sensitive"];
 	        this.receivedAt = source["receivedAt"];
+	        this.deadline = source["deadline"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ServerInput {
 	    name: string;
@@ -551,6 +522,44 @@ export namespace app {
 	        this.rememberAnswers = source["rememberAnswers"];
 	    }
 	}
+	export class SnapshotView {
+	    version: number;
+	    current?: QuestionView;
+	    waiting: mcp.Waiting[];
+	    opened: OpenedView[];
+	    notices: mcp.Notice[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SnapshotView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.current = this.convertValues(source["current"], QuestionView);
+	        this.waiting = this.convertValues(source["waiting"], mcp.Waiting);
+	        this.opened = this.convertValues(source["opened"], OpenedView);
+	        this.notices = this.convertValues(source["notices"], mcp.Notice);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class SubmitResult {
 	    sent: boolean;
@@ -663,6 +672,75 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace mcp {
+	
+	export class Notice {
+	    id: string;
+	    kind: string;
+	    serverId: string;
+	    serverName: string;
+	    refused: number;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.refused = source["refused"];
+	        this.text = source["text"];
+	    }
+	}
+	export class ServerRef {
+	    id: string;
+	    name: string;
+	    where: string;
+	    selfName: string;
+	    selfVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.where = source["where"];
+	        this.selfName = source["selfName"];
+	        this.selfVersion = source["selfVersion"];
+	    }
+	}
+	export class Waiting {
+	    id: string;
+	    kind: string;
+	    serverId: string;
+	    serverName: string;
+	    message: string;
+	    receivedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Waiting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.message = source["message"];
+	        this.receivedAt = source["receivedAt"];
+	    }
 	}
 
 }

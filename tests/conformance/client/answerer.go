@@ -19,7 +19,7 @@ import (
 // validates every answer, exactly as in the app.
 type autoAnswerer struct {
 	mu       sync.Mutex
-	received []*mcp.Request
+	received []*mcp.Question
 	// browserFailed receives what went wrong when the stand-in browser could
 	// not finish a sign-in, so that the client stops at once instead of
 	// waiting for a redirect that will never come.
@@ -32,18 +32,18 @@ func newAutoAnswerer() *autoAnswerer {
 
 var _ mcp.Answerer = (*autoAnswerer)(nil)
 
-func (a *autoAnswerer) Present(_ context.Context, req *mcp.Request) (mcp.Response, error) {
+func (a *autoAnswerer) Present(_ context.Context, req *mcp.Question) (mcp.Response, error) {
 	a.mu.Lock()
 	a.received = append(a.received, req)
 	a.mu.Unlock()
-	if req.Mode == mcp.ModeSignIn {
+	if req.Kind == mcp.KindSignIn {
 		// Accepting means "I opened it in my browser": the browser then goes
 		// on by itself while Gatehouse waits at its loopback redirect.
 		logf("sign-in request from %s: %q at %s -> accept and open it", req.Peer.Server.Name, req.Message, req.Link.URL)
 		go a.browse(req.Link.URL)
 		return mcp.Response{Action: mcp.ActionAccept}, nil
 	}
-	if req.Mode == "url" {
+	if req.Kind == "url" {
 		logf("elicitation (url) from %s: %q -> accept (nothing opened)", req.Peer.Server.Name, req.Message)
 		return mcp.Response{Action: mcp.ActionAccept}, nil
 	}
@@ -88,13 +88,11 @@ func (a *autoAnswerer) browse(u string) {
 	}
 }
 
-func (a *autoAnswerer) QueueChanged([]mcp.QueueEntry) {}
-
 func (a *autoAnswerer) Notify(n mcp.Notice) {
 	logf("notice about %s: %s (%d refused)", n.ServerName, n.Kind, n.Refused)
 }
 
-func (a *autoAnswerer) OpenedChanged([]mcp.OpenedURL) {}
+func (a *autoAnswerer) OpenedChanged([]mcp.OpenedPage) {}
 
 // requests returns how many requests reached the answerer.
 func (a *autoAnswerer) requests() int {

@@ -20,19 +20,18 @@ import (
 // and answers with reply (or waits for ctx when reply is nil).
 type scripted struct {
 	mu      sync.Mutex
-	reply   func(*Request) (Response, bool) // ok=false: wait until ctx ends
-	shown   []*Request
-	opened  [][]OpenedURL
-	queues  [][]QueueEntry
+	reply   func(*Question) (Response, bool) // ok=false: wait until ctx ends
+	shown   []*Question
+	opened  [][]OpenedPage
 	notices []Notice
-	onShow  chan *Request
+	onShow  chan *Question
 }
 
-func newScripted(reply func(*Request) (Response, bool)) *scripted {
-	return &scripted{reply: reply, onShow: make(chan *Request, 100)}
+func newScripted(reply func(*Question) (Response, bool)) *scripted {
+	return &scripted{reply: reply, onShow: make(chan *Question, 100)}
 }
 
-func (s *scripted) Present(ctx context.Context, r *Request) (Response, error) {
+func (s *scripted) Present(ctx context.Context, r *Question) (Response, error) {
 	s.mu.Lock()
 	s.shown = append(s.shown, r)
 	s.mu.Unlock()
@@ -46,19 +45,13 @@ func (s *scripted) Present(ctx context.Context, r *Request) (Response, error) {
 	return Response{}, ctx.Err()
 }
 
-func (s *scripted) QueueChanged(w []QueueEntry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queues = append(s.queues, w)
-}
-
 func (s *scripted) Notify(n Notice) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.notices = append(s.notices, n)
 }
 
-func (s *scripted) OpenedChanged(o []OpenedURL) {
+func (s *scripted) OpenedChanged(o []OpenedPage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.opened = append(s.opened, o)
@@ -143,7 +136,7 @@ func TestBroker_Answers_E26(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) { return tc.resp, true }), BrokerOptions{})
+			f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) { return tc.resp, true }), BrokerOptions{})
 			res, err := f.broker.Elicit(context.Background(), f.a, formRequest("Who are you?", nameSchema))
 			if err != nil {
 				t.Fatal(err)
@@ -163,7 +156,7 @@ func TestBroker_Answers_E26(t *testing.T) {
 }
 
 func TestBroker_RemembersAnswersOnlyWhenAsked(t *testing.T) {
-	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+	f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) {
 		return Response{Action: ActionAccept, Values: map[string]any{"name": "Ada"}}, true
 	}), BrokerOptions{})
 	if err := f.st.PutSettings(store.Settings{RememberAnswers: true}); err != nil {
@@ -226,7 +219,7 @@ func TestBroker_Policy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+			f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) {
 				return Response{Action: ActionAccept, Values: map[string]any{"name": "x"}}, true
 			}), BrokerOptions{})
 			if err := f.st.PutPolicy(f.a.Server.ID, tc.policy); err != nil {
@@ -264,7 +257,7 @@ func TestBroker_FloodIsBounded_E29(t *testing.T) {
 	if n := f.ans.shownCount(); n != 1 {
 		t.Errorf("%d shown at once, want 1", n)
 	}
-	if w := f.broker.Waiting(); len(w) != 4 {
+	if w := f.broker.Snapshot().Waiting; len(w) != 4 {
 		t.Errorf("%d waiting, want 4", len(w))
 	}
 	f.ans.mu.Lock()
@@ -276,7 +269,7 @@ func TestBroker_FloodIsBounded_E29(t *testing.T) {
 	// The other server is not affected by Alpha's flood.
 	done := make(chan struct{})
 	go func() { _, _ = f.broker.Elicit(ctx, f.b, formRequest("hello", nameSchema)); close(done) }()
-	waitFor(t, "Beta's request to be queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 5 })
+	waitFor(t, "Beta's request to be queued", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 5 })
 	cancel()
 	wg.Wait()
 	<-done
@@ -286,7 +279,7 @@ func TestBroker_FloodIsBounded_E29(t *testing.T) {
 // question at a time, each after the last was answered, is never refused,
 // however many it asks; only requests that pile up spend the bucket.
 func TestBroker_SequentialQuestionsAreNotLimited_E29(t *testing.T) {
-	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+	f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) {
 		return Response{Action: ActionDecline}, true
 	}), BrokerOptions{Burst: 2, Every: time.Hour, QueueSize: 10})
 	for i := range 12 {
@@ -311,8 +304,8 @@ func TestBroker_QueueIsBoundedPerServer(t *testing.T) {
 			refused++
 		}
 	}
-	if refused != 6 || len(f.broker.Waiting()) != 3 || f.ans.shownCount() != 1 {
-		t.Errorf("refused %d, waiting %d, shown %d; want 6, 3, 1", refused, len(f.broker.Waiting()), f.ans.shownCount())
+	if refused != 6 || len(f.broker.Snapshot().Waiting) != 3 || f.ans.shownCount() != 1 {
+		t.Errorf("refused %d, waiting %d, shown %d; want 6, 3, 1", refused, len(f.broker.Snapshot().Waiting), f.ans.shownCount())
 	}
 }
 
@@ -320,7 +313,7 @@ func TestBroker_QueueIsBoundedPerServer(t *testing.T) {
 // next even though Alpha queued more first.
 func TestBroker_FairAcrossServers_E29(t *testing.T) {
 	release := make(chan struct{})
-	f := newBrokerFixture(t, newScripted(func(*Request) (Response, bool) {
+	f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) {
 		<-release
 		return Response{Action: ActionDecline}, true
 	}), BrokerOptions{})
@@ -331,11 +324,11 @@ func TestBroker_FairAcrossServers_E29(t *testing.T) {
 	send(f.a, "a1")
 	<-f.ans.onShow
 	send(f.a, "a2")
-	waitFor(t, "a2 queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
+	waitFor(t, "a2 queued", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
 	send(f.a, "a3")
-	waitFor(t, "a3 queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 2 })
+	waitFor(t, "a3 queued", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 2 })
 	send(f.b, "b1")
-	waitFor(t, "three queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 3 })
+	waitFor(t, "three queued", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 3 })
 	var order []string
 	for range 3 {
 		release <- struct{}{}
@@ -363,7 +356,7 @@ func TestBroker_Lifecycle(t *testing.T) {
 		}
 	})
 	t.Run("a request the server withdraws closes and the next is shown", func(t *testing.T) {
-		f := newBrokerFixture(t, newScripted(func(r *Request) (Response, bool) {
+		f := newBrokerFixture(t, newScripted(func(r *Question) (Response, bool) {
 			return Response{Action: ActionDecline}, r.Message == "second"
 		}), BrokerOptions{})
 		ctx, cancel := context.WithCancel(context.Background())
@@ -375,7 +368,7 @@ func TestBroker_Lifecycle(t *testing.T) {
 			r, _ := f.broker.Elicit(context.Background(), f.b, formRequest("second", nameSchema))
 			second <- r
 		}()
-		waitFor(t, "the second to queue", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
+		waitFor(t, "the second to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
 		if !f.broker.Busy(f.a.Server.ID) || !f.broker.Busy(f.b.Server.ID) {
 			t.Error("Busy should be true for servers with a request open or waiting")
 		}
@@ -405,8 +398,8 @@ func TestBroker_Lifecycle(t *testing.T) {
 		<-f.ans.onShow
 		res := make(chan *sdk.ElicitResult, 1)
 		go func() { r, _ := f.broker.Elicit(ctx, f.b, formRequest("queued", nameSchema)); res <- r }()
-		waitFor(t, "queued", 5*time.Second, func() bool { return len(f.broker.Waiting()) == 1 })
-		if err := f.broker.Refuse(f.broker.Waiting()[0].ID, ActionDecline); err != nil {
+		waitFor(t, "queued", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
+		if err := f.broker.Refuse(f.broker.Snapshot().Waiting[0].ID, ActionDecline); err != nil {
 			t.Fatal(err)
 		}
 		if r := <-res; r.Action != ActionDecline {

@@ -6,9 +6,9 @@ export function Cancel(arg1:string):Promise<void>;
 
 export function ClearHistory():Promise<void>;
 
-export function Current():Promise<app.ElicitationView>;
-
 export function Decline(arg1:string):Promise<void>;
+
+export function DismissNotice(arg1:string):Promise<void>;
 
 export function Finished(arg1:string):Promise<void>;
 
@@ -22,18 +22,16 @@ export function Open(arg1:string):Promise<void>;
 
 export function OpenAgain(arg1:string):Promise<void>;
 
-export function Opened():Promise<Array<app.OpenedView>>;
-
 export function Policy(arg1:string):Promise<app.PolicyView>;
 
 export function Refuse(arg1:string,arg2:string):Promise<void>;
 
 export function SetPolicy(arg1:string,arg2:string):Promise<void>;
 
+export function Snapshot():Promise<app.SnapshotView>;
+
 export function StopWaiting(arg1:string):Promise<void>;
 
 export function Submit(arg1:string,arg2:Record<string, any>):Promise<app.SubmitResult>;
 
 export function Validate(arg1:string,arg2:Record<string, any>):Promise<Record<string, string>>;
-
-export function Waiting():Promise<Array<app.QueueEntryView>>;

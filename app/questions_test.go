@@ -10,18 +10,25 @@ import (
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// shownRequest waits for the dialog event and returns the view.
-func shownRequest(t *testing.T, rec *recorder, after int) ElicitationView {
+// shownRequest waits until the snapshot events have put the (after+1)-th
+// distinct question on screen and returns it, as the window would show it.
+func shownRequest(t *testing.T, rec *recorder, after int) QuestionView {
 	t.Helper()
-	var v ElicitationView
+	var v QuestionView
 	waitUntil(t, "the consent dialog event", func() bool {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
-		list := rec.events[EventElicitation]
-		if len(list) <= after {
+		var shown []*QuestionView
+		for _, e := range rec.events[EventQuestions] {
+			cur := e.(SnapshotView).Current
+			if cur != nil && (len(shown) == 0 || shown[len(shown)-1].ID != cur.ID) {
+				shown = append(shown, cur)
+			}
+		}
+		if len(shown) <= after {
 			return false
 		}
-		v = list[after].(ElicitationView)
+		v = *shown[after]
 		return true
 	})
 	return v
@@ -29,10 +36,10 @@ func shownRequest(t *testing.T, rec *recorder, after int) ElicitationView {
 
 // dialogFixture is the core with the dialog and tools services, connected
 // to the real demo server.
-func dialogFixture(t *testing.T) (core *Core, rec *recorder, svc *ElicitationService, tools *ToolsService, demo string) {
+func dialogFixture(t *testing.T) (core *Core, rec *recorder, svc *QuestionService, tools *ToolsService, demo string) {
 	t.Helper()
 	core, rec = openTestCore(t)
-	svc = NewElicitationService(core, nil)
+	svc = NewQuestionService(core, nil)
 	tools = NewToolsService(core)
 	if err := core.ConnectAll(); err != nil {
 		t.Fatal(err)
@@ -51,10 +58,10 @@ func demoID(t *testing.T, core *Core) string {
 	return srv.ID
 }
 
-// TestElicitationService_Dialog drives the dialog API the way the UI does,
+// TestQuestionService_Dialog drives the dialog API the way the UI does,
 // against the real demo server: an invalid email is refused inline and not
 // sent; the fixed answer reaches the tool.
-func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
+func TestQuestionService_Dialog_E14_E15_E27(t *testing.T) {
 	_, rec, svc, tools, id := dialogFixture(t)
 
 	result := make(chan ToolResultView, 1)
@@ -66,10 +73,10 @@ func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
 		result <- res
 	}()
 	v := shownRequest(t, rec, 0)
-	if v.ServerName != DemoServerName || v.SelfName != "gatehouse-demo" || !strings.HasSuffix(v.Where, "demo-server") {
+	if v.Server.Name != DemoServerName || v.Server.SelfName != "gatehouse-demo" || !strings.HasSuffix(v.Server.Where, "demo-server") {
 		t.Errorf("the dialog must say which server asks (E27): %+v", v)
 	}
-	if !strings.HasPrefix(v.Message, "Register for GopherCon Demo 2026.\n") || len(v.Fields) != 12 || v.Fields[0].Name != "name" || v.Fields[11].Name != "diet" {
+	if !strings.HasPrefix(v.Message, "Register for GopherCon Demo 2026.\n") || v.Form == nil || len(v.Form.Fields) != 12 || v.Form.Fields[0].Name != "name" || v.Form.Fields[11].Name != "diet" {
 		t.Errorf("view = %+v", v)
 	}
 	if v.Sensitive {
@@ -110,7 +117,7 @@ func TestElicitationService_Dialog_E14_E15_E27(t *testing.T) {
 	}
 }
 
-func TestElicitationService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
+func TestQuestionService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
 	_, rec, svc, tools, id := dialogFixture(t)
 	for i, tc := range []struct {
 		tool, action, want string
@@ -166,9 +173,9 @@ func TestToolCallTimeoutPausesWhileAnswering(t *testing.T) {
 	}
 }
 
-func TestElicitationService_PolicyAndMute(t *testing.T) {
+func TestQuestionService_PolicyAndMute(t *testing.T) {
 	core, _ := openTestCore(t)
-	svc := NewElicitationService(core, nil)
+	svc := NewQuestionService(core, nil)
 	id := demoID(t, core)
 	for _, step := range []struct {
 		do   func() error
@@ -214,14 +221,14 @@ func (d *desktopRecorder) Attention() {
 	d.attention++
 }
 
-// TestElicitationService_NotifyUnfocused: when the window is not focused the
+// TestQuestionService_NotifyUnfocused: when the window is not focused the
 // UI asks for an OS notification naming the configured server, and the
 // window asks for attention; without a notification service the request
 // still waits in the window.
-func TestElicitationService_NotifyUnfocused(t *testing.T) {
+func TestQuestionService_NotifyUnfocused(t *testing.T) {
 	core, rec := openTestCore(t)
 	desk := &desktopRecorder{fail: errors.New("no notification service")}
-	svc := NewElicitationService(core, desk)
+	svc := NewQuestionService(core, desk)
 	tools := NewToolsService(core)
 	if err := core.ConnectAll(); err != nil {
 		t.Fatal(err)

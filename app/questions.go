@@ -1,0 +1,369 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// EventQuestions carries a SnapshotView each time the broker's questions
+// change: the question on screen, those waiting, the opened pages, notices.
+// The UI renders the newest by version and ignores older ones.
+const EventQuestions = "questions"
+
+// SnapshotView is mcp.Snapshot as the window renders it. Lists are never nil.
+type SnapshotView struct {
+	Version uint64        `json:"version"`
+	Current *QuestionView `json:"current"`
+	Waiting []mcp.Waiting `json:"waiting"`
+	Opened  []OpenedView  `json:"opened"`
+	Notices []mcp.Notice  `json:"notices"`
+}
+
+// QuestionView is the question in the consent dialog. Every string from the
+// server (Message, labels, descriptions, option labels, the URL) must be
+// shown as text (E16).
+type QuestionView struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // mcp.KindForm, KindURL or KindSignIn
+	// Server says who asks (E27): the name the person gave it first.
+	Server  mcp.ServerRef `json:"server"`
+	Message string        `json:"message"`
+	Form    *FormView     `json:"form,omitempty"`
+	// Link is the checked URL of a web page question (E20, E22).
+	Link *LinkView `json:"link,omitempty"`
+	// Sensitive is true when a field looks like it asks for a secret (E17).
+	Sensitive  bool   `json:"sensitive"`
+	ReceivedAt string `json:"receivedAt"`
+	Deadline   string `json:"deadline"`
+}
+
+// LinkView is a URL as the consent display shows it: the full address as
+// text with its registrable domain highlighted (Before + DomainPart + After
+// is Display), both forms of an international host, and warnings in words.
+type LinkView struct {
+	URL         string        `json:"url"`
+	Display     string        `json:"display"`
+	Before      string        `json:"before"`
+	DomainPart  string        `json:"domainPart"`
+	After       string        `json:"after"`
+	Host        string        `json:"host"`
+	ASCIIHost   string        `json:"asciiHost"`
+	Domain      string        `json:"domain"`
+	ASCIIDomain string        `json:"asciiDomain"`
+	Loopback    bool          `json:"loopback"`
+	Warnings    []WarningView `json:"warnings"`
+}
+
+// WarningView is one reason to look twice at a link.
+type WarningView struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// OpenedView is a web page the person opened, waiting for its server.
+type OpenedView struct {
+	ID         string    `json:"id"`
+	ServerID   string    `json:"serverId"`
+	ServerName string    `json:"serverName"`
+	Message    string    `json:"message"`
+	Link       *LinkView `json:"link"`
+	OpenedAt   string    `json:"openedAt"`
+}
+
+// SubmitResult is what Submit returns: when Errors is not empty nothing was
+// sent and the dialog stays open with the errors shown per field.
+type SubmitResult struct {
+	Sent   bool              `json:"sent"`
+	Errors map[string]string `json:"errors"`
+}
+
+// HistoryView is one past question.
+type HistoryView struct {
+	ID         uint64         `json:"id"`
+	Time       string         `json:"time"`
+	ServerID   string         `json:"serverId"`
+	ServerName string         `json:"serverName"`
+	Mode       string         `json:"mode"`
+	Message    string         `json:"message"`
+	Fields     []string       `json:"fields"`
+	Outcome    string         `json:"outcome"`
+	Detail     string         `json:"detail"`
+	AnswerMs   int64          `json:"answerMs"`
+	Answer     map[string]any `json:"answer,omitempty"`
+}
+
+// PolicyView is a server's elicitation policy.
+type PolicyView struct {
+	// Mode is "ask", "decline" or "mute".
+	Mode       string `json:"mode"`
+	MutedUntil string `json:"mutedUntil"`
+}
+
+// Desktop is what the question service needs from the window system beyond
+// events: an OS notification and a request for the window's attention. The
+// GUI implements it with the Wails runtime.
+type Desktop interface {
+	Notify(title, body string) error
+	Attention()
+}
+
+// ErrNotOpen is returned when the person answers a question that is no
+// longer open; nothing is sent.
+var ErrNotOpen = mcp.ErrNotOpen
+
+// QuestionService is bound to the frontend: it shows the broker's questions
+// (consent dialog, its queue, opened pages, notices) and passes the person's
+// answers to the broker, which owns them; plus policies and history. It
+// keeps no state of its own about any question.
+type QuestionService struct {
+	core    *Core
+	desktop Desktop
+}
+
+// NewQuestionService returns the service: from now on the window answers
+// the core's questions, and every change of them is sent as EventQuestions.
+// desktop may be nil (no notifications).
+func NewQuestionService(core *Core, desktop Desktop) *QuestionService {
+	s := &QuestionService{core: core, desktop: desktop}
+	core.SetAnswerer(nil) // the window answers through the broker's operations
+	core.Broker.Subscribe(func(snap mcp.Snapshot) { core.emit(EventQuestions, snapshotView(snap)) })
+	return s
+}
+
+// Snapshot returns everything pending now; a page that (re)loads asks once,
+// then follows EventQuestions.
+func (s *QuestionService) Snapshot() SnapshotView {
+	return snapshotView(s.core.Broker.Snapshot())
+}
+
+// Validate checks the form's values as Submit would, without sending, so
+// the dialog can show errors as the person types (E15).
+func (s *QuestionService) Validate(id string, values map[string]any) (map[string]string, error) {
+	return s.core.Broker.Validate(id, values)
+}
+
+// Submit answers accept with the values, after validating them: when they
+// do not pass, nothing is sent and the errors come back per field (E14, E15).
+func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult, error) {
+	q, err := s.onScreen(id)
+	if err != nil {
+		return SubmitResult{}, err
+	}
+	if q.Kind != mcp.KindForm {
+		return SubmitResult{}, errors.New("this request asks to open a web page, not to fill in a form")
+	}
+	if values == nil {
+		values = map[string]any{}
+	}
+	errs, err := s.core.Broker.Answer(id, values)
+	if err != nil {
+		return SubmitResult{}, err
+	}
+	if len(errs) > 0 {
+		return SubmitResult{Errors: errs}, nil
+	}
+	return SubmitResult{Sent: true, Errors: map[string]string{}}, nil
+}
+
+// Open is the person's consent to a web page question (E21, E23): the URL
+// Gatehouse checked for it opens in the system browser, and only then is
+// accept sent. When the browser cannot be opened nothing is sent and the
+// dialog stays, with the error.
+func (s *QuestionService) Open(id string) error {
+	q, err := s.onScreen(id)
+	if err != nil {
+		return err
+	}
+	if !q.OpensPage() {
+		return errors.New("this request has no web page to open")
+	}
+	if err := OpenLink(q.Link); err != nil {
+		return err
+	}
+	_, err = s.core.Broker.Answer(id, nil)
+	return err
+}
+
+// Decline answers decline: the person explicitly said no.
+func (s *QuestionService) Decline(id string) error { return s.core.Broker.Decline(id) }
+
+// Cancel answers cancel: the person dismissed the dialog (Escape, close).
+func (s *QuestionService) Cancel(id string) error { return s.core.Broker.Cancel(id) }
+
+// Refuse declines or cancels a question waiting in the queue (E28).
+func (s *QuestionService) Refuse(id, action string) error {
+	return s.core.Broker.Refuse(id, action)
+}
+
+// DismissNotice removes a notice the person has read.
+func (s *QuestionService) DismissNotice(id string) { s.core.Broker.DismissNotice(id) }
+
+// OpenAgain opens an opened request's page once more ("Open again").
+func (s *QuestionService) OpenAgain(id string) error {
+	link, err := s.core.Broker.OpenedLink(id)
+	if err != nil {
+		return err
+	}
+	return OpenLink(link)
+}
+
+// Finished is the person saying they are done in the browser: a call
+// waiting for that page goes on ("I've finished", "Retry now").
+func (s *QuestionService) Finished(id string) error { return s.core.Broker.FinishOpened(id) }
+
+// StopWaiting is the person no longer waiting for a page they opened; a
+// call waiting for it fails.
+func (s *QuestionService) StopWaiting(id string) error { return s.core.Broker.CancelOpened(id) }
+
+// Mute stops showing a server's questions for the given minutes: they are
+// answered cancel unseen, including those already waiting.
+func (s *QuestionService) Mute(serverID string, minutes int) error {
+	if minutes <= 0 {
+		return errors.New("choose how long to mute the server")
+	}
+	p := store.Policy{Mode: store.PolicyMute, MutedUntil: time.Now().Add(time.Duration(minutes) * time.Minute)}
+	if err := s.core.Store.PutPolicy(serverID, p); err != nil {
+		return err
+	}
+	s.core.Broker.RefuseAll(serverID, mcp.ActionCancel)
+	s.core.Broker.DismissFlood(serverID)
+	return nil
+}
+
+// Policy returns a server's elicitation policy.
+func (s *QuestionService) Policy(serverID string) (PolicyView, error) {
+	p, err := s.core.Store.Policy(serverID)
+	if err != nil {
+		return PolicyView{}, err
+	}
+	v := PolicyView{Mode: p.Effective(time.Now())}
+	if v.Mode == store.PolicyAsk {
+		v.Mode = "ask"
+	}
+	if v.Mode == store.PolicyMute {
+		v.MutedUntil = rfc3339(p.MutedUntil)
+	}
+	return v, nil
+}
+
+// SetPolicy sets a server's policy to "ask" or "decline" (use Mute to mute).
+func (s *QuestionService) SetPolicy(serverID, mode string) error {
+	switch mode {
+	case "ask":
+		return s.core.Store.PutPolicy(serverID, store.Policy{})
+	case "decline":
+		if err := s.core.Store.PutPolicy(serverID, store.Policy{Mode: store.PolicyDecline}); err != nil {
+			return err
+		}
+		s.core.Broker.RefuseAll(serverID, mcp.ActionDecline)
+		return nil
+	}
+	return fmt.Errorf("unknown policy %q: use ask or decline", mode)
+}
+
+// History returns past questions, newest first, filtered by server and
+// outcome ("" for all).
+func (s *QuestionService) History(serverID, outcome string) ([]HistoryView, error) {
+	s.core.Broker.FlushHistory()
+	entries, err := s.core.Store.History(store.HistoryFilter{ServerID: serverID, Outcome: outcome, Limit: 500})
+	if err != nil {
+		return nil, err
+	}
+	views := make([]HistoryView, 0, len(entries))
+	for _, e := range entries {
+		fields := e.Fields
+		if fields == nil {
+			fields = []string{}
+		}
+		views = append(views, HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
+			Mode: e.Mode, Message: e.Message, Fields: fields, Outcome: e.Outcome, Detail: e.Detail, AnswerMs: e.AnswerMs, Answer: e.Answer})
+	}
+	return views, nil
+}
+
+// ClearHistory deletes every history entry.
+func (s *QuestionService) ClearHistory() error {
+	s.core.Broker.FlushHistory()
+	return s.core.Store.ClearHistory()
+}
+
+// NotifyUnfocused is called by the UI when a question arrives while the
+// window is not focused: the OS shows a notification naming the server and
+// the window asks for attention. Where no notification service exists it
+// logs one line and carries on.
+func (s *QuestionService) NotifyUnfocused(id string) error {
+	q, err := s.onScreen(id)
+	if err != nil {
+		return err
+	}
+	if s.desktop == nil {
+		return nil
+	}
+	s.desktop.Attention()
+	title := q.Server.Name + " is asking for your input"
+	if err := s.desktop.Notify(title, truncate(q.Message, 200)); err != nil {
+		log.Printf("gatehouse: no desktop notification (%v); the request waits in the window", err)
+	}
+	return nil
+}
+
+// onScreen returns the question on screen if it has the given ID: only
+// that one can be answered from the dialog.
+func (s *QuestionService) onScreen(id string) (*mcp.Question, error) {
+	cur := s.core.Broker.Snapshot().Current
+	if cur == nil || cur.ID != id {
+		return nil, ErrNotOpen
+	}
+	return cur, nil
+}
+
+func snapshotView(s mcp.Snapshot) SnapshotView {
+	v := SnapshotView{Version: s.Version, Waiting: s.Waiting, Notices: s.Notices, Opened: make([]OpenedView, 0, len(s.Opened))}
+	if s.Current != nil {
+		v.Current = questionView(s.Current)
+	}
+	for _, o := range s.Opened {
+		v.Opened = append(v.Opened, OpenedView{ID: o.ID, ServerID: o.ServerID, ServerName: o.ServerName, Message: o.Message,
+			Link: linkView(o.Link), OpenedAt: rfc3339(o.OpenedAt)})
+	}
+	return v
+}
+
+func questionView(q *mcp.Question) *QuestionView {
+	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: linkView(q.Link),
+		ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
+	if q.Form != nil {
+		form := formView(*q.Form)
+		v.Form = &form
+		for _, f := range q.Form.Fields {
+			v.Sensitive = v.Sensitive || f.Sensitive
+		}
+	}
+	return v
+}
+
+func linkView(l *mcp.LinkReport) *LinkView {
+	if l == nil {
+		return nil
+	}
+	v := &LinkView{URL: l.URL, Display: l.Display, Before: l.Before, DomainPart: l.DomainPart, After: l.After,
+		Host: l.Host, ASCIIHost: l.ASCIIHost, Domain: l.Domain, ASCIIDomain: l.ASCIIDomain, Loopback: l.Loopback,
+		Warnings: []WarningView{}}
+	for _, w := range l.Warnings {
+		v.Warnings = append(v.Warnings, WarningView{Kind: w.Kind, Text: w.Text})
+	}
+	return v
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,10 @@
+// The names of the events the Go core sends to the window, written once.
+// They must match the Event* constants of the Go package app: a Go test
+// (app/events_test.go) reads this file and fails when the two disagree.
+
+/** Every server with its status, whenever any server changes (app.EventServers). */
+export const EventServers = 'servers:changed';
+/** A server's ID, whenever its tool list changed (app.EventTools). */
+export const EventTools = 'tools:changed';
+/** The broker's snapshot of every pending question (app.EventQuestions). */
+export const EventQuestions = 'questions';

@@ -1,0 +1,992 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Broker defaults. A server may ask in bursts (a wizard of a few questions)
+// but not flood: DefaultBurst questions at once, then one every DefaultEvery;
+// at most DefaultQueueSize wait per server (E29).
+const (
+	DefaultElicitationTimeout = 10 * time.Minute
+	DefaultBurst              = 5
+	DefaultEvery              = 10 * time.Second
+	DefaultQueueSize          = 10
+	// noticeEvery bounds how often the flood notice for one server repeats.
+	noticeEvery = 30 * time.Second
+	// maxNotices bounds the notices kept for the person; the oldest go.
+	maxNotices = 5
+	// maxCachedSchemas bounds each server's cache of parsed forms.
+	maxCachedSchemas = 16
+	// maxEndedURLs is how many ended URL requests are remembered for
+	// WaitCompleted.
+	maxEndedURLs = 100
+)
+
+// CodeTooManyRequests answers a request refused by the rate limit or a full
+// queue. It is a JSON-RPC error, not "decline": the person did not decline.
+const CodeTooManyRequests = -32000
+
+// errRateLimited is ask's refusal by the rate limit or a full queue.
+var errRateLimited = errors.New("too many requests from this server are waiting")
+
+// refusedDetail is recorded when a person refuses a request from the queue.
+const refusedDetail = "refused while waiting in the queue"
+
+// BrokerStore is what the broker keeps in the store: policies to read,
+// settings to read, history to write. *store.Store implements it.
+type BrokerStore interface {
+	Policy(serverID string) (store.Policy, error)
+	Settings() (store.Settings, error)
+	AddHistories(entries []store.HistoryEntry) error
+}
+
+// BrokerOptions configures a Broker. Zero values mean the defaults above.
+type BrokerOptions struct {
+	Store BrokerStore // required
+	// Answerer, when set, answers the broker's questions one at a time
+	// (AnswerWith): the CLI, the conformance client and tests. The window
+	// leaves it nil and answers through Answer, Decline and Cancel.
+	Answerer  Answerer
+	Burst     int
+	Every     time.Duration
+	QueueSize int
+	// Now is the clock; tests may set it.
+	Now func() time.Time
+}
+
+// Broker owns every question waiting for a person — form and URL
+// elicitations and sign-in consents — from every server. It checks each (E4,
+// E6, E18), applies the server's policy and rate limit (E29), queues it, and
+// puts one at a time in front of the person, fairly across servers. Answer,
+// Decline, Cancel and Refuse end questions; every outcome goes to the
+// history. Whoever shows questions follows the broker's Snapshots
+// (Subscribe); there is no other copy of this state.
+type Broker struct {
+	opts    BrokerOptions
+	history *historyWriter
+
+	mu       sync.Mutex
+	servers  map[string]*serverQueue
+	rotation []string // server IDs in the order they first asked
+	served   string   // the server whose question was shown last
+	current  *pending
+	byID     map[string]*pending // the current question and those waiting
+	// openedURLs are URL requests the person consented to, waiting for the
+	// server's completion notice; endedURLs the latest that ended, oldest
+	// first (see urlmode.go).
+	openedURLs []*openedURL
+	endedURLs  []*openedURL
+	notices    []Notice
+	noticeSeq  int
+	subs       map[int]func(Snapshot)
+	subSeq     int
+
+	// publishMu orders snapshots: each is taken and delivered under it, so
+	// subscribers see versions in order.
+	publishMu sync.Mutex
+	version   uint64
+}
+
+type serverQueue struct {
+	// schemas are this server's recently parsed forms, by their JSON text:
+	// a server asking the same form again is not compiled again (issue 6,
+	// P1). At most maxCachedSchemas, per server, so a server sending endless
+	// new schemas only fills its own.
+	schemas    map[string]*FormSchema
+	limiter    *rate.Limiter
+	waiting    []*pending
+	refused    int
+	lastNotice time.Time
+}
+
+type pending struct {
+	q       *Question
+	ctx     context.Context
+	answer  chan Response // buffered 1; written once, by finish
+	shownAt time.Time
+	// free questions (a sign-in the person started) spend no rate-limit token.
+	free bool
+	// completed is set when the server's completion notice for this URL
+	// request came before the person's consent was recorded.
+	completed bool
+}
+
+// NewBroker returns a broker; opts.Store is required.
+func NewBroker(opts BrokerOptions) *Broker {
+	if opts.Burst <= 0 {
+		opts.Burst = DefaultBurst
+	}
+	if opts.Every <= 0 {
+		opts.Every = DefaultEvery
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	b := &Broker{opts: opts, servers: map[string]*serverQueue{}, byID: map[string]*pending{},
+		subs: map[int]func(Snapshot){}, history: newHistoryWriter(opts.Store.AddHistories)}
+	if opts.Answerer != nil {
+		b.AnswerWith(opts.Answerer)
+	}
+	return b
+}
+
+// invalidParams is the JSON-RPC error for a request the host refuses to show.
+func invalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+// Elicit implements Asker: it is called on the session's goroutine for each
+// elicitation/create and returns when the person (or policy, or a limit) has
+// answered it.
+func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	now := b.opts.Now()
+	p := req.Params
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: p.Mode, Message: p.Message}
+	if entry.Mode == "" {
+		entry.Mode = KindForm // E3
+	}
+	refuse := func(msg string) (*sdk.ElicitResult, error) {
+		entry.Outcome, entry.Detail = store.OutcomeInvalid, msg
+		b.record(entry)
+		return nil, invalidParams(msg)
+	}
+	rateLimited := func() (*sdk.ElicitResult, error) {
+		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
+		b.record(entry)
+		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
+	}
+	if !peer.offers(entry.Mode) {
+		return refuse(fmt.Sprintf("elicitation mode %q was not offered to this server", p.Mode)) // E4
+	}
+	if utf8.RuneCountInString(p.Message) > MaxMessageLength {
+		return refuse(fmt.Sprintf("the message is over %d characters", MaxMessageLength))
+	}
+	if b.overLimit(peer) {
+		return rateLimited()
+	}
+	q := &Question{ID: newQuestionID(), Kind: entry.Mode, Server: serverRef(peer), Message: p.Message,
+		ReceivedAt: now, Peer: peer, ElicitationID: p.ElicitationID}
+	if q.Kind == KindURL {
+		entry.URL = p.URL
+		link, err := checkURLRequest(p)
+		if err != nil {
+			return refuse(err.Error()) // E18, E22: nothing is shown
+		}
+		q.Link = link
+	} else {
+		raw, carried := rawSchemaOf(p.Meta)
+		switch {
+		case !carried && p.RequestedSchema == nil:
+			return refuse("a form request must have a requestedSchema") // E6: nothing is shown
+		case !carried:
+			// The schema did not come through the host's own reading of the
+			// wire (rawschema.go), so what would be sent could differ from
+			// what is shown (E14): refuse rather than guess.
+			return refuse("the requestedSchema could not be read exactly as sent")
+		}
+		fs, err := b.parseSchema(peer.Server.ID, raw)
+		if err != nil {
+			return refuse(err.Error()) // E6: nothing is shown
+		}
+		q.schema, q.Form = fs, &fs.Form
+		for _, f := range fs.Form.Fields {
+			entry.Fields = append(entry.Fields, f.Name)
+		}
+	}
+
+	settings, _ := b.opts.Store.Settings()
+	policy, err := b.opts.Store.Policy(peer.Server.ID)
+	if err != nil {
+		policy = store.Policy{}
+	}
+	switch policy.Effective(now) {
+	case store.PolicyDecline:
+		entry.Outcome, entry.Detail = store.OutcomeDeclined, "declined automatically by the server's policy"
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionDecline}, nil
+	case store.PolicyMute:
+		entry.Outcome, entry.Detail = store.OutcomeCancelled, "not shown: the server is muted until "+policy.MutedUntil.Format(time.RFC3339)
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionCancel}, nil
+	}
+
+	timeout := settings.ElicitationTimeout
+	if timeout <= 0 {
+		timeout = DefaultElicitationTimeout
+	}
+	q.Deadline = now.Add(timeout)
+	resp, shown, err := b.ask(ctx, q, false)
+	entry.AnswerMs = shown.Milliseconds()
+	switch {
+	case errors.Is(err, errRateLimited):
+		return rateLimited()
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		entry.Outcome, entry.Detail = store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout)
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionCancel}, nil // E26: a timeout is a cancel
+	case err != nil:
+		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
+		b.record(entry)
+		return nil, ctx.Err()
+	}
+	entry.Detail = resp.detail
+	switch {
+	case resp.Action == ActionAccept && q.Kind == KindURL:
+		// E23: accept is consent to open, and carries no content. The
+		// person's side opened the URL; the broker now waits for the server
+		// to say it is done (finish, openLocked).
+		entry.Outcome = store.OutcomeAccepted
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionAccept}, nil
+	case resp.Action == ActionAccept:
+		content, errs := q.schema.Validate(resp.Values) // E15: checked again, whatever the UI did
+		if len(errs) > 0 {
+			// Send nothing the person did not see validated; treat it as a cancel.
+			entry.Outcome, entry.Detail = store.OutcomeCancelled, "the answer did not pass validation and was not sent"
+			b.record(entry)
+			return &sdk.ElicitResult{Action: ActionCancel}, nil
+		}
+		entry.Outcome = store.OutcomeAccepted
+		if settings.RememberAnswers {
+			entry.Answer = maps.Clone(content) // written later, in the background
+		}
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionAccept, Content: content}, nil
+	case resp.Action == ActionDecline:
+		entry.Outcome = store.OutcomeDeclined
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionDecline}, nil
+	default:
+		entry.Outcome = store.OutcomeCancelled
+		b.record(entry)
+		return &sdk.ElicitResult{Action: ActionCancel}, nil
+	}
+}
+
+// SignIn implements Asker: the sign-in consent is asked like a URL request,
+// one question at a time, and recorded in the history. The person started
+// it, so it spends no rate-limit token.
+func (b *Broker) SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error) {
+	now := b.opts.Now()
+	where := link.Domain
+	if where == "" {
+		where = link.Host
+	}
+	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSignIn, Message: msg, URL: link.URL}
+	q := &Question{ID: newQuestionID(), Kind: KindSignIn, Server: serverRef(peer), Message: msg, Link: link,
+		ReceivedAt: now, Deadline: now.Add(SignInTimeout), Peer: peer}
+	resp, shown, err := b.ask(ctx, q, true)
+	entry.AnswerMs = shown.Milliseconds()
+	switch {
+	case errors.Is(err, errRateLimited):
+		entry.Outcome = store.OutcomeRateLimited
+		b.record(entry)
+		return false, errors.New("too many requests from this server are waiting; answer them first")
+	case err != nil:
+		entry.Outcome = store.OutcomeCancelled
+		b.record(entry)
+		return false, fmt.Errorf("the sign-in was not answered: %w", err)
+	}
+	switch resp.Action {
+	case ActionAccept:
+		entry.Outcome = store.OutcomeAccepted
+	case ActionDecline:
+		entry.Outcome = store.OutcomeDeclined
+	default:
+		entry.Outcome = store.OutcomeCancelled
+	}
+	b.record(entry)
+	return resp.Action == ActionAccept, nil
+}
+
+// ask queues q, shows it when its turn comes and waits for the person's
+// answer. It ends early with errRateLimited when the server has too many
+// questions pending, or with the context's error when ctx ends (the server
+// withdrew it or disconnected) or q's deadline passes. shown is how long q
+// was on screen.
+func (b *Broker) ask(ctx context.Context, q *Question, free bool) (resp Response, shown time.Duration, err error) {
+	pctx, cancel := context.WithDeadline(ctx, q.Deadline)
+	defer cancel()
+	pd := &pending{q: q, ctx: pctx, answer: make(chan Response, 1), free: free}
+	if !b.admit(pd) {
+		return Response{}, 0, errRateLimited
+	}
+	select {
+	case resp = <-pd.answer:
+	case <-pctx.Done():
+		if !b.withdraw(pd, errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil) {
+			resp = <-pd.answer // answered in the same instant: the answer wins
+			break
+		}
+		err = pctx.Err()
+	}
+	b.mu.Lock()
+	if !pd.shownAt.IsZero() {
+		shown = b.opts.Now().Sub(pd.shownAt)
+	}
+	b.mu.Unlock()
+	return resp, shown, err
+}
+
+// parseSchema is ParseRequestedSchema with a small per-server cache, keyed
+// by the schema's bytes as the server sent them. A FormSchema is not changed
+// after parsing, so questions can share one.
+func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*FormSchema, error) {
+	key := string(raw)
+	b.mu.Lock()
+	q := b.queueLocked(serverID)
+	fs := q.schemas[key]
+	b.mu.Unlock()
+	if fs != nil {
+		return fs, nil
+	}
+	fs, err := ParseRequestedSchema(raw, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	if q.schemas == nil || len(q.schemas) >= maxCachedSchemas {
+		q.schemas = map[string]*FormSchema{}
+	}
+	q.schemas[key] = fs
+	b.mu.Unlock()
+	return fs, nil
+}
+
+// queueLocked returns the server's queue, creating it. b.mu is held.
+func (b *Broker) queueLocked(id string) *serverQueue {
+	q := b.servers[id]
+	if q == nil {
+		q = &serverQueue{limiter: rate.NewLimiter(rate.Every(b.opts.Every), b.opts.Burst)}
+		b.servers[id] = q
+	}
+	return q
+}
+
+// idleLocked reports whether nothing of the server is on screen or waiting.
+// A question that finds its server idle is always admitted (it still spends
+// a token if one is left): a server that asks one question after another,
+// each after the person answered the last, cannot bury anyone, and refusing
+// its sixth question in a minute would only break a conversation the person
+// is having. Questions that pile up are what the token bucket limits (E29).
+func (b *Broker) idleLocked(id string, q *serverQueue) bool {
+	return len(q.waiting) == 0 && (b.current == nil || b.current.q.Server.ID != id)
+}
+
+// refusedLocked counts a refusal and adds the flood notice when one is due
+// (at most one per noticeEvery); it reports whether it added one. b.mu is held.
+func (b *Broker) refusedLocked(q *serverQueue, server ServerRef) bool {
+	q.refused++
+	now := b.opts.Now()
+	if now.Sub(q.lastNotice) < noticeEvery {
+		return false
+	}
+	q.lastNotice = now
+	// One flood notice per server: a new one replaces the old.
+	b.notices = slices.DeleteFunc(b.notices, func(n Notice) bool { return n.Kind == NoticeFlood && n.ServerID == server.ID })
+	b.addNoticeLocked(Notice{Kind: NoticeFlood, ServerID: server.ID, ServerName: server.Name, Refused: q.refused,
+		Text: fmt.Sprintf("%s is sending too many requests. Some were refused without being shown.", server.Name)})
+	q.refused = 0
+	return true
+}
+
+// addNoticeLocked keeps n for the person (the newest maxNotices). b.mu is held.
+func (b *Broker) addNoticeLocked(n Notice) {
+	b.noticeSeq++
+	n.ID = fmt.Sprintf("n%d", b.noticeSeq)
+	b.notices = append(b.notices, n)
+	if len(b.notices) > maxNotices {
+		b.notices = slices.Delete(b.notices, 0, len(b.notices)-maxNotices)
+	}
+}
+
+// overLimit is admit's check made before the question is parsed, without
+// spending anything: a flood is refused for the cost of a lock, not of a
+// schema compilation each (issue 6, P5).
+func (b *Broker) overLimit(peer Peer) bool {
+	id := peer.Server.ID
+	b.mu.Lock()
+	q := b.servers[id]
+	if q == nil {
+		b.mu.Unlock()
+		return false
+	}
+	over := len(q.waiting) >= b.opts.QueueSize || (!b.idleLocked(id, q) && q.limiter.TokensAt(b.opts.Now()) < 1)
+	noticed := over && b.refusedLocked(q, serverRef(peer))
+	b.mu.Unlock()
+	if noticed {
+		b.publish()
+	}
+	return over
+}
+
+// admit takes a rate-limit token and a queue place for pd, or refuses it.
+func (b *Broker) admit(pd *pending) bool {
+	id := pd.q.Server.ID
+	b.mu.Lock()
+	q := b.queueLocked(id)
+	allowed := pd.free || q.limiter.AllowN(b.opts.Now(), 1)
+	if len(q.waiting) >= b.opts.QueueSize || (!allowed && !b.idleLocked(id, q)) {
+		noticed := b.refusedLocked(q, pd.q.Server)
+		b.mu.Unlock()
+		if noticed {
+			b.publish()
+		}
+		return false
+	}
+	q.waiting = append(q.waiting, pd)
+	if !slices.Contains(b.rotation, id) {
+		b.rotation = append(b.rotation, id)
+	}
+	b.byID[pd.q.ID] = pd
+	b.dispatchLocked()
+	b.mu.Unlock()
+	b.publish()
+	return true
+}
+
+// dispatchLocked puts the next question on screen if none is. Servers take
+// turns: after one of a server's questions, every other server with a
+// question waiting goes before its next one. b.mu is held.
+func (b *Broker) dispatchLocked() {
+	if b.current != nil {
+		return
+	}
+	start := slices.Index(b.rotation, b.served) + 1
+	for i := range b.rotation {
+		id := b.rotation[(start+i)%len(b.rotation)]
+		q := b.servers[id]
+		// A question whose server already gave up on it is not shown; its
+		// ask call takes it out (withdraw).
+		for len(q.waiting) > 0 && q.waiting[0].ctx.Err() != nil {
+			q.waiting = q.waiting[1:]
+		}
+		if len(q.waiting) > 0 {
+			b.current, q.waiting = q.waiting[0], q.waiting[1:]
+			b.current.shownAt = b.opts.Now()
+			b.served = id
+			return
+		}
+	}
+}
+
+// takeLocked removes pd from the screen or its queue; it reports false when
+// pd was no longer pending (already answered or withdrawn). b.mu is held.
+func (b *Broker) takeLocked(pd *pending) bool {
+	if b.byID[pd.q.ID] != pd {
+		return false
+	}
+	delete(b.byID, pd.q.ID)
+	if b.current == pd {
+		b.current = nil
+	} else if q := b.servers[pd.q.Server.ID]; q != nil {
+		q.waiting = slices.DeleteFunc(q.waiting, func(w *pending) bool { return w == pd })
+	}
+	b.dispatchLocked()
+	return true
+}
+
+// finish ends a pending question with the person's response. The question
+// leaves the screen before its asker hears the answer, so that the server's
+// next question finds nothing of it on screen (see admit).
+func (b *Broker) finish(id string, resp Response, waitingOnly bool) error {
+	b.mu.Lock()
+	pd := b.byID[id]
+	switch {
+	case pd == nil:
+		b.mu.Unlock()
+		return ErrNotOpen
+	case waitingOnly && pd == b.current:
+		b.mu.Unlock()
+		return errors.New("that request is on screen: answer it in its dialog")
+	}
+	b.takeLocked(pd)
+	var opened *openedURL
+	if resp.Action == ActionAccept && pd.q.Kind == KindURL {
+		opened = b.openLocked(pd) // E23: accept is consent to open; wait for the server
+	}
+	pd.answer <- resp // buffered, and taken only once
+	b.mu.Unlock()
+	if opened != nil {
+		b.watchOpened(opened, pd.completed)
+	}
+	b.publish()
+	return nil
+}
+
+// withdraw takes pd off the screen or out of its queue after its context
+// ended, and reports whether it did (false: it was answered meanwhile). A
+// question the person was looking at leaves a notice saying why it closed.
+func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
+	b.mu.Lock()
+	wasShown := b.current == pd
+	if !b.takeLocked(pd) {
+		b.mu.Unlock()
+		return false
+	}
+	if wasShown {
+		n := Notice{Kind: NoticeWithdrawn, ServerID: pd.q.Server.ID, ServerName: pd.q.Server.Name,
+			Text: fmt.Sprintf("%s withdrew its request or disconnected; nothing was sent.", pd.q.Server.Name)}
+		if timedOut {
+			n.Kind = NoticeTimedOut
+			n.Text = fmt.Sprintf("The request from %s was cancelled: it had no answer after %s.", pd.q.Server.Name,
+				pd.q.Deadline.Sub(pd.q.ReceivedAt).Round(time.Second))
+		}
+		b.addNoticeLocked(n)
+	}
+	b.mu.Unlock()
+	b.publish()
+	return true
+}
+
+// Answer accepts the question on screen. A form's values are validated
+// first (E14, E15): when they do not pass, nothing is sent, the question
+// stays, and the problems come back per field. A web page question (a URL
+// request or a sign-in) takes no values: answering it is the consent, given
+// once its page has been opened (E21, E23).
+func (b *Broker) Answer(id string, values map[string]any) (map[string]string, error) {
+	b.mu.Lock()
+	pd := b.byID[id]
+	b.mu.Unlock()
+	if pd == nil {
+		return nil, ErrNotOpen
+	}
+	if pd.q.Kind == KindForm {
+		if errs := pd.q.Validate(values); len(errs) > 0 {
+			return errs, nil
+		}
+	} else if values != nil {
+		return nil, errors.New("this request asks to open a web page, not to fill in a form")
+	}
+	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
+}
+
+// Decline answers a question with an explicit no (E26), on screen or waiting.
+func (b *Broker) Decline(id string) error {
+	return b.finish(id, Response{Action: ActionDecline}, false)
+}
+
+// Cancel dismisses a question (E26), on screen or waiting.
+func (b *Broker) Cancel(id string) error {
+	return b.finish(id, Response{Action: ActionCancel}, false)
+}
+
+// Refuse answers a question that is waiting in the queue, without showing
+// it (E28): action is ActionDecline or ActionCancel.
+func (b *Broker) Refuse(id, action string) error {
+	if action != ActionDecline && action != ActionCancel {
+		return errors.New("a waiting request can only be declined or cancelled")
+	}
+	if err := b.finish(id, Response{Action: action, detail: refusedDetail}, true); err != nil {
+		if errors.Is(err, ErrNotOpen) {
+			return errors.New("that request is no longer waiting")
+		}
+		return err
+	}
+	return nil
+}
+
+// RefuseAll answers every waiting question of a server (for Mute and the
+// decline policy).
+func (b *Broker) RefuseAll(serverID, action string) {
+	b.mu.Lock()
+	var ids []string
+	if q := b.servers[serverID]; q != nil {
+		for _, pd := range q.waiting {
+			ids = append(ids, pd.q.ID)
+		}
+	}
+	b.mu.Unlock()
+	for _, id := range ids {
+		_ = b.Refuse(id, action)
+	}
+}
+
+// Validate checks form values for a pending question as Answer would,
+// without answering, so the person sees problems as they type (E15).
+func (b *Broker) Validate(id string, values map[string]any) (map[string]string, error) {
+	b.mu.Lock()
+	pd := b.byID[id]
+	b.mu.Unlock()
+	if pd == nil {
+		return nil, ErrNotOpen
+	}
+	return pd.q.Validate(values), nil
+}
+
+// Question returns a pending question (on screen or waiting) by ID.
+func (b *Broker) Question(id string) (*Question, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if pd := b.byID[id]; pd != nil {
+		return pd.q, nil
+	}
+	return nil, ErrNotOpen
+}
+
+// DismissNotice removes a notice the person has read.
+func (b *Broker) DismissNotice(id string) {
+	b.mu.Lock()
+	n := len(b.notices)
+	b.notices = slices.DeleteFunc(b.notices, func(x Notice) bool { return x.ID == id })
+	changed := len(b.notices) != n
+	b.mu.Unlock()
+	if changed {
+		b.publish()
+	}
+}
+
+// DismissFlood removes a server's flood notice (after the person muted it).
+func (b *Broker) DismissFlood(serverID string) {
+	b.mu.Lock()
+	b.notices = slices.DeleteFunc(b.notices, func(x Notice) bool { return x.Kind == NoticeFlood && x.ServerID == serverID })
+	b.mu.Unlock()
+	b.publish()
+}
+
+// Busy reports whether a question from the server is on screen or waiting,
+// or a page it asked for is open, so that a tool call's own timeout can pause
+// while the person answers.
+func (b *Broker) Busy(serverID string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.current != nil && b.current.q.Server.ID == serverID {
+		return true
+	}
+	for _, o := range b.openedURLs {
+		if o.q.Server.ID == serverID {
+			return true // the person is finishing something in the browser
+		}
+	}
+	q := b.servers[serverID]
+	return q != nil && len(q.waiting) > 0
+}
+
+// Snapshot returns everything pending now, with the version of the latest
+// published snapshot. A window that loads asks for it once, then follows
+// the published ones (Subscribe).
+func (b *Broker) Snapshot() Snapshot {
+	b.publishMu.Lock()
+	defer b.publishMu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.snapshotLocked()
+}
+
+// Subscribe calls f with every snapshot published from now on, in version
+// order, until the returned function is called. f runs on the goroutine that
+// changed the state and must not call back into the broker synchronously.
+func (b *Broker) Subscribe(f func(Snapshot)) (unsubscribe func()) {
+	b.mu.Lock()
+	b.subSeq++
+	id := b.subSeq
+	b.subs[id] = f
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.subs, id)
+		b.mu.Unlock()
+	}
+}
+
+// publish sends a new snapshot to every subscriber.
+func (b *Broker) publish() {
+	b.publishMu.Lock()
+	defer b.publishMu.Unlock()
+	b.mu.Lock()
+	b.version++
+	s := b.snapshotLocked()
+	subs := slices.Collect(maps.Values(b.subs))
+	b.mu.Unlock()
+	for _, f := range subs {
+		f(s)
+	}
+}
+
+// snapshotLocked copies the state; b.publishMu and b.mu are held.
+func (b *Broker) snapshotLocked() Snapshot {
+	s := Snapshot{Version: b.version, Waiting: []Waiting{}, Opened: b.openedLocked(), Notices: slices.Clone(b.notices)}
+	if s.Notices == nil {
+		s.Notices = []Notice{}
+	}
+	if b.current != nil {
+		s.Current = b.current.q
+	}
+	for _, id := range b.rotation {
+		for _, pd := range b.servers[id].waiting {
+			s.Waiting = append(s.Waiting, Waiting{ID: pd.q.ID, Kind: pd.q.Kind, ServerID: id, ServerName: pd.q.Server.Name,
+				Message: pd.q.Message, ReceivedAt: pd.q.ReceivedAt})
+		}
+	}
+	slices.SortStableFunc(s.Waiting, func(a, b Waiting) int { return a.ReceivedAt.Compare(b.ReceivedAt) })
+	return s
+}
+
+// presenting returns the question on screen with its context, for an
+// Answerer to present, if it is the one with the given ID.
+func (b *Broker) presenting(id string) (*Question, context.Context, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.current == nil || b.current.q.ID != id {
+		return nil, nil, false
+	}
+	return b.current.q, b.current.ctx, true
+}
+
+// AnswerWith lets a answer the broker's questions, one at a time as they
+// come on screen, until stop is called: the blocking adapter of the CLI's
+// prompts, the conformance client and tests over the same broker the window
+// uses. Its notices and opened pages are passed on as they change.
+func (b *Broker) AnswerWith(a Answerer) (stop func()) {
+	var mu sync.Mutex
+	presented := ""
+	seenNotices := map[string]bool{}
+	var lastOpened []OpenedPage
+	return b.Subscribe(func(s Snapshot) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, n := range s.Notices {
+			if !seenNotices[n.ID] {
+				seenNotices[n.ID] = true
+				a.Notify(n)
+			}
+		}
+		if !slices.EqualFunc(s.Opened, lastOpened, func(x, y OpenedPage) bool { return x.ID == y.ID }) {
+			lastOpened = s.Opened
+			a.OpenedChanged(s.Opened)
+		}
+		if s.Current == nil || s.Current.ID == presented {
+			return
+		}
+		presented = s.Current.ID
+		q, ctx, ok := b.presenting(presented)
+		if !ok {
+			return
+		}
+		go func() {
+			resp, err := a.Present(ctx, q)
+			if ctx.Err() != nil {
+				return // withdrawn or timed out: the broker already closed it
+			}
+			if err != nil { // the display failed: the person could not answer
+				resp = Response{Action: ActionCancel}
+			}
+			if resp.Action == ActionAccept {
+				if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
+					return
+				}
+				// An answer that does not pass is never sent: cancel.
+				resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
+			}
+			_ = b.finish(q.ID, resp, false)
+		}()
+	})
+}
+
+// record adds a history entry, written in the background (history.go).
+func (b *Broker) record(e store.HistoryEntry) {
+	b.history.record(e)
+}
+
+// FlushHistory waits until every outcome so far is in the store: call it
+// before reading the history, and before closing the store.
+func (b *Broker) FlushHistory() {
+	b.history.flush()
+}
+
+// openLocked records an accepted URL request as opened, in the same step
+// that takes it off the screen, so that a completion notice finds it
+// whenever it comes. b.mu is held; watchOpened must follow.
+func (b *Broker) openLocked(pd *pending) *openedURL {
+	o := &openedURL{q: pd.q, openedAt: b.opts.Now(), done: make(chan struct{}), stop: func() {}}
+	b.openedURLs = append(b.openedURLs, o)
+	return o
+}
+
+// watchOpened ends an opened request when the answer time runs out (counted
+// again from the consent) or its connection ends, or at once when the
+// server said it was done before the consent was recorded.
+func (b *Broker) watchOpened(o *openedURL, completedEarly bool) {
+	q := o.q
+	timeout := q.Deadline.Sub(q.ReceivedAt)
+	timer := time.AfterFunc(timeout, func() {
+		b.endOpened(o, fmt.Errorf("%s did not confirm within %s that the web page was finished", q.Server.Name, timeout.Round(time.Second)))
+	})
+	stopWatch := make(chan struct{})
+	if q.Peer.connDone != nil {
+		go func() {
+			select {
+			case <-q.Peer.connDone:
+				b.endOpened(o, fmt.Errorf("%s disconnected before the web page was finished", q.Server.Name))
+			case <-stopWatch:
+			}
+		}()
+	}
+	b.mu.Lock()
+	o.stop = func() { timer.Stop(); close(stopWatch) }
+	ended := slices.Index(b.openedURLs, o) < 0
+	b.mu.Unlock()
+	if ended {
+		o.stop() // ended before the watchers were set
+	}
+	if completedEarly {
+		b.endOpened(o, nil)
+	}
+}
+
+// endOpened ends an opened request once; err nil means it is done.
+func (b *Broker) endOpened(o *openedURL, err error) bool {
+	b.mu.Lock()
+	i := slices.Index(b.openedURLs, o)
+	if i < 0 {
+		b.mu.Unlock()
+		return false
+	}
+	b.openedURLs = slices.Delete(b.openedURLs, i, i+1)
+	o.err = err
+	close(o.done)
+	// Remembered for a while, so a wait that starts just after the server's
+	// notice (it may come before the accept reached the server) sees it.
+	b.endedURLs = append(b.endedURLs, o)
+	if len(b.endedURLs) > maxEndedURLs {
+		b.endedURLs = slices.Delete(b.endedURLs, 0, len(b.endedURLs)-maxEndedURLs)
+	}
+	stop := o.stop
+	b.mu.Unlock()
+	stop()
+	b.publish()
+	return true
+}
+
+func (b *Broker) openedLocked() []OpenedPage {
+	out := make([]OpenedPage, 0, len(b.openedURLs))
+	for _, o := range b.openedURLs {
+		out = append(out, OpenedPage{ID: o.q.ID, ElicitationID: o.q.ElicitationID, ServerID: o.q.Server.ID,
+			ServerName: o.q.Server.Name, Message: o.q.Message, Link: o.q.Link, OpenedAt: o.openedAt})
+	}
+	return out
+}
+
+// Opened returns the web pages the person opened that are not finished yet.
+func (b *Broker) Opened() []OpenedPage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.openedLocked()
+}
+
+// Complete is called for notifications/elicitation/complete from peer. It is
+// honoured only for an opened request of that same server and connection
+// (E24); unknown, finished or another server's ids are ignored, and Complete
+// reports false.
+func (b *Broker) Complete(peer Peer, elicitationID string) bool {
+	same := func(q *Question) bool {
+		return q.ElicitationID == elicitationID && q.Peer.Server.ID == peer.Server.ID && q.Peer.session == peer.session
+	}
+	b.mu.Lock()
+	var found *openedURL
+	for _, o := range b.openedURLs {
+		if same(o.q) {
+			found = o
+			break
+		}
+	}
+	if found == nil {
+		// The page may finish before the consent is recorded (the browser
+		// opened, the answer is on its way): remember it for finish.
+		for _, pd := range b.byID {
+			if pd.q.Kind == KindURL && same(pd.q) {
+				pd.completed = true
+				b.mu.Unlock()
+				return true
+			}
+		}
+	}
+	b.mu.Unlock()
+	return found != nil && b.endOpened(found, nil)
+}
+
+// FinishOpened is the person saying they finished the web page (or "Retry
+// now"): the request stops waiting as if the server had confirmed.
+func (b *Broker) FinishOpened(id string) error { return b.endOpenedByID(id, nil) }
+
+// CancelOpened is the person no longer waiting for the web page.
+func (b *Broker) CancelOpened(id string) error { return b.endOpenedByID(id, ErrURLCancelled) }
+
+func (b *Broker) endOpenedByID(id string, err error) error {
+	b.mu.Lock()
+	var found *openedURL
+	for _, o := range b.openedURLs {
+		if o.q.ID == id {
+			found = o
+		}
+	}
+	b.mu.Unlock()
+	if found == nil || !b.endOpened(found, err) {
+		return errors.New("that web page is no longer waiting")
+	}
+	return nil
+}
+
+// OpenedLink returns the checked link of an opened request, for "Open again".
+func (b *Broker) OpenedLink(id string) (*LinkReport, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, o := range b.openedURLs {
+		if o.q.ID == id {
+			return o.q.Link, nil
+		}
+	}
+	return nil, errors.New("that web page is no longer waiting")
+}
+
+// WaitCompleted waits until the opened request with the elicitation id from
+// peer's connection is done: confirmed by the server, or finished or
+// cancelled by the person, or expired. It returns nil when the call may go
+// on. A request that is not opened (the person declined) is ErrURLCancelled.
+func (b *Broker) WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error {
+	b.mu.Lock()
+	var found *openedURL
+	for _, o := range slices.Concat(b.endedURLs, b.openedURLs) { // the newest match wins
+		p := o.q.Peer
+		if o.q.ElicitationID == elicitationID && p.Server.ID == peer.Server.ID && p.session == peer.session {
+			found = o
+		}
+	}
+	b.mu.Unlock()
+	if found == nil {
+		return ErrURLCancelled
+	}
+	select {
+	case <-found.done:
+		return found.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func newQuestionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

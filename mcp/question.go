@@ -1,0 +1,175 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Kinds of question the broker asks a person.
+const (
+	// KindForm is a form-mode elicitation: fields to fill in.
+	KindForm = "form"
+	// KindURL is a URL-mode elicitation: a web page to open (E18–E25).
+	KindURL = "url"
+	// KindSignIn is a sign-in consent (E33): the host asks it, not the
+	// server, before opening an authorization page.
+	KindSignIn = "signin"
+)
+
+// Actions a person can take (E26).
+const (
+	ActionAccept  = "accept"
+	ActionDecline = "decline"
+	ActionCancel  = "cancel"
+)
+
+// ErrNotOpen is returned when the person answers a question that is no
+// longer open: the server withdrew it, it timed out, or it was answered. The
+// late answer is dropped; nothing is sent.
+var ErrNotOpen = errors.New("this request is no longer open: the server withdrew it or it timed out, so nothing was sent")
+
+// A Question is something a server (or the host on a server's behalf) asks
+// the person, owned by the Broker from the moment it arrives until it is
+// answered, refused or withdrawn. Every string in it that came from the
+// server (Message, form labels and descriptions, the URL) must be shown as
+// text, never as HTML (E16). A Question does not change once asked.
+type Question struct {
+	ID   string `json:"id"` // host-assigned and unguessable; not the JSON-RPC id
+	Kind string `json:"kind"`
+	// Server says who asks (E27): the name the person gave it first.
+	Server  ServerRef `json:"server"`
+	Message string    `json:"message"`
+	// Form is the form of a KindForm question.
+	Form *Form `json:"form,omitempty"`
+	// Link is the checked web address of a KindURL or KindSignIn question
+	// (E20, E22).
+	Link       *LinkReport `json:"link,omitempty"`
+	ReceivedAt time.Time   `json:"receivedAt"`
+	Deadline   time.Time   `json:"deadline" ts_type:"string"` // when it is cancelled if still unanswered
+
+	// Peer is the connection it came on; ElicitationID is a URL request's
+	// id, which the server's completion notice names (E24).
+	Peer          Peer   `json:"-"`
+	ElicitationID string `json:"-"`
+	schema        *FormSchema
+}
+
+// ServerRef names the server behind a question, as the person sees it.
+type ServerRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"` // the name the person gave it
+	// Where it runs: the command line or the URL.
+	Where string `json:"where"`
+	// SelfName and SelfVersion are what the server calls itself: claims,
+	// shown second ("calls itself …").
+	SelfName    string `json:"selfName"`
+	SelfVersion string `json:"selfVersion"`
+}
+
+func serverRef(p Peer) ServerRef {
+	return ServerRef{ID: p.Server.ID, Name: p.Server.Name, Where: p.Where, SelfName: p.SelfName, SelfVersion: p.SelfVersion}
+}
+
+// OpensPage reports whether accepting the question means opening its web
+// page in the browser.
+func (q *Question) OpensPage() bool {
+	return (q.Kind == KindURL || q.Kind == KindSignIn) && q.Link != nil
+}
+
+// Validate checks form values as Answer would, without answering, and
+// returns per-field sentences (empty when valid), so that the person sees
+// problems as they type (E15).
+func (q *Question) Validate(values map[string]any) map[string]string {
+	if q.schema == nil {
+		return map[string]string{}
+	}
+	_, errs := q.schema.Validate(values)
+	return errs
+}
+
+// Response is a person's answer to a Question.
+type Response struct {
+	Action string         // ActionAccept, ActionDecline or ActionCancel
+	Values map[string]any // form values, for ActionAccept
+
+	detail string // for history, set by the broker
+}
+
+// Snapshot is everything pending for the person at one moment: the question
+// on screen, those waiting behind it, the web pages they opened whose servers
+// have not confirmed yet, and notices. The UI renders the newest snapshot
+// (by Version) and nothing else. Lists are never nil.
+type Snapshot struct {
+	// Version increases with every snapshot the broker publishes; a
+	// snapshot older than one already shown is stale.
+	Version uint64       `json:"version"`
+	Current *Question    `json:"current"`
+	Waiting []Waiting    `json:"waiting"`
+	Opened  []OpenedPage `json:"opened"`
+	Notices []Notice     `json:"notices"`
+}
+
+// Waiting is a question queued behind the one on screen.
+type Waiting struct {
+	ID         string    `json:"id"`
+	Kind       string    `json:"kind"`
+	ServerID   string    `json:"serverId"`
+	ServerName string    `json:"serverName"`
+	Message    string    `json:"message"`
+	ReceivedAt time.Time `json:"receivedAt" ts_type:"string"`
+}
+
+// OpenedPage is a web page the person opened in the browser (a URL-mode
+// request they accepted), waiting for its server to say it is done.
+type OpenedPage struct {
+	ID         string      `json:"id"` // the question's ID
+	ServerID   string      `json:"serverId"`
+	ServerName string      `json:"serverName"`
+	Message    string      `json:"message"`
+	Link       *LinkReport `json:"link"`
+	OpenedAt   time.Time   `json:"openedAt" ts_type:"string"`
+
+	ElicitationID string `json:"-"`
+}
+
+// Notice kinds.
+const (
+	// NoticeFlood: a server sent too many questions; some were refused
+	// without being shown (E29). The UI offers to mute it.
+	NoticeFlood = "flood"
+	// NoticeWithdrawn: the question on screen ended without the person's
+	// answer: the server withdrew it or disconnected.
+	NoticeWithdrawn = "withdrawn"
+	// NoticeTimedOut: the question on screen had no answer in time.
+	NoticeTimedOut = "timed-out"
+)
+
+// Notice is a message about a server for the person, kept in the snapshot
+// until they dismiss it.
+type Notice struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"`
+	// Refused counts the questions refused unseen (NoticeFlood).
+	Refused int `json:"refused"`
+	// Text says it in a sentence.
+	Text string `json:"text"`
+}
+
+// Answerer is a person who answers one question at a time and is busy while
+// doing so: the CLI's prompts, the conformance client, a test. Broker.AnswerWith
+// lets one answer the broker's questions; the window answers through the
+// broker's operations instead.
+type Answerer interface {
+	// Present shows one question and blocks until the person answers or ctx
+	// ends (the server withdrew it, disconnected, or it timed out); then the
+	// display must close and the return value is ignored.
+	Present(ctx context.Context, q *Question) (Response, error)
+	// Notify shows a notice, such as "<server> is sending too many requests".
+	Notify(n Notice)
+	// OpenedChanged reports the web pages the person opened whose servers
+	// have not yet said they are complete.
+	OpenedChanged(opened []OpenedPage)
+}
