@@ -114,6 +114,38 @@ func TestServersService_Validate(t *testing.T) {
 	}
 }
 
+// TestServersService_InheritEnv: the choice to pass the whole environment is
+// stored with the server and shown again when the editor reopens.
+func TestServersService_InheritEnv(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewServersService(core)
+	cases := []struct {
+		name string
+		in   ServerInput
+		want bool
+	}{
+		{"off unless chosen", ServerInput{Name: "Plain", Transport: store.TransportStdio, Command: "npx"}, false},
+		{"on when chosen", ServerInput{Name: "Trusted", Transport: store.TransportStdio, Command: "npx", InheritEnv: true}, true},
+		{"an HTTP server has no environment to pass", ServerInput{Name: "Web", Transport: store.TransportHTTP, URL: "https://example.com/mcp", InheritEnv: true}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := svc.Add(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := core.Store.Server(v.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored := srv.Stdio != nil && srv.Stdio.InheritEnv
+			if stored != tc.want || v.Input.InheritEnv != tc.want {
+				t.Errorf("stored %v, editor shows %v; want %v", stored, v.Input.InheritEnv, tc.want)
+			}
+		})
+	}
+}
+
 // TestServicesWithDemoServer drives the bound services the way the UI does.
 func TestServicesWithDemoServer(t *testing.T) {
 	core, rec := openTestCore(t)

@@ -158,7 +158,8 @@ func toServer(id string, in ServerInput) store.Server {
 	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport, DisableURLMode: in.NoURLMode}
 	switch in.Transport {
 	case store.TransportStdio:
-		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Dir: strings.TrimSpace(in.Dir)}
+		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env,
+			Dir: strings.TrimSpace(in.Dir), InheritEnv: in.InheritEnv}
 	case store.TransportHTTP:
 		srv.HTTP = &store.HTTPConfig{URL: strings.TrimSpace(in.URL), Headers: canonicalHeaders(in.Headers)}
 		o := store.OAuthConfig{ClientID: strings.TrimSpace(in.ClientID), ClientSecret: in.ClientSecret,
@@ -185,7 +186,7 @@ func canonicalHeaders(h map[string]string) map[string]string {
 func toInput(srv store.Server) ServerInput {
 	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport, NoURLMode: srv.DisableURLMode}
 	if c := srv.Stdio; c != nil {
-		in.Command, in.Args, in.Env, in.Dir = c.Command, c.Args, c.Env, c.Dir
+		in.Command, in.Args, in.Env, in.Dir, in.InheritEnv = c.Command, c.Args, c.Env, c.Dir, c.InheritEnv
 	}
 	if c := srv.HTTP; c != nil {
 		in.URL, in.Headers = c.URL, c.Headers

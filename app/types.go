@@ -16,8 +16,11 @@ type ServerInput struct {
 	Args      []string          `json:"args"`
 	Env       map[string]string `json:"env"`
 	Dir       string            `json:"dir"`
-	URL       string            `json:"url"`
-	Headers   map[string]string `json:"headers"`
+	// InheritEnv passes Gatehouse's whole environment to a stdio server;
+	// off, it gets only a small safe set and Env.
+	InheritEnv bool              `json:"inheritEnv"`
+	URL        string            `json:"url"`
+	Headers    map[string]string `json:"headers"`
 	// NoURLMode turns URL-mode elicitation off for this server: it is not
 	// offered, and a URL request from it is refused (E4).
 	NoURLMode bool `json:"noUrlMode"`

@@ -29,7 +29,12 @@ const usage = `Gatehouse: a desktop host for MCP servers.
 Usage:
   gatehouse [--data-dir DIR]                    open the app
   gatehouse servers list
-  gatehouse servers add NAME [--env KEY=VALUE ...] -- COMMAND [ARGS...]
+  gatehouse servers add NAME [--env KEY=VALUE ...] [--dir DIR] [--inherit-env] -- COMMAND [ARGS...]
+                                                a server gets only basic variables (PATH,
+                                                HOME, locale...) and those given with --env;
+                                                --inherit-env passes your whole environment
+                                                (API keys too): only for a server you trust.
+                                                It runs in DIR, else in your home folder.
   gatehouse servers add NAME --url URL [--header KEY=VALUE ...]
   gatehouse servers remove|enable|disable NAME
   gatehouse servers signin|signout NAME        sign in to a remote server that requires it

@@ -67,6 +67,10 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 		{[]string{"servers", "add", "Ftp", "--url", "ftp://example.com"}, 1, "must start with http:// or https://"},
 		{[]string{"servers", "add", "NoCommand"}, 2, "give either -- COMMAND"},
 		{[]string{"servers", "add", "Mixed", "--env", "A=1", "--url", "https://x.example"}, 2, "--env is for stdio servers"},
+		{[]string{"servers", "add", "Trusted", "--inherit-env", "--", "node", "trusted.js"}, 0, "It gets your whole environment"},
+		{[]string{"servers", "add", "WebAll", "--inherit-env", "--url", "https://x.example"}, 2, "--inherit-env is for stdio servers"},
+		{[]string{"servers", "list"}, 0, "Trusted      enabled  stdio      whole        node trusted.js"},
+		{[]string{"servers", "list"}, 0, "Remote       enabled  http       -            https://mcp.example.com/mcp"},
 		{[]string{"servers", "disable", "files"}, 0, "Files: disabled."},
 		{[]string{"servers", "list"}, 0, "Files        disabled"},
 		{[]string{"tools", "Files"}, 1, "Files is turned off"},
@@ -91,8 +95,11 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 	}
 	defer st.Close()
 	srv, err := st.ServerByName("files")
-	if err != nil || srv.Stdio.Env["ROOT"] != "/tmp" || !srv.Enabled || strings.Join(srv.Stdio.Args, " ") != "-y some-server" {
+	if err != nil || srv.Stdio.Env["ROOT"] != "/tmp" || !srv.Enabled || strings.Join(srv.Stdio.Args, " ") != "-y some-server" || srv.Stdio.InheritEnv {
 		t.Errorf("stored server = %+v (%v)", srv, err)
+	}
+	if srv, err := st.ServerByName("Trusted"); err != nil || !srv.Stdio.InheritEnv {
+		t.Errorf("--inherit-env was not stored: %+v (%v)", srv, err)
 	}
 }
 

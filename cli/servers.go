@@ -36,6 +36,9 @@ func (e *env) servers(args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "Added %s (%s).\n", v.Input.Name, v.Where)
+		if v.Input.InheritEnv {
+			fmt.Fprintln(e.stdout, "It gets your whole environment, including any API keys or passwords in it.")
+		}
 		return nil
 	case "signin", "signout":
 		if len(args) != 2 {
@@ -77,18 +80,26 @@ func (e *env) listServers(core *app.Core) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tTRANSPORT\tWHERE")
+	fmt.Fprintln(tw, "NAME\tSTATE\tTRANSPORT\tENVIRONMENT\tWHERE")
 	for _, s := range servers {
 		state := "enabled"
 		if !s.Enabled {
 			state = "disabled"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oneLine(s.Name), state, s.Transport, oneLine(mcp.Where(s)))
+		// What a stdio server is given from the app's environment (see --inherit-env).
+		environment := "-"
+		if s.Stdio != nil {
+			environment = "basic"
+			if s.Stdio.InheritEnv {
+				environment = "whole"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(s.Name), state, s.Transport, environment, oneLine(mcp.Where(s)))
 	}
 	return tw.Flush()
 }
 
-// parseAdd reads `NAME [--env K=V ...] -- COMMAND [ARGS...]` or
+// parseAdd reads `NAME [--env K=V ...] [--dir DIR] [--inherit-env] -- COMMAND [ARGS...]` or
 // `NAME --url URL [--header K=V ...]`.
 func parseAdd(args []string) (app.ServerInput, error) {
 	in := app.ServerInput{Enabled: true}
@@ -146,6 +157,8 @@ func parseAdd(args []string) (app.ServerInput, error) {
 			in.Dir = v
 		case "--disabled":
 			in.Enabled = false
+		case "--inherit-env":
+			in.InheritEnv = true
 		default:
 			return in, usageError(fmt.Sprintf("unknown option %q (put the server's command after --)", a))
 		}
@@ -157,6 +170,8 @@ func parseAdd(args []string) (app.ServerInput, error) {
 		return in, usageError("--header is for HTTP servers")
 	case in.Transport == store.TransportHTTP && len(in.Env) > 0:
 		return in, usageError("--env is for stdio servers")
+	case in.Transport == store.TransportHTTP && in.InheritEnv:
+		return in, usageError("--inherit-env is for stdio servers")
 	}
 	return in, nil
 }

@@ -315,6 +315,19 @@ func TestManager_DisableRenameAndRemove(t *testing.T) {
 		t.Error("renaming restarted the process")
 	}
 
+	// Passing the whole environment takes a new process: the running one
+	// keeps the environment it started with.
+	inherit := *srv.Stdio
+	inherit.InheritEnv = true
+	srv.Stdio = &inherit
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	waitFor(t, "a new process", 10*time.Second, func() bool { return readPID(t, pidFile) != pid })
+	if processAlive(pid) {
+		t.Error("the old process still runs after the environment option changed")
+	}
+	pid = readPID(t, pidFile)
+
 	srv.Enabled = false
 	m.Set(srv)
 	if st, _ := m.Status(srv.ID); st.State != StateDisabled {

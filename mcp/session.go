@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -161,13 +160,9 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	)
 	switch s.srv.Transport {
 	case store.TransportStdio:
-		if dir := s.srv.Stdio.Dir; dir != "" {
-			// exec reports a missing working folder as a missing command.
-			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				return fmt.Errorf("%w: working folder not found: %s", ErrBadConfig, dir)
-			}
+		if proc, err = newStdioProcess(s.srv.Stdio, s.log); err != nil {
+			return err
 		}
-		proc = newStdioProcess(s.srv.Stdio, s.log)
 		how = "stdio"
 		cs, err = client.Connect(cctx, proc.transport(), s.m.sessionOptions())
 		if err != nil && proc.cmd.Process != nil {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -82,16 +85,102 @@ type stdioProcess struct {
 	cmd *exec.Cmd
 }
 
-func newStdioProcess(cfg *store.StdioConfig, stderr *serverLog) *stdioProcess {
-	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = os.Environ()
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+// newStdioProcess prepares a stdio server's process: its environment is
+// childEnv's and it runs in stdioDir's folder. The error wraps ErrBadConfig
+// when there is no folder to run in.
+func newStdioProcess(cfg *store.StdioConfig, stderr *serverLog) (*stdioProcess, error) {
+	dir, err := stdioDir(cfg)
+	if err != nil {
+		return nil, err
 	}
-	cmd.Dir = cfg.Dir
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = childEnv(os.Environ(), cfg, dir)
+	cmd.Dir = dir
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return &stdioProcess{cmd: cmd}
+	return &stdioProcess{cmd: cmd}, nil
+}
+
+// stdioDir is the folder a stdio server runs in: the configured one, else
+// the person's home. Never the app's own working folder, which depends on
+// how Gatehouse was started and may hold files a server has no business
+// with.
+func stdioDir(cfg *store.StdioConfig) (string, error) {
+	dir := cfg.Dir
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%w: no working folder: the home folder is not known (%v), so set one for this server", ErrBadConfig, err)
+		}
+		dir = home
+	}
+	// exec reports a missing working folder as a missing command.
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%w: working folder not found: %s", ErrBadConfig, dir)
+	}
+	return dir, nil
+}
+
+// childEnv returns the environment of a stdio server's process, built from
+// the app's environment parent (as os.Environ gives it), the server's
+// settings and the folder dir it runs in. Sorted by name, one entry a name.
+//
+// A server gets only the variables in safeEnv that are set, so that it cannot
+// read the person's secrets (API keys, tokens, passwords) from the shell that
+// started Gatehouse. With cfg.InheritEnv it gets the whole environment
+// instead, for a server the person trusts that needs more. Either way PWD
+// names dir (the app's PWD would name the wrong folder) and the server's
+// configured variables are added last, replacing any of the same name.
+func childEnv(parent []string, cfg *store.StdioConfig, dir string) []string {
+	vars := map[string]string{}
+	for _, kv := range parent {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || name == "PWD" {
+			continue
+		}
+		if cfg.InheritEnv || safeEnv(name) {
+			vars[name] = value
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		vars["PWD"] = abs
+	}
+	for name, value := range cfg.Env {
+		vars[name] = value
+	}
+	env := make([]string, 0, len(vars))
+	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		env = append(env, name+"="+vars[name])
+	}
+	return env
+}
+
+// safeEnvNames are the variables every stdio server gets from the app's
+// environment when they are set: the MCP TypeScript SDK's default set (HOME,
+// LOGNAME, PATH, SHELL, TERM, USER) and a few more that are not secrets and
+// that programs need to behave:
+//   - PATH and HOME: npx and node need them to run at all (PATH finds node
+//     for npx's "#!/usr/bin/env node", HOME holds npm's cache).
+//   - LANG, LANGUAGE and LC_*: the person's language and character set;
+//     without them text outside ASCII may be mangled.
+//   - TZ: the person's time zone when it is set this way.
+//   - TMPDIR and XDG_RUNTIME_DIR: where temporary files and sockets belong.
+//   - DISPLAY and WAYLAND_DISPLAY: name the screen, so a server can open the
+//     person's browser (a stdio bridge to a remote server signing in, for
+//     example).
+//
+// Variables a server needs beyond these are set for it in its settings.
+var safeEnvNames = []string{
+	"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER",
+	"LANG", "LANGUAGE", "TZ",
+	"TMPDIR", "XDG_RUNTIME_DIR",
+	"DISPLAY", "WAYLAND_DISPLAY",
+}
+
+// safeEnv reports whether a variable of the app's environment goes to every
+// stdio server (see safeEnvNames).
+func safeEnv(name string) bool {
+	return slices.Contains(safeEnvNames, name) || strings.HasPrefix(name, "LC_")
 }
 
 func (p *stdioProcess) transport() sdk.Transport {

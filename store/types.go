@@ -45,6 +45,10 @@ type StdioConfig struct {
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 	Dir     string            `json:"dir,omitempty"`
+	// InheritEnv passes the app's whole environment to the server, not only
+	// a small safe set, as the person chose for a server they trust. False,
+	// the safe default, is also what records from before the option read as.
+	InheritEnv bool `json:"inheritEnv,omitempty"`
 }
 
 // HTTPConfig reaches a server over Streamable HTTP (or legacy SSE).

@@ -97,6 +97,7 @@ describe('ServerEditor', () => {
       args: ['/path with space/index.js', 'stdio'],
       env: {},
       dir: '',
+      inheritEnv: false,
       url: '',
       headers: {},
       noUrlMode: false,
@@ -105,6 +106,31 @@ describe('ServerEditor', () => {
       clientMetadataUrl: '',
     });
     expect(onclose).toHaveBeenCalled();
+  });
+
+  it('passes the whole environment only when the person ticks the box, and says why it is off', async () => {
+    const user = userEvent.setup();
+    const s = server('abc', 'Files');
+    mocked.updateServer.mockResolvedValue(s);
+    render(ServerEditor, { server: s, onclose: () => {}, debounceMs: 0 });
+
+    const box = screen.getByRole('checkbox', { name: 'Pass my whole environment to this server' }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    // The reason is the box's description, for screen readers too.
+    const why = document.getElementById(box.getAttribute('aria-describedby') ?? '')?.textContent?.replace(/\s+/g, ' ');
+    expect(why).toContain('so it cannot read API keys or passwords from your shell');
+
+    await user.click(box);
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.updateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ inheritEnv: true })));
+  });
+
+  it('shows the box ticked for a server that already gets the whole environment', () => {
+    const s = server('abc', 'Trusted');
+    s.input.inheritEnv = true;
+    render(ServerEditor, { server: s, onclose: () => {}, debounceMs: 0 });
+    expect((screen.getByRole('checkbox', { name: 'Pass my whole environment to this server' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('shows why saving failed and stays open', async () => {

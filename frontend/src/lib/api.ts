@@ -100,6 +100,7 @@ export function normalizeInput(i: Partial<ServerInput> | null | undefined): Serv
     args: i?.args ?? [],
     env: i?.env ?? {},
     dir: i?.dir ?? '',
+    inheritEnv: i?.inheritEnv ?? false,
     url: i?.url ?? '',
     headers: i?.headers ?? {},
     noUrlMode: i?.noUrlMode ?? false,

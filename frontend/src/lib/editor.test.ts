@@ -51,6 +51,7 @@ describe('fromText', () => {
         args: ['-y', 'pkg'],
         env: { A: '1' },
         dir: '',
+        inheritEnv: false,
         url: '',
         headers: {},
         noUrlMode: false,
@@ -72,6 +73,14 @@ describe('fromText', () => {
   it('turns URL mode off when the box is cleared (E4)', () => {
     expect(fromText({ ...emptyText(), name: 'n', command: 'c', urlMode: false }).input.noUrlMode).toBe(true);
     expect(toText({ ...fromText({ ...emptyText(), name: 'n', command: 'c' }).input, noUrlMode: true }).urlMode).toBe(false);
+  });
+
+  it('passes the whole environment only when the box is ticked, and only to a local program', () => {
+    const base = { ...emptyText(), name: 'n', command: 'c', url: 'https://h/mcp' };
+    expect(fromText(base).input.inheritEnv).toBe(false);
+    expect(fromText({ ...base, inheritEnv: true }).input.inheritEnv).toBe(true);
+    expect(fromText({ ...base, inheritEnv: true, transport: 'http' }).input.inheritEnv).toBe(false);
+    expect(toText({ ...fromText(base).input, inheritEnv: true }).inheritEnv).toBe(true);
   });
 
   it('round-trips through toText', () => {

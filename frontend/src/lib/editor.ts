@@ -18,6 +18,8 @@ export interface EditorText {
   args: string;
   env: string;
   dir: string;
+  /** Pass Gatehouse's whole environment to the stdio server, not only the basic variables. */
+  inheritEnv: boolean;
   url: string;
   headers: string;
   clientId: string;
@@ -35,6 +37,7 @@ export function emptyText(): EditorText {
     args: '',
     env: '',
     dir: '',
+    inheritEnv: false,
     url: '',
     headers: '',
     clientId: '',
@@ -55,6 +58,7 @@ export function toText(i: ServerInput): EditorText {
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
     dir: i.dir,
+    inheritEnv: i.inheritEnv ?? false,
     url: i.url,
     headers: Object.entries(i.headers ?? {})
       .map(([k, v]) => `${k}: ${v}`)
@@ -133,6 +137,7 @@ export function fromText(t: EditorText): { input: ServerInput; errors: FieldErro
       args: stdio ? parseArgs(t.args) : [],
       env: env.env,
       dir: stdio ? t.dir.trim() : '',
+      inheritEnv: stdio && t.inheritEnv,
       url: stdio ? '' : t.url.trim(),
       headers: headers.headers,
       clientId: stdio ? '' : t.clientId.trim(),

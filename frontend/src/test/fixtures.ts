@@ -30,6 +30,7 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
       args: [`${name}.js`],
       env: {},
       dir: '',
+      inheritEnv: false,
       url: '',
       headers: {},
       noUrlMode: false,

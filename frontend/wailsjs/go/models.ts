@@ -394,6 +394,7 @@ export namespace app {
 	    args: string[];
 	    env: Record<string, string>;
 	    dir: string;
+	    inheritEnv: boolean;
 	    url: string;
 	    headers: Record<string, string>;
 	    noUrlMode: boolean;
@@ -414,6 +415,7 @@ export namespace app {
 	        this.args = source["args"];
 	        this.env = source["env"];
 	        this.dir = source["dir"];
+	        this.inheritEnv = source["inheritEnv"];
 	        this.url = source["url"];
 	        this.headers = source["headers"];
 	        this.noUrlMode = source["noUrlMode"];
