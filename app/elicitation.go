@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -84,7 +85,7 @@ type OpenedView struct {
 	OpenedAt   string    `json:"openedAt"`
 }
 
-func linkView(l *mcp.LinkReport) *LinkView {
+func linkView(l *linkcheck.LinkReport) *LinkView {
 	if l == nil {
 		return nil
 	}

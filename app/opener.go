@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // OpenLink is the one function in Gatehouse that opens a URL (E21). It is
@@ -17,7 +17,7 @@ import (
 // itself (never a string from the web view), and it opens it only in the
 // system's default browser:
 //
-//   - the link is checked again with mcp.CheckLink: http(s) only, http only
+//   - the link is checked again with linkcheck.CheckLink: http(s) only, http only
 //     to this computer, nothing the analysis refuses;
 //   - no shell is involved: the opener program gets the URL as its single
 //     argument, so characters such as $( ) ; | or a newline mean nothing;
@@ -27,11 +27,11 @@ import (
 // Wails' own BrowserOpenURL is not used: it silently drops valid URLs that
 // contain ( ) ! or ~ (see ../shared/NOTES.md). A failure is returned as a
 // sentence for the person.
-func OpenLink(link *mcp.LinkReport) error {
+func OpenLink(link *linkcheck.LinkReport) error {
 	if link == nil {
 		return errors.New("there is no web address to open")
 	}
-	checked, err := mcp.CheckLink(link.URL)
+	checked, err := linkcheck.CheckLink(link.URL)
 	if err != nil {
 		return fmt.Errorf("Gatehouse will not open this address: %w", err)
 	}

@@ -3,7 +3,7 @@ package app
 import (
 	"encoding/json"
 
-	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // ServerInput is what the server editor sends when a person adds or edits a
@@ -151,7 +151,7 @@ type ContentView struct {
 	// LinkProblem says why a resource_link cannot be opened.
 	LinkProblem string `json:"linkProblem,omitempty"`
 
-	link *mcp.LinkReport
+	link *linkcheck.LinkReport
 }
 
 // AppInfo is shown in the settings pane.

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -55,7 +56,7 @@ type Request struct {
 	// Link is the checked URL of a URL-mode request (E20, E22), and
 	// ElicitationID the server's id for it, which its completion notice
 	// names (E24).
-	Link          *LinkReport
+	Link          *linkcheck.LinkReport
 	ElicitationID string
 	ReceivedAt    time.Time
 	Deadline      time.Time // when it is cancelled if still unanswered
@@ -230,7 +231,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
 	}
 	var fs *FormSchema
-	var link *LinkReport
+	var link *linkcheck.LinkReport
 	if entry.Mode == "url" {
 		entry.URL = p.URL
 		var err error

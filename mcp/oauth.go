@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -340,7 +341,7 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 		if !s.mayAskSignIn() {
 			return nil, ErrNeedsSignIn
 		}
-		link, err := CheckLink(args.URL)
+		link, err := linkcheck.CheckLink(args.URL)
 		if err != nil {
 			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
 		}
@@ -391,7 +392,7 @@ const ModeSignIn = "signin"
 // SignIn implements Asker: the sign-in consent is shown like a URL request,
 // one dialog at a time, and recorded in the history. The person started it,
 // so it spends no rate-limit token.
-func (b *Broker) SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error) {
+func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.LinkReport) (bool, error) {
 	now := b.opts.Now()
 	where := link.Domain
 	if where == "" {
@@ -704,7 +705,7 @@ func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandid
 // the SDK it fetches only https (or http on this computer) and only from
 // public addresses, and it does not follow redirects.
 func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
-	if _, err := CheckLink(u); err != nil { // https, or http on this computer
+	if _, err := linkcheck.CheckLink(u); err != nil { // https, or http on this computer
 		return "", false
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -747,7 +748,7 @@ var metadataClient = &http.Client{
 				host = address
 			}
 			ip, err := netip.ParseAddr(host)
-			if err != nil || !(publicIP(ip) || ip.Unmap().IsLoopback()) {
+			if err != nil || !(linkcheck.PublicIP(ip) || ip.Unmap().IsLoopback()) {
 				return fmt.Errorf("metadata is not fetched from %s, which is not a public address", host)
 			}
 			return nil

@@ -1,4 +1,4 @@
-package mcp
+package linkcheck
 
 // Link-safety analysis (requirements E20 and E22).
 //
@@ -470,7 +470,7 @@ func linkWarnings(r *LinkReport, h linkHost) []LinkWarning {
 	switch {
 	case r.Loopback:
 		add(LinkWarnLoopback, "This is a development address on this computer (%s), not a site on the internet.", h.ascii)
-	case h.ip.IsValid() && !publicIP(h.ip):
+	case h.ip.IsValid() && !PublicIP(h.ip):
 		add(LinkWarnPrivate, "This address points into a private or local network (%s), not to the public internet.", h.ascii)
 	}
 	if r.Port != "" && !r.Loopback {
@@ -485,8 +485,8 @@ var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
 // thisNetwork is 0.0.0.0/8, which never names a host on the internet.
 var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
 
-// publicIP reports whether ip may be a host on the public internet.
-func publicIP(ip netip.Addr) bool {
+// PublicIP reports whether ip may be a host on the public internet.
+func PublicIP(ip netip.Addr) bool {
 	ip = ip.Unmap()
 	switch {
 	case ip.IsPrivate(), ip.IsLoopback(), ip.IsLinkLocalUnicast(), ip.IsUnspecified(),
