@@ -85,7 +85,7 @@ type OpenedView struct {
 	OpenedAt   string    `json:"openedAt"`
 }
 
-func linkView(l *linkcheck.LinkReport) *LinkView {
+func linkView(l *linkcheck.Report) *LinkView {
 	if l == nil {
 		return nil
 	}

@@ -61,7 +61,7 @@ func TestOpenLink_E21(t *testing.T) {
 		{"vscode://open", false},
 	} {
 		before := len(browserArgs(t, log))
-		link, err := linkcheck.CheckLink(tc.raw)
+		link, err := linkcheck.Check(tc.raw)
 		if err == nil {
 			err = OpenLink(link)
 		}
@@ -76,7 +76,7 @@ func TestOpenLink_E21(t *testing.T) {
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("a URL ran a command")
 	}
-	if err := OpenLink(&linkcheck.LinkReport{URL: "smb://host/share", Scheme: "https"}); err == nil {
+	if err := OpenLink(&linkcheck.Report{URL: "smb://host/share", Scheme: "https"}); err == nil {
 		t.Error("a forged report must be checked again")
 	}
 }

@@ -59,7 +59,7 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 		}
 		if u := strings.TrimSpace(in.ClientMetadataURL); u != "" {
 			// A client ID metadata document URL must be https with a path.
-			if l, err := linkcheck.CheckLink(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
+			if l, err := linkcheck.Check(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
 				errs["clientMetadataUrl"] = "Use the https address of the client metadata document, with a path."
 			}
 		}

@@ -33,7 +33,7 @@ type ToolsService struct {
 
 type recordedLink struct {
 	id   string
-	link *linkcheck.LinkReport
+	link *linkcheck.Report
 }
 
 // maxRecordedLinks bounds the resource links remembered for OpenLink.
@@ -126,7 +126,7 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 // takes the link's ID, never a URL: only links Gatehouse checked can open.
 func (t *ToolsService) OpenLink(linkID string) error {
 	t.mu.Lock()
-	var link *linkcheck.LinkReport
+	var link *linkcheck.Report
 	for _, l := range t.links {
 		if l.id == linkID {
 			link = l.link
@@ -287,7 +287,7 @@ func contentView(c sdk.Content) ContentView {
 	case *sdk.ResourceLink:
 		v := ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
 		// A link is openable only if the link-safety analysis accepts it.
-		if report, err := linkcheck.CheckLink(c.URI); err != nil {
+		if report, err := linkcheck.Check(c.URI); err != nil {
 			v.LinkProblem = err.Error()
 		} else {
 			v.link, v.Link = report, linkView(report)

@@ -151,7 +151,7 @@ type ContentView struct {
 	// LinkProblem says why a resource_link cannot be opened.
 	LinkProblem string `json:"linkProblem,omitempty"`
 
-	link *linkcheck.LinkReport
+	link *linkcheck.Report
 }
 
 // AppInfo is shown in the settings pane.

@@ -213,9 +213,9 @@ func setTimeout(t *testing.T, dataDir string, d time.Duration) {
 }
 
 // bracketed is how a link is shown when the output is not a terminal.
-func bracketed(t *testing.T, raw string) (line string, report *linkcheck.LinkReport) {
+func bracketed(t *testing.T, raw string) (line string, report *linkcheck.Report) {
 	t.Helper()
-	report, err := linkcheck.CheckLink(raw)
+	report, err := linkcheck.Check(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestCLI_URLAnswers(t *testing.T) {
 	}
 }
 
-func warningLines(r *linkcheck.LinkReport) []string {
+func warningLines(r *linkcheck.Report) []string {
 	var lines []string
 	for _, w := range r.Warnings {
 		lines = append(lines, "Warning: "+w.Text+"\n")
@@ -392,7 +392,7 @@ func TestCLI_URLEverything(t *testing.T) {
 	setTimeout(t, dir, time.Second)
 	prerequisite, _ := bracketed(t, "https://modelcontextprotocol.io")
 	idn, idnReport := bracketed(t, "https://xn--80ak6aa92e.com/")
-	example, _ := linkcheck.CheckLink("https://example.com/x")
+	example, _ := linkcheck.Check("https://example.com/x")
 	cases := []struct {
 		name       string
 		args       string
@@ -443,9 +443,9 @@ func TestCLI_URLEverything(t *testing.T) {
 	}
 }
 
-func mustCheck(t *testing.T, raw string) *linkcheck.LinkReport {
+func mustCheck(t *testing.T, raw string) *linkcheck.Report {
 	t.Helper()
-	r, err := linkcheck.CheckLink(raw)
+	r, err := linkcheck.Check(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func (a *terminalAnswerer) showLink(req *mcp.Request) {
 	}
 }
 
-func (a *terminalAnswerer) linkLine(l *linkcheck.LinkReport) string {
+func (a *terminalAnswerer) linkLine(l *linkcheck.Report) string {
 	if l.DomainPart == "" {
 		return oneLine(l.Display)
 	}

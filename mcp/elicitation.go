@@ -56,7 +56,7 @@ type Request struct {
 	// Link is the checked URL of a URL-mode request (E20, E22), and
 	// ElicitationID the server's id for it, which its completion notice
 	// names (E24).
-	Link          *linkcheck.LinkReport
+	Link          *linkcheck.Report
 	ElicitationID string
 	ReceivedAt    time.Time
 	Deadline      time.Time // when it is cancelled if still unanswered
@@ -231,7 +231,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
 	}
 	var fs *FormSchema
-	var link *linkcheck.LinkReport
+	var link *linkcheck.Report
 	if entry.Mode == "url" {
 		entry.URL = p.URL
 		var err error

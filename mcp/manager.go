@@ -103,7 +103,7 @@ type Asker interface {
 	WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error
 	// SignIn asks the person to sign in to peer at link (E33); true means
 	// they agreed and the answerer opened it in the browser.
-	SignIn(ctx context.Context, peer Peer, link *linkcheck.LinkReport) (bool, error)
+	SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error)
 }
 
 // Options configures a Manager. The zero value is usable.

@@ -341,7 +341,7 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 		if !s.mayAskSignIn() {
 			return nil, ErrNeedsSignIn
 		}
-		link, err := linkcheck.CheckLink(args.URL)
+		link, err := linkcheck.Check(args.URL)
 		if err != nil {
 			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
 		}
@@ -392,7 +392,7 @@ const ModeSignIn = "signin"
 // SignIn implements Asker: the sign-in consent is shown like a URL request,
 // one dialog at a time, and recorded in the history. The person started it,
 // so it spends no rate-limit token.
-func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.LinkReport) (bool, error) {
+func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error) {
 	now := b.opts.Now()
 	where := link.Domain
 	if where == "" {
@@ -705,7 +705,7 @@ func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandid
 // the SDK it fetches only https (or http on this computer) and only from
 // public addresses, and it does not follow redirects.
 func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
-	if _, err := linkcheck.CheckLink(u); err != nil { // https, or http on this computer
+	if _, err := linkcheck.Check(u); err != nil { // https, or http on this computer
 		return "", false
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)

@@ -40,7 +40,7 @@ type OpenedURL struct {
 	ServerID      string
 	ServerName    string
 	Message       string
-	Link          *linkcheck.LinkReport
+	Link          *linkcheck.Report
 	OpenedAt      time.Time
 }
 
@@ -55,7 +55,7 @@ type openedURL struct {
 // checkURLRequest checks a URL-mode request before anything is shown: it must
 // carry url, elicitationId and message (E18), no form schema, and a URL the
 // link-safety analysis accepts (E22).
-func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.LinkReport, error) {
+func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.Report, error) {
 	switch {
 	case p.Message == "":
 		return nil, errors.New("a URL request must have a message saying why")
@@ -68,7 +68,7 @@ func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.LinkReport, error) {
 	case len(p.ElicitationID) > MaxElicitationIDLength || !utf8.ValidString(p.ElicitationID):
 		return nil, fmt.Errorf("the elicitationId is over %d bytes or not text", MaxElicitationIDLength)
 	}
-	link, err := linkcheck.CheckLink(p.URL)
+	link, err := linkcheck.Check(p.URL)
 	if err != nil {
 		return nil, fmt.Errorf("the url is refused: %w", err)
 	}
@@ -198,7 +198,7 @@ func (b *Broker) endOpenedByID(id string, err error) error {
 }
 
 // OpenedLink returns the checked link of an opened request, for "Open again".
-func (b *Broker) OpenedLink(id string) (*linkcheck.LinkReport, error) {
+func (b *Broker) OpenedLink(id string) (*linkcheck.Report, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, o := range b.openedURLs {
