@@ -45,57 +45,21 @@ type ElicitationView struct {
 	Message     string      `json:"message"`
 	Fields      []FieldView `json:"fields"`
 	// Link is the checked URL of a URL-mode request (E20, E22).
-	Link *LinkView `json:"link,omitempty"`
+	Link *linkcheck.Report `json:"link,omitempty"`
 	// Sensitive is true when a field looks like it asks for a secret (E17).
 	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
 }
 
-// LinkView is a URL as the consent display shows it: the full address as
-// text with its registrable domain highlighted (Before + DomainPart + After
-// is Display), both forms of an international host, and warnings in words.
-type LinkView struct {
-	URL         string        `json:"url"`
-	Display     string        `json:"display"`
-	Before      string        `json:"before"`
-	DomainPart  string        `json:"domainPart"`
-	After       string        `json:"after"`
-	Host        string        `json:"host"`
-	ASCIIHost   string        `json:"asciiHost"`
-	Domain      string        `json:"domain"`
-	ASCIIDomain string        `json:"asciiDomain"`
-	Loopback    bool          `json:"loopback"`
-	Warnings    []WarningView `json:"warnings"`
-}
-
-// WarningView is one reason to look twice at a link.
-type WarningView struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
-}
-
 // OpenedView is a web page the person opened, waiting for its server.
 type OpenedView struct {
-	ID         string    `json:"id"`
-	ServerID   string    `json:"serverId"`
-	ServerName string    `json:"serverName"`
-	Message    string    `json:"message"`
-	Link       *LinkView `json:"link"`
-	OpenedAt   string    `json:"openedAt"`
-}
-
-func linkView(l *linkcheck.Report) *LinkView {
-	if l == nil {
-		return nil
-	}
-	v := &LinkView{URL: l.URL, Display: l.Display, Before: l.Before, DomainPart: l.DomainPart, After: l.After,
-		Host: l.Host, ASCIIHost: l.ASCIIHost, Domain: l.Domain, ASCIIDomain: l.ASCIIDomain, Loopback: l.Loopback,
-		Warnings: []WarningView{}}
-	for _, w := range l.Warnings {
-		v.Warnings = append(v.Warnings, WarningView{Kind: w.Kind, Text: w.Text})
-	}
-	return v
+	ID         string            `json:"id"`
+	ServerID   string            `json:"serverId"`
+	ServerName string            `json:"serverName"`
+	Message    string            `json:"message"`
+	Link       *linkcheck.Report `json:"link"`
+	OpenedAt   string            `json:"openedAt"`
 }
 
 // ElicitationClosed tells the UI that a request ended without the person's
@@ -244,7 +208,7 @@ func openedViews(opened []mcp.OpenedURL) []OpenedView {
 	views := make([]OpenedView, 0, len(opened))
 	for _, o := range opened {
 		views = append(views, OpenedView{ID: o.ID, ServerID: o.ServerID, ServerName: o.ServerName, Message: o.Message,
-			Link: linkView(o.Link), OpenedAt: rfc3339(o.OpenedAt)})
+			Link: o.Link, OpenedAt: rfc3339(o.OpenedAt)})
 	}
 	return views
 }
@@ -477,7 +441,7 @@ func elicitationView(r *mcp.Request) ElicitationView {
 	v := ElicitationView{
 		ID: r.ID, ServerName: r.Peer.Server.Name, ServerID: r.Peer.Server.ID, Where: r.Peer.Where,
 		SelfName: r.Peer.SelfName, SelfVersion: r.Peer.SelfVersion, Mode: r.Mode, Message: r.Message,
-		ReceivedAt: rfc3339(r.ReceivedAt), Deadline: rfc3339(r.Deadline), Link: linkView(r.Link),
+		ReceivedAt: rfc3339(r.ReceivedAt), Deadline: rfc3339(r.Deadline), Link: r.Link,
 	}
 	if r.Form != nil {
 		v.Fields = formView(*r.Form).Fields

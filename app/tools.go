@@ -110,11 +110,11 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 	defer t.mu.Unlock()
 	for i := range v.Content {
 		c := &v.Content[i]
-		if c.link == nil {
+		if c.Link == nil {
 			continue
 		}
 		c.LinkID = newLinkID()
-		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.link})
+		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.Link})
 	}
 	if n := len(t.links) - maxRecordedLinks; n > 0 {
 		t.links = t.links[n:]
@@ -290,7 +290,7 @@ func contentView(c sdk.Content) ContentView {
 		if report, err := linkcheck.Check(c.URI); err != nil {
 			v.LinkProblem = err.Error()
 		} else {
-			v.link, v.Link = report, linkView(report)
+			v.Link = report
 		}
 		return v
 	case *sdk.EmbeddedResource:

@@ -146,12 +146,10 @@ type ContentView struct {
 	Title    string `json:"title"`
 	// Link is set for a resource_link the link analysis accepts: the person
 	// may open it, after consent, with ToolsService.OpenLink(LinkID).
-	Link   *LinkView `json:"link,omitempty"`
-	LinkID string    `json:"linkId,omitempty"`
+	Link   *linkcheck.Report `json:"link,omitempty"`
+	LinkID string            `json:"linkId,omitempty"`
 	// LinkProblem says why a resource_link cannot be opened.
 	LinkProblem string `json:"linkProblem,omitempty"`
-
-	link *linkcheck.Report
 }
 
 // AppInfo is shown in the settings pane.

@@ -11,10 +11,11 @@ import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
 import * as Elicitation from '../../wailsjs/go/app/ElicitationService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app } from '../../wailsjs/go/models';
+import type { app, linkcheck } from '../../wailsjs/go/models';
 
-// Plain data shapes of the Go types in app/types.go. The generated classes
-// in wailsjs/go/models.ts have constructors; the UI only needs the fields.
+// Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
+// which the app sends as it is. The generated classes in wailsjs/go/models.ts
+// have constructors; the UI only needs the fields.
 type Data<T> = { [K in keyof T as T[K] extends Function ? never : K]: T[K] };
 
 export type ServerInput = Data<app.ServerInput>;
@@ -33,17 +34,17 @@ export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
   annotations: ToolHints;
   form: FormView;
 };
-export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkView };
+export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkReport };
 export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
-export type WarningView = Data<app.WarningView>;
-export type LinkView = Omit<Data<app.LinkView>, 'warnings'> & { warnings: WarningView[] };
+export type LinkWarning = Data<linkcheck.Warning>;
+export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
 export type ElicitationView = Omit<Data<app.ElicitationView>, 'fields' | 'link'> & {
   fields: FieldView[];
-  link?: LinkView;
+  link?: LinkReport;
 };
-export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkView };
+export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkReport };
 export type QueueEntryView = Data<app.QueueEntryView>;
 /** A notice about a server (app.NoticeView, sent only as an event). */
 export type NoticeView = { serverId: string; serverName: string; kind: string; text: string };
@@ -258,7 +259,7 @@ export function normalizeElicitation(v: ElicitationView | null | undefined): Eli
   };
 }
 
-export function normalizeLink(l: LinkView): LinkView {
+export function normalizeLink(l: LinkReport): LinkReport {
   return { ...l, warnings: l.warnings ?? [] };
 }
 
@@ -270,7 +271,7 @@ export function openElicitation(id: string): Promise<void> {
 /** Web pages the person opened whose servers have not confirmed yet. */
 export async function openedPages(): Promise<OpenedView[]> {
   const list = (await call(() => Elicitation.Opened())) ?? [];
-  return list.map((o) => ({ ...(o as OpenedView), link: normalizeLink(o.link as LinkView) }));
+  return list.map((o) => ({ ...(o as OpenedView), link: normalizeLink(o.link as LinkReport) }));
 }
 
 export function openAgain(id: string): Promise<void> {
