@@ -19,6 +19,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/oauthflow"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -143,7 +144,7 @@ type Manager struct {
 	closed   bool
 	// redirect is the loopback redirect of sign-ins (oauth.go), made at
 	// the first one and closed by Close.
-	redirect *loopbackRedirect
+	redirect *oauthflow.Redirect
 }
 
 // NewManager returns a manager with no servers. Call Close when done.
@@ -466,7 +467,7 @@ func (m *Manager) Close() {
 	}
 	wg.Wait()
 	if redirect != nil {
-		redirect.close()
+		redirect.Close()
 	}
 }
 

@@ -2,19 +2,12 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
-	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -22,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/oauthflow"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -122,7 +116,7 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		s.mu.Unlock()
 		return ErrNeedsSignIn
 	}
-	err := checkResourceMetadata(ctx, resp, req.URL.String())
+	err := oauthflow.CheckResourceMetadata(ctx, resp, req.URL.String())
 	var handler *auth.AuthorizationCodeHandler
 	if err == nil {
 		handler, err = h.m.signInHandler(s, h.serverURL)
@@ -226,7 +220,7 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 		return s.oauth.handler, nil
 	}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
-		RedirectURL:              redirect.url(),
+		RedirectURL:              redirect.URL(),
 		AuthorizationCodeFetcher: m.codeFetcher(s, redirect),
 		RequestRefreshToken:      true,
 		// RFC 9207 section 2.4: an iss in the authorization response is
@@ -237,7 +231,7 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 		Client:                oauthHTTPClient(),
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName:              "Gatehouse",
-			RedirectURIs:            []string{redirect.url()},
+			RedirectURIs:            []string{redirect.URL()},
 			GrantTypes:              []string{"authorization_code", "refresh_token"},
 			ResponseTypes:           []string{"code"},
 			TokenEndpointAuthMethod: "none",
@@ -273,7 +267,7 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 
 // dropRedirect forgets a redirect whose port was taken, and the session's
 // handler that registered it.
-func (m *Manager) dropRedirect(r *loopbackRedirect, s *session) {
+func (m *Manager) dropRedirect(r *oauthflow.Redirect, s *session) {
 	m.mu.Lock()
 	if m.redirect == r {
 		m.redirect = nil
@@ -287,14 +281,14 @@ func (m *Manager) dropRedirect(r *loopbackRedirect, s *session) {
 // loopback returns the manager's loopback redirect. Its port is chosen at
 // the first sign-in and reused by later ones (clients registered it); it
 // listens only while a sign-in waits for the browser.
-func (m *Manager) loopback() (*loopbackRedirect, error) {
+func (m *Manager) loopback() (*oauthflow.Redirect, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return nil, errors.New("Gatehouse is closing")
 	}
 	if m.redirect == nil {
-		r, err := newLoopbackRedirect()
+		r, err := oauthflow.NewRedirect()
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +330,7 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 // codeFetcher asks the person to sign in: it shows the authorization URL in
 // the consent display, and once they agreed (and the answerer opened it in
 // the browser) waits for the loopback redirect.
-func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.AuthorizationCodeFetcher {
+func (m *Manager) codeFetcher(s *session, redirect *oauthflow.Redirect) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		if !s.mayAskSignIn() {
 			return nil, ErrNeedsSignIn
@@ -350,14 +344,14 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 		if state == "" {
 			return nil, errors.New("the sign-in address has no state parameter")
 		}
-		wait, err := redirect.listen(state)
-		if errors.Is(err, errRedirectPortTaken) {
+		wait, err := redirect.Listen(state)
+		if errors.Is(err, oauthflow.ErrPortTaken) {
 			m.dropRedirect(redirect, s) // the next sign-in registers a new port
 		}
 		if err != nil {
 			return nil, err
 		}
-		defer wait.close()
+		defer wait.Close()
 		ok, err := m.opts.Asker.SignIn(ctx, m.peer(s), link)
 		if err != nil {
 			return nil, err
@@ -368,7 +362,7 @@ func (m *Manager) codeFetcher(s *session, redirect *loopbackRedirect) auth.Autho
 			s.mu.Unlock()
 			return nil, ErrSignInDeclined
 		}
-		return wait.result(ctx, SignInTimeout)
+		return wait.Result(ctx, SignInTimeout)
 	}
 }
 
@@ -473,291 +467,4 @@ func (s *session) signInDone() {
 	s.mu.Lock()
 	s.signInRequested = false
 	s.mu.Unlock()
-}
-
-// loopbackRedirect is the redirect URI of RFC 8252:
-// http://127.0.0.1:PORT/callback, one per manager. The port is chosen at the
-// first sign-in and listened on from then until that sign-in ends, so no
-// other program can take it between the client registration (which names
-// it) and the browser's return. Between sign-ins nothing listens; a later
-// sign-in listens on the same port again, and if another program took it,
-// that sign-in fails with a sentence and the next one picks a new port. It
-// answers only a redirect that carries the state of a sign-in waiting now,
-// once; anything else gets a page saying so.
-type loopbackRedirect struct {
-	port int
-
-	mu    sync.Mutex
-	srv   *http.Server             // nil while no sign-in waits
-	waits map[string]*redirectWait // by state
-}
-
-// newLoopbackRedirect picks the port and listens on it at once: the first
-// sign-in (which registers the redirect URI) follows immediately, so the
-// port cannot be taken in between.
-func newLoopbackRedirect() (*loopbackRedirect, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("no loopback port for the sign-in redirect: %w", err)
-	}
-	r := &loopbackRedirect{port: l.Addr().(*net.TCPAddr).Port, waits: map[string]*redirectWait{}}
-	r.serveLocked(l)
-	return r, nil
-}
-
-// serveLocked serves the callback on l. r.mu is held (or r is new).
-func (r *loopbackRedirect) serveLocked(l net.Listener) {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /callback", r.callback)
-	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func(srv *http.Server) { _ = srv.Serve(l) }(r.srv)
-}
-
-func (r *loopbackRedirect) url() string {
-	return "http://127.0.0.1:" + strconv.Itoa(r.port) + "/callback"
-}
-
-// errRedirectPortTaken means another program took the redirect port while no
-// sign-in waited; the next sign-in uses a new port.
-var errRedirectPortTaken = errors.New("the sign-in redirect port was taken by another program; sign in again")
-
-// close stops the listener.
-func (r *loopbackRedirect) close() {
-	r.mu.Lock()
-	srv := r.srv
-	r.srv = nil
-	r.mu.Unlock()
-	if srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}
-}
-
-func (r *loopbackRedirect) callback(rw http.ResponseWriter, req *http.Request) {
-	q := req.URL.Query()
-	r.mu.Lock()
-	w := r.waits[q.Get("state")]
-	r.mu.Unlock()
-	if w == nil || q.Get("state") == "" {
-		page(rw, http.StatusBadRequest, "This sign-in answer is not the one Gatehouse is waiting for. Start the sign-in again from Gatehouse.")
-		return
-	}
-	used := true
-	w.once.Do(func() {
-		used = false
-		if e := q.Get("error"); e != "" {
-			w.fail <- fmt.Errorf("the sign-in was refused: %s %s", e, q.Get("error_description"))
-			return
-		}
-		w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
-	})
-	if used {
-		page(rw, http.StatusGone, "This sign-in answer was already used.")
-		return
-	}
-	page(rw, http.StatusOK, "Gatehouse received your sign-in. You can close this tab and return to Gatehouse, which finishes it.")
-}
-
-// redirectWait is one sign-in's wait at the loopback redirect: it takes
-// the first redirect that carries its state, once.
-type redirectWait struct {
-	r     *loopbackRedirect
-	state string
-	got   chan *auth.AuthorizationResult
-	fail  chan error
-	once  sync.Once
-}
-
-// listen starts waiting for the redirect of the sign-in whose authorization
-// request carries state.
-func (r *loopbackRedirect) listen(state string) (*redirectWait, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, dup := r.waits[state]; dup {
-		return nil, errors.New("a sign-in with the same state is already waiting")
-	}
-	if r.srv == nil { // listen again, on the port the client registered
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
-		if err != nil {
-			return nil, fmt.Errorf("%w (port %d: %v)", errRedirectPortTaken, r.port, err)
-		}
-		r.serveLocked(l)
-	}
-	w := &redirectWait{r: r, state: state, got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1)}
-	r.waits[state] = w
-	return w, nil
-}
-
-// result waits for the redirect, the context, or the timeout.
-func (w *redirectWait) result(ctx context.Context, timeout time.Duration) (*auth.AuthorizationResult, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case res := <-w.got:
-		return res, nil
-	case err := <-w.fail:
-		return nil, err
-	case <-timer.C:
-		return nil, fmt.Errorf("the browser did not come back from the sign-in within %s", timeout)
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// close ends the wait; the listener closes when no other sign-in waits, so
-// the port is open only while the browser is expected back.
-func (w *redirectWait) close() {
-	w.r.mu.Lock()
-	delete(w.r.waits, w.state)
-	idle := len(w.r.waits) == 0
-	w.r.mu.Unlock()
-	if idle {
-		w.r.close()
-	}
-}
-
-// page answers the browser with a small page of plain text.
-func page(w http.ResponseWriter, code int, text string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>", html.EscapeString(text))
-}
-
-// checkResourceMetadata refuses to sign in to a server whose protected
-// resource metadata (RFC 9728) is for another resource. The SDK skips such
-// metadata, and when it finds no other it falls back to the 2025-03-26 rule
-// (the server's own origin as authorization server), as if the server had
-// published none; but metadata naming another resource must not be used at
-// all (RFC 9728 section 3.3), so Gatehouse stops there, before any request
-// to an authorization server. It looks where the SDK looks, in the same
-// order (the challenge's resource_metadata, then the path-based and the root
-// well-known URLs), and is satisfied by the first metadata for the right
-// resource; metadata it cannot fetch or read is left to the SDK.
-func checkResourceMetadata(ctx context.Context, resp *http.Response, serverURL string) error {
-	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
-	if err != nil {
-		return nil // the SDK reports it
-	}
-	metadataURL, bearerError := "", ""
-	for _, c := range challenges {
-		if metadataURL == "" {
-			metadataURL = c.Params["resource_metadata"]
-		}
-		if c.Scheme == "bearer" && bearerError == "" {
-			bearerError = c.Params["error"]
-		}
-	}
-	if resp.StatusCode == http.StatusForbidden && bearerError != "insufficient_scope" {
-		return nil // not a sign-in: the SDK retries the request as it is
-	}
-	var wrong []string
-	tried := map[string]bool{}
-	for _, c := range resourceMetadataCandidates(metadataURL, serverURL) {
-		if tried[c.url] {
-			continue // the challenge named the usual place
-		}
-		tried[c.url] = true
-		resource, ok := fetchResourceMetadata(ctx, c.url)
-		if !ok {
-			continue
-		}
-		if resource == c.resource {
-			return nil
-		}
-		wrong = append(wrong, fmt.Sprintf("%s is for %q", c.url, resource))
-	}
-	if len(wrong) == 0 {
-		return nil
-	}
-	return fmt.Errorf("the server's protected resource metadata is for another resource than %s (%s); Gatehouse does not sign in with it",
-		serverURL, strings.Join(wrong, "; "))
-}
-
-type metadataCandidate struct{ url, resource string }
-
-// resourceMetadataCandidates lists where protected resource metadata for
-// serverURL may be, with the resource each must name: the URL of the 401's
-// challenge, then "/.well-known/oauth-protected-resource" with the server's
-// path (for the server URL), then without it (for the origin).
-func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandidate {
-	var out []metadataCandidate
-	if challengeURL != "" {
-		out = append(out, metadataCandidate{challengeURL, serverURL})
-	}
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		return out
-	}
-	wk := *u
-	wk.Path, wk.RawPath = "/.well-known/oauth-protected-resource/"+strings.TrimLeft(u.Path, "/"), ""
-	out = append(out, metadataCandidate{wk.String(), serverURL})
-	wk.Path = "/.well-known/oauth-protected-resource"
-	origin := *u
-	origin.Path, origin.RawPath = "", ""
-	return append(out, metadataCandidate{wk.String(), origin.String()})
-}
-
-// fetchResourceMetadata reads the resource a protected resource metadata
-// document names; ok is false when there is no readable document at u. Like
-// the SDK it fetches only https (or http on this computer) and only from
-// public addresses, and it does not follow redirects.
-func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
-	if _, err := linkcheck.Check(u); err != nil { // https, or http on this computer
-		return "", false
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return "", false
-	}
-	req.Header.Set("Accept", "application/json")
-	client := metadataClient
-	if proxy, _ := http.ProxyFromEnvironment(req); proxy != nil {
-		client = proxiedMetadataClient // the address check would only see the proxy
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", false
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", false
-	}
-	var prm struct {
-		Resource *string `json:"resource"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&prm); err != nil || prm.Resource == nil {
-		return "", false
-	}
-	return *prm.Resource, true
-}
-
-// metadataClient fetches metadata from public addresses and this computer
-// only, so a server cannot make Gatehouse reach into the local network.
-var metadataClient = &http.Client{
-	Timeout:       10 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	Transport: func() http.RoundTripper {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy = nil
-		t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				host = address
-			}
-			ip, err := netip.ParseAddr(host)
-			if err != nil || !(linkcheck.PublicIP(ip) || ip.Unmap().IsLoopback()) {
-				return fmt.Errorf("metadata is not fetched from %s, which is not a public address", host)
-			}
-			return nil
-		}}).DialContext
-		return t
-	}(),
-}
-
-var proxiedMetadataClient = &http.Client{
-	Timeout:       10 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }
