@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -300,31 +299,13 @@ func (m *Manager) loopback() (*oauthflow.Redirect, error) {
 // savingTokenSource saves each new token base gives (after a refresh) in
 // the store; saved, the token it starts from, is already there.
 func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
-	return &savingSource{base: base, saved: *saved, last: saved.Token,
-		save: func(t *SavedToken) error { return m.opts.Tokens.SaveToken(serverID, t) }}
-}
-
-type savingSource struct {
-	mu    sync.Mutex
-	base  oauth2.TokenSource
-	saved SavedToken
-	last  *oauth2.Token
-	save  func(*SavedToken) error
-}
-
-func (s *savingSource) Token() (*oauth2.Token, error) {
-	t, err := s.base.Token()
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.last == nil || t.AccessToken != s.last.AccessToken {
-		s.last = t
-		s.saved.Token = t
-		_ = s.save(&s.saved)
-	}
-	return t, nil
+	kept := *saved
+	return oauthflow.SavingTokenSource(base, saved.Token, func(t *oauth2.Token) {
+		kept.Token = t
+		if err := m.opts.Tokens.SaveToken(serverID, &kept); err != nil {
+			m.opts.Logger.Warn("could not save the refreshed sign-in token", "server", serverID, "error", err)
+		}
+	})
 }
 
 // codeFetcher asks the person to sign in: it shows the authorization URL in

@@ -27,7 +27,8 @@ import (
 // to an authorization server. It looks where the SDK looks, in the same
 // order (the challenge's resource_metadata, then the path-based and the root
 // well-known URLs), and is satisfied by the first metadata for the right
-// resource; metadata it cannot fetch or read is left to the SDK.
+// resource; metadata it cannot fetch or read is left to the SDK. resp is the
+// 401 or 403 answer to a request to serverURL; only its headers are read.
 func CheckResourceMetadata(ctx context.Context, resp *http.Response, serverURL string) error {
 	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	if err != nil {

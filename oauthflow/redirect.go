@@ -15,7 +15,8 @@ import (
 )
 
 // Redirect is the redirect URI of RFC 8252:
-// http://127.0.0.1:PORT/callback, one per manager. The port is chosen at the
+// http://127.0.0.1:PORT/callback. An app keeps one for all its sign-ins,
+// since the clients it registers name its port. The port is chosen at the
 // first sign-in and listened on from then until that sign-in ends, so no
 // other program can take it between the client registration (which names
 // it) and the browser's return. Between sign-ins nothing listens; a later
@@ -31,9 +32,10 @@ type Redirect struct {
 	waits map[string]*Wait // by state
 }
 
-// NewRedirect picks the port and listens on it at once: the first
-// sign-in (which registers the redirect URI) follows immediately, so the
-// port cannot be taken in between.
+// NewRedirect picks a free loopback port and listens on it at once: the
+// first sign-in (which registers the redirect URI) follows immediately, so
+// the port cannot be taken in between. The caller then calls Listen for that
+// sign-in, as for every later one.
 func NewRedirect() (*Redirect, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -52,15 +54,17 @@ func (r *Redirect) serveLocked(l net.Listener) {
 	go func(srv *http.Server) { _ = srv.Serve(l) }(r.srv)
 }
 
+// URL is the redirect URI to register and to send in authorization requests.
 func (r *Redirect) URL() string {
 	return "http://127.0.0.1:" + strconv.Itoa(r.port) + "/callback"
 }
 
 // ErrPortTaken means another program took the redirect port while no
-// sign-in waited; the next sign-in uses a new port.
+// sign-in waited. The Redirect cannot be used again: the caller makes a new
+// one (a new port) for the next sign-in.
 var ErrPortTaken = errors.New("the sign-in redirect port was taken by another program; sign in again")
 
-// Close stops the listener.
+// Close stops the listener; a later Listen listens again on the same port.
 func (r *Redirect) Close() {
 	r.mu.Lock()
 	srv := r.srv
@@ -98,8 +102,8 @@ func (r *Redirect) callback(rw http.ResponseWriter, req *http.Request) {
 	page(rw, http.StatusOK, "Gatehouse received your sign-in. You can close this tab and return to Gatehouse, which finishes it.")
 }
 
-// Wait is one sign-in's wait at the loopback redirect: it takes
-// the first redirect that carries its state, once.
+// Wait is one sign-in's wait at the loopback redirect: it takes the first
+// redirect that carries its state, once. Close it when the sign-in ends.
 type Wait struct {
 	r     *Redirect
 	state string
@@ -109,7 +113,9 @@ type Wait struct {
 }
 
 // Listen starts waiting for the redirect of the sign-in whose authorization
-// request carries state.
+// request carries state, listening on the port again if no other sign-in
+// waits. It fails with an error wrapping ErrPortTaken when another program
+// took the port meanwhile.
 func (r *Redirect) Listen(state string) (*Wait, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -128,7 +134,8 @@ func (r *Redirect) Listen(state string) (*Wait, error) {
 	return w, nil
 }
 
-// Result waits for the redirect, the context, or the timeout.
+// Result waits for the redirect, the context, or the timeout. An error
+// answer from the authorization server (error=...) is returned as an error.
 func (w *Wait) Result(ctx context.Context, timeout time.Duration) (*auth.AuthorizationResult, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
