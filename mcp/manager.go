@@ -146,7 +146,7 @@ type Manager struct {
 	servers  map[string]store.Server
 	logs     map[string]*serverLog // kept across reconnects and while disabled
 	closed   bool
-	// redirect is the loopback redirect of sign-ins (oauth.go), made at
+	// redirect is the loopback redirect of sign-ins (package oauthflow), made at
 	// the first one and closed by Close.
 	redirect *oauthflow.Redirect
 }

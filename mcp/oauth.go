@@ -21,10 +21,13 @@ import (
 // client registration, PKCE, the token exchange, refresh, step-up) is the
 // go-sdk's auth.AuthorizationCodeHandler. Gatehouse adds what a desktop app
 // must: the person's consent before the browser opens (the same display as
-// URL mode), a loopback redirect (RFC 8252) that accepts one answer with the
-// right state, tokens kept in a TokenStore bound to the server and its URL,
+// URL mode), a loopback redirect (RFC 8252, package oauthflow) that accepts
+// one answer with the right state, tokens kept in a TokenStore bound to the server and its URL,
 // and no sign-in prompt out of the blue: a server that needs one waits in
 // the "needs sign-in" state until the person asks to sign in.
+//
+// This file holds the sign-in types and errors; the sign-in methods of the
+// Manager and of a session are in manager.go and session.go.
 
 // ErrNeedsSignIn is the connection error of a server that requires sign-in
 // which the person has not started.
@@ -104,6 +107,9 @@ func (h askingHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 	return st.initial, nil
 }
 
+// Authorize lets the go-sdk handler sign in when the person may be asked,
+// after the protected resource metadata passed oauthflow's check; a failure
+// ends the attempt's sign-in with ErrSignInFailed and the reason.
 func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	s := h.s
 	if !s.mayAskSignIn() {

@@ -429,6 +429,8 @@ func (s *session) mayAskSignIn() bool {
 	return s.signInRequested || s.status.State == StateConnected
 }
 
+// signInDone spends the sign-in the person asked for: it covers one
+// connection attempt, and a later one does not show the consent by itself.
 func (s *session) signInDone() {
 	s.mu.Lock()
 	s.signInRequested = false
