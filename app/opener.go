@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // OpenLink is the one function in Gatehouse that opens a URL (E21). It is
@@ -17,21 +17,21 @@ import (
 // itself (never a string from the web view), and it opens it only in the
 // system's default browser:
 //
-//   - the link is checked again with mcp.CheckLink: http(s) only, http only
+//   - the link is checked again with linkcheck.Check: http(s) only, http only
 //     to this computer, nothing the analysis refuses;
 //   - no shell is involved: the opener program gets the URL as its single
 //     argument, so characters such as $( ) ; | or a newline mean nothing;
-//   - the URL cannot be taken for an option: CheckLink refuses a leading "-"
+//   - the URL cannot be taken for an option: linkcheck.Check refuses a leading "-"
 //     and the URL always starts with its scheme.
 //
 // Wails' own BrowserOpenURL is not used: it silently drops valid URLs that
 // contain ( ) ! or ~ (see ../shared/NOTES.md). A failure is returned as a
 // sentence for the person.
-func OpenLink(link *mcp.LinkReport) error {
+func OpenLink(link *linkcheck.Report) error {
 	if link == nil {
 		return errors.New("there is no web address to open")
 	}
-	checked, err := mcp.CheckLink(link.URL)
+	checked, err := linkcheck.Check(link.URL)
 	if err != nil {
 		return fmt.Errorf("Gatehouse will not open this address: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // fakeBrowser puts an xdg-open earlier on PATH that records its arguments,
@@ -61,7 +61,7 @@ func TestOpenLink_E21(t *testing.T) {
 		{"vscode://open", false},
 	} {
 		before := len(browserArgs(t, log))
-		link, err := mcp.CheckLink(tc.raw)
+		link, err := linkcheck.Check(tc.raw)
 		if err == nil {
 			err = OpenLink(link)
 		}
@@ -76,7 +76,7 @@ func TestOpenLink_E21(t *testing.T) {
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("a URL ran a command")
 	}
-	if err := OpenLink(&mcp.LinkReport{URL: "smb://host/share", Scheme: "https"}); err == nil {
+	if err := OpenLink(&linkcheck.Report{URL: "smb://host/share", Scheme: "https"}); err == nil {
 		t.Error("a forged report must be checked again")
 	}
 }

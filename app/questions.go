@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -35,44 +36,21 @@ type QuestionView struct {
 	Message string        `json:"message"`
 	Form    *FormView     `json:"form,omitempty"`
 	// Link is the checked URL of a web page question (E20, E22).
-	Link *LinkView `json:"link,omitempty"`
+	Link *linkcheck.Report `json:"link,omitempty"`
 	// Sensitive is true when a field looks like it asks for a secret (E17).
 	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
 }
 
-// LinkView is a URL as the consent display shows it: the full address as
-// text with its registrable domain highlighted (Before + DomainPart + After
-// is Display), both forms of an international host, and warnings in words.
-type LinkView struct {
-	URL         string        `json:"url"`
-	Display     string        `json:"display"`
-	Before      string        `json:"before"`
-	DomainPart  string        `json:"domainPart"`
-	After       string        `json:"after"`
-	Host        string        `json:"host"`
-	ASCIIHost   string        `json:"asciiHost"`
-	Domain      string        `json:"domain"`
-	ASCIIDomain string        `json:"asciiDomain"`
-	Loopback    bool          `json:"loopback"`
-	Warnings    []WarningView `json:"warnings"`
-}
-
-// WarningView is one reason to look twice at a link.
-type WarningView struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
-}
-
 // OpenedView is a web page the person opened, waiting for its server.
 type OpenedView struct {
-	ID         string    `json:"id"`
-	ServerID   string    `json:"serverId"`
-	ServerName string    `json:"serverName"`
-	Message    string    `json:"message"`
-	Link       *LinkView `json:"link"`
-	OpenedAt   string    `json:"openedAt"`
+	ID         string            `json:"id"`
+	ServerID   string            `json:"serverId"`
+	ServerName string            `json:"serverName"`
+	Message    string            `json:"message"`
+	Link       *linkcheck.Report `json:"link"`
+	OpenedAt   string            `json:"openedAt"`
 }
 
 // SubmitResult is what Submit returns: when Errors is not empty nothing was
@@ -329,13 +307,13 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 	}
 	for _, o := range s.Opened {
 		v.Opened = append(v.Opened, OpenedView{ID: o.ID, ServerID: o.ServerID, ServerName: o.ServerName, Message: o.Message,
-			Link: linkView(o.Link), OpenedAt: rfc3339(o.OpenedAt)})
+			Link: o.Link, OpenedAt: rfc3339(o.OpenedAt)})
 	}
 	return v
 }
 
 func questionView(q *mcp.Question) *QuestionView {
-	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: linkView(q.Link),
+	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: q.Link,
 		ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 	if q.Form != nil {
 		form := formView(*q.Form)
@@ -343,19 +321,6 @@ func questionView(q *mcp.Question) *QuestionView {
 		for _, f := range q.Form.Fields {
 			v.Sensitive = v.Sensitive || f.Sensitive
 		}
-	}
-	return v
-}
-
-func linkView(l *mcp.LinkReport) *LinkView {
-	if l == nil {
-		return nil
-	}
-	v := &LinkView{URL: l.URL, Display: l.Display, Before: l.Before, DomainPart: l.DomainPart, After: l.After,
-		Host: l.Host, ASCIIHost: l.ASCIIHost, Domain: l.Domain, ASCIIDomain: l.ASCIIDomain, Loopback: l.Loopback,
-		Warnings: []WarningView{}}
-	for _, w := range l.Warnings {
-		v.Warnings = append(v.Warnings, WarningView{Kind: w.Kind, Text: w.Text})
 	}
 	return v
 }

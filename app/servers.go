@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -58,7 +59,7 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 		}
 		if u := strings.TrimSpace(in.ClientMetadataURL); u != "" {
 			// A client ID metadata document URL must be https with a path.
-			if l, err := mcp.CheckLink(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
+			if l, err := linkcheck.Check(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
 				errs["clientMetadataUrl"] = "Use the https address of the client metadata document, with a path."
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -32,7 +33,7 @@ type ToolsService struct {
 
 type recordedLink struct {
 	id   string
-	link *mcp.LinkReport
+	link *linkcheck.Report
 }
 
 // maxRecordedLinks bounds the resource links remembered for OpenLink.
@@ -109,11 +110,11 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 	defer t.mu.Unlock()
 	for i := range v.Content {
 		c := &v.Content[i]
-		if c.link == nil {
+		if c.Link == nil {
 			continue
 		}
 		c.LinkID = newLinkID()
-		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.link})
+		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.Link})
 	}
 	if n := len(t.links) - maxRecordedLinks; n > 0 {
 		t.links = t.links[n:]
@@ -125,7 +126,7 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 // takes the link's ID, never a URL: only links Gatehouse checked can open.
 func (t *ToolsService) OpenLink(linkID string) error {
 	t.mu.Lock()
-	var link *mcp.LinkReport
+	var link *linkcheck.Report
 	for _, l := range t.links {
 		if l.id == linkID {
 			link = l.link
@@ -286,10 +287,10 @@ func contentView(c sdk.Content) ContentView {
 	case *sdk.ResourceLink:
 		v := ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
 		// A link is openable only if the link-safety analysis accepts it.
-		if report, err := mcp.CheckLink(c.URI); err != nil {
+		if report, err := linkcheck.Check(c.URI); err != nil {
 			v.LinkProblem = err.Error()
 		} else {
-			v.link, v.Link = report, linkView(report)
+			v.Link = report
 		}
 		return v
 	case *sdk.EmbeddedResource:

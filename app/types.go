@@ -3,7 +3,7 @@ package app
 import (
 	"encoding/json"
 
-	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // ServerInput is what the server editor sends when a person adds or edits a
@@ -149,12 +149,10 @@ type ContentView struct {
 	Title    string `json:"title"`
 	// Link is set for a resource_link the link analysis accepts: the person
 	// may open it, after consent, with ToolsService.OpenLink(LinkID).
-	Link   *LinkView `json:"link,omitempty"`
-	LinkID string    `json:"linkId,omitempty"`
+	Link   *linkcheck.Report `json:"link,omitempty"`
+	LinkID string            `json:"linkId,omitempty"`
 	// LinkProblem says why a resource_link cannot be opened.
 	LinkProblem string `json:"linkProblem,omitempty"`
-
-	link *mcp.LinkReport
 }
 
 // AppInfo is shown in the settings pane.

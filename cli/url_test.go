@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -212,9 +213,9 @@ func setTimeout(t *testing.T, dataDir string, d time.Duration) {
 }
 
 // bracketed is how a link is shown when the output is not a terminal.
-func bracketed(t *testing.T, raw string) (line string, report *mcp.LinkReport) {
+func bracketed(t *testing.T, raw string) (line string, report *linkcheck.Report) {
 	t.Helper()
-	report, err := mcp.CheckLink(raw)
+	report, err := linkcheck.Check(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestCLI_URLAnswers(t *testing.T) {
 	}
 }
 
-func warningLines(r *mcp.LinkReport) []string {
+func warningLines(r *linkcheck.Report) []string {
 	var lines []string
 	for _, w := range r.Warnings {
 		lines = append(lines, "Warning: "+w.Text+"\n")
@@ -391,7 +392,7 @@ func TestCLI_URLEverything(t *testing.T) {
 	setTimeout(t, dir, time.Second)
 	prerequisite, _ := bracketed(t, "https://modelcontextprotocol.io")
 	idn, idnReport := bracketed(t, "https://xn--80ak6aa92e.com/")
-	example, _ := mcp.CheckLink("https://example.com/x")
+	example, _ := linkcheck.Check("https://example.com/x")
 	cases := []struct {
 		name       string
 		args       string
@@ -442,9 +443,9 @@ func TestCLI_URLEverything(t *testing.T) {
 	}
 }
 
-func mustCheck(t *testing.T, raw string) *mcp.LinkReport {
+func mustCheck(t *testing.T, raw string) *linkcheck.Report {
 	t.Helper()
-	r, err := mcp.CheckLink(raw)
+	r, err := linkcheck.Check(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -70,7 +71,7 @@ func (a *terminalAnswerer) showLink(req *mcp.Question) {
 	}
 }
 
-func (a *terminalAnswerer) linkLine(l *mcp.LinkReport) string {
+func (a *terminalAnswerer) linkLine(l *linkcheck.Report) string {
 	if l.DomainPart == "" {
 		return oneLine(l.Display)
 	}

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -286,7 +287,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 // SignIn implements Asker: the sign-in consent is asked like a URL request,
 // one question at a time, and recorded in the history. The person started
 // it, so it spends no rate-limit token.
-func (b *Broker) SignIn(ctx context.Context, peer Peer, link *LinkReport) (bool, error) {
+func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error) {
 	now := b.opts.Now()
 	where := link.Domain
 	if where == "" {
@@ -949,7 +950,7 @@ func (b *Broker) endOpenedByID(id string, err error) error {
 }
 
 // OpenedLink returns the checked link of an opened request, for "Open again".
-func (b *Broker) OpenedLink(id string) (*LinkReport, error) {
+func (b *Broker) OpenedLink(id string) (*linkcheck.Report, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, o := range b.openedURLs {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
+	"github.com/gatehouse-app/gatehouse/oauthflow"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -272,82 +273,16 @@ func TestOAuth_TokenForAnotherResource_E33(t *testing.T) {
 	}
 }
 
-// TestLoopbackRedirect_E33: the redirect listener takes one answer with the
-// right state, refuses others, and ends on timeout. It listens only while a
-// sign-in waits, and listens again on the same port for the next one.
-func TestLoopbackRedirect_E33(t *testing.T) {
-	r, err := newLoopbackRedirect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
-	w, err := r.listen("good-state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	get := func(q string) int {
-		resp, err := http.Get(r.url() + "?" + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	if code := get("code=x&state=wrong"); code != http.StatusBadRequest {
-		t.Errorf("wrong state: %d", code)
-	}
-	if code := get("code=abc&state=good-state&iss=https://as.example"); code != http.StatusOK {
-		t.Errorf("good answer: %d", code)
-	}
-	if code := get("code=again&state=good-state"); code != http.StatusGone {
-		t.Errorf("second answer: %d", code)
-	}
-	res, err := w.result(context.Background(), time.Second)
-	if err != nil || res.Code != "abc" || res.State != "good-state" || res.Iss != "https://as.example" {
-		t.Errorf("result = %+v, %v", res, err)
-	}
-	if _, err := w.result(context.Background(), 50*time.Millisecond); err == nil || !strings.Contains(err.Error(), "did not come back") {
-		t.Errorf("timeout: %v", err)
-	}
-
-	// Once the sign-in is over the listener closes; the next sign-in listens
-	// again on the same port (the one the client registered).
-	addr := strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")
-	w.close()
-	if _, err := http.Get(r.url() + "?code=late&state=good-state"); err == nil {
-		t.Error("the redirect still listens after the sign-in ended")
-	}
-	w2, err := r.listen("next-state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w2.close()
-	if !strings.HasSuffix(r.url(), addr+"/callback") {
-		t.Errorf("the port changed: %s", r.url())
-	}
-	if code := get("code=def&state=next-state"); code != http.StatusOK {
-		t.Errorf("second sign-in: %d", code)
-	}
-	if res, err := w2.result(context.Background(), time.Second); err != nil || res.Code != "def" {
-		t.Errorf("second result = %+v, %v", res, err)
-	}
-
-	// Only loopback: the listener is not reachable on other addresses.
-	if strings.Contains(r.url(), "0.0.0.0") || !strings.HasPrefix(r.url(), "http://127.0.0.1:") {
-		t.Errorf("redirect URL %s", r.url())
-	}
-}
-
 // TestOAuth_RefusesNonHTTPSAuthorization_E33: an authorization endpoint that
 // is not https (other than this computer) is refused before anything is shown.
 func TestOAuth_RefusesNonHTTPSAuthorization_E33(t *testing.T) {
 	h := newOAuthHarness(t, time.Hour, ActionAccept)
 	s := &session{m: h.m, srv: store.Server{ID: "x", Name: "X"}, signInRequested: true}
-	r, err := newLoopbackRedirect()
+	r, err := oauthflow.NewRedirect()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.close()
+	defer r.Close()
 	fetch := h.m.codeFetcher(s, r)
 	for _, u := range []string{"http://auth.example/authorize?state=s", "javascript:alert(1)", "https://user@auth.example/authorize?state=s"} {
 		if _, err := fetch(context.Background(), &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refused") {
@@ -571,7 +506,7 @@ func TestOAuth_ClientSettings_E33(t *testing.T) {
 // fails that sign-in with a sentence, and the next one uses a new port.
 func TestOAuth_RedirectPort_E33(t *testing.T) {
 	h := newOAuthHarnessWith(t, oauthtest.Options{}, ActionAccept)
-	redirect := func() *loopbackRedirect {
+	redirect := func() *oauthflow.Redirect {
 		h.m.mu.Lock()
 		defer h.m.mu.Unlock()
 		return h.m.redirect
@@ -588,7 +523,7 @@ func TestOAuth_RedirectPort_E33(t *testing.T) {
 	if r == nil {
 		t.Fatal("no redirect after the sign-in")
 	}
-	addr := strings.TrimSuffix(strings.TrimPrefix(r.url(), "http://"), "/callback")
+	addr := strings.TrimSuffix(strings.TrimPrefix(r.URL(), "http://"), "/callback")
 	// Between sign-ins nothing listens on it.
 	l, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // Kinds of question the broker asks a person.
@@ -44,9 +46,9 @@ type Question struct {
 	Form *Form `json:"form,omitempty"`
 	// Link is the checked web address of a KindURL or KindSignIn question
 	// (E20, E22).
-	Link       *LinkReport `json:"link,omitempty"`
-	ReceivedAt time.Time   `json:"receivedAt"`
-	Deadline   time.Time   `json:"deadline" ts_type:"string"` // when it is cancelled if still unanswered
+	Link       *linkcheck.Report `json:"link,omitempty"`
+	ReceivedAt time.Time         `json:"receivedAt"`
+	Deadline   time.Time         `json:"deadline" ts_type:"string"` // when it is cancelled if still unanswered
 
 	// Peer is the connection it came on; ElicitationID is a URL request's
 	// id, which the server's completion notice names (E24).
@@ -123,12 +125,12 @@ type Waiting struct {
 // OpenedPage is a web page the person opened in the browser (a URL-mode
 // request they accepted), waiting for its server to say it is done.
 type OpenedPage struct {
-	ID         string      `json:"id"` // the question's ID
-	ServerID   string      `json:"serverId"`
-	ServerName string      `json:"serverName"`
-	Message    string      `json:"message"`
-	Link       *LinkReport `json:"link"`
-	OpenedAt   time.Time   `json:"openedAt" ts_type:"string"`
+	ID         string            `json:"id"` // the question's ID
+	ServerID   string            `json:"serverId"`
+	ServerName string            `json:"serverName"`
+	Message    string            `json:"message"`
+	Link       *linkcheck.Report `json:"link"`
+	OpenedAt   time.Time         `json:"openedAt" ts_type:"string"`
 
 	ElicitationID string `json:"-"`
 }

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -375,4 +376,58 @@ func (s *session) reconnect() {
 	case s.kick <- struct{}{}:
 	default:
 	}
+}
+
+// Sign-in (E33): a session's sign-in state, asked by the Manager's sign-in
+// methods (manager.go) and the askingHandler (oauth.go).
+
+// signInOutcome is how a connection attempt ended, as far as sign-in goes:
+// a failed sign-in, or a request that needed one which could not be shown,
+// outweighs whatever the SDK's fallbacks met afterwards (a server/discover
+// answered 401 is followed by an initialize that may fail otherwise, or
+// succeed on a server that lets only the handshake through). err is the
+// attempt's error, nil when it connected.
+func (s *session) signInOutcome(err error) error {
+	s.mu.Lock()
+	failure, refused := s.signInFailure, s.signInRefused
+	s.mu.Unlock()
+	switch {
+	case failure != nil:
+		return failure
+	case refused && err == nil:
+		return ErrNeedsSignIn
+	case refused && !errors.Is(err, ErrNeedsSignIn):
+		return fmt.Errorf("%w (then: %v)", ErrNeedsSignIn, err)
+	}
+	return err
+}
+
+// signInMessage says what a server that needs sign-in waits for.
+func (s *session) signInMessage() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.signInFailure != nil {
+		return "Signing in did not work: " + strings.TrimPrefix(s.signInFailure.Error(), ErrSignInFailed.Error()+": ") + ". Sign in to try again."
+	}
+	if s.signInDeclined {
+		return "You did not sign in. Sign in to use this server."
+	}
+	return "This server needs you to sign in."
+}
+
+// mayAskSignIn reports whether a sign-in may be shown now: when the person
+// asked for it, or for a server in use (step-up: more permissions for a
+// call the person made).
+func (s *session) mayAskSignIn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signInRequested || s.status.State == StateConnected
+}
+
+// signInDone spends the sign-in the person asked for: it covers one
+// connection attempt, and a later one does not show the consent by itself.
+func (s *session) signInDone() {
+	s.mu.Lock()
+	s.signInRequested = false
+	s.mu.Unlock()
 }

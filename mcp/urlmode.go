@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,7 +37,7 @@ type openedURL struct {
 // checkURLRequest checks a URL-mode request before anything is shown: it must
 // carry url, elicitationId and message (E18), no form schema, and a URL the
 // link-safety analysis accepts (E22).
-func checkURLRequest(p *sdk.ElicitParams) (*LinkReport, error) {
+func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.Report, error) {
 	switch {
 	case p.Message == "":
 		return nil, errors.New("a URL request must have a message saying why")
@@ -49,7 +50,7 @@ func checkURLRequest(p *sdk.ElicitParams) (*LinkReport, error) {
 	case len(p.ElicitationID) > MaxElicitationIDLength || !utf8.ValidString(p.ElicitationID):
 		return nil, fmt.Errorf("the elicitationId is over %d bytes or not text", MaxElicitationIDLength)
 	}
-	link, err := CheckLink(p.URL)
+	link, err := linkcheck.Check(p.URL)
 	if err != nil {
 		return nil, fmt.Errorf("the url is refused: %w", err)
 	}

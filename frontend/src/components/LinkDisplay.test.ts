@@ -11,8 +11,10 @@ import { question } from '../test/fixtures';
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
 
-const evil: api.LinkView = {
+const evil: api.LinkReport = {
   url: 'https://accounts.google.com.evil.example/login?next=(a)',
+  scheme: 'https',
+  port: '',
   display: 'https://accounts.google.com.evil.example/login?next=(a)',
   before: 'https://accounts.google.com.',
   domainPart: 'evil.example',
@@ -25,7 +27,7 @@ const evil: api.LinkView = {
   warnings: [],
 };
 
-const apple: api.LinkView = {
+const apple: api.LinkReport = {
   ...evil,
   url: 'https://xn--80ak6aa92e.com/',
   display: 'https://аррӏе.com/',

@@ -11,11 +11,12 @@ import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
 import * as Questions from '../../wailsjs/go/app/QuestionService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app, mcp } from '../../wailsjs/go/models';
+import type { app, linkcheck, mcp } from '../../wailsjs/go/models';
 import { EventQuestions, EventServers, EventTools } from './events';
 
-// Plain data shapes of the Go types in app/types.go. The generated classes
-// in wailsjs/go/models.ts have constructors; the UI only needs the fields.
+// Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
+// which the app sends as it is. The generated classes in wailsjs/go/models.ts
+// have constructors; the UI only needs the fields.
 type Data<T> = { [K in keyof T as T[K] extends Function ? never : K]: T[K] };
 
 export type ServerInput = Data<app.ServerInput>;
@@ -34,21 +35,21 @@ export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
   annotations: ToolHints;
   form: FormView;
 };
-export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkView };
+export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkReport };
 export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
-export type WarningView = Data<app.WarningView>;
-export type LinkView = Omit<Data<app.LinkView>, 'warnings'> & { warnings: WarningView[] };
+export type LinkWarning = Data<linkcheck.Warning>;
+export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
 /** Who asks a question (E27): the name the person gave the server first. */
 export type ServerRef = Data<mcp.ServerRef>;
 /** The question in the consent dialog: a form, a web page to open, or a sign-in. */
 export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'link'> & {
   server: ServerRef;
   form?: FormView;
-  link?: LinkView;
+  link?: LinkReport;
 };
-export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkView };
+export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkReport };
 export type WaitingView = Data<mcp.Waiting>;
 /** A notice about a server from the broker: a flood, a question that closed unanswered. */
 export type BrokerNotice = Data<mcp.Notice>;
@@ -244,10 +245,6 @@ export function saveSettings(v: SettingsView): Promise<void> {
 }
 
 // --- Questions (consent dialog, queue, opened pages) ---------------------------
-
-export function normalizeLink(l: LinkView): LinkView {
-  return { ...l, warnings: l.warnings ?? [] };
-}
 
 /** The broker's snapshot now; a (re)loaded page asks once, then follows onQuestions. */
 export async function questionsSnapshot(): Promise<Snapshot> {

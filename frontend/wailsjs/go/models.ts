@@ -18,70 +18,6 @@ export namespace app {
 	        this.keyring = source["keyring"];
 	    }
 	}
-	export class WarningView {
-	    kind: string;
-	    text: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new WarningView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.text = source["text"];
-	    }
-	}
-	export class LinkView {
-	    url: string;
-	    display: string;
-	    before: string;
-	    domainPart: string;
-	    after: string;
-	    host: string;
-	    asciiHost: string;
-	    domain: string;
-	    asciiDomain: string;
-	    loopback: boolean;
-	    warnings: WarningView[];
-	
-	    static createFrom(source: any = {}) {
-	        return new LinkView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.url = source["url"];
-	        this.display = source["display"];
-	        this.before = source["before"];
-	        this.domainPart = source["domainPart"];
-	        this.after = source["after"];
-	        this.host = source["host"];
-	        this.asciiHost = source["asciiHost"];
-	        this.domain = source["domain"];
-	        this.asciiDomain = source["asciiDomain"];
-	        this.loopback = source["loopback"];
-	        this.warnings = this.convertValues(source["warnings"], WarningView);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class ContentView {
 	    type: string;
 	    text: string;
@@ -90,7 +26,7 @@ export namespace app {
 	    uri: string;
 	    name: string;
 	    title: string;
-	    link?: LinkView;
+	    link?: linkcheck.Report;
 	    linkId?: string;
 	    linkProblem?: string;
 	
@@ -107,7 +43,7 @@ export namespace app {
 	        this.uri = source["uri"];
 	        this.name = source["name"];
 	        this.title = source["title"];
-	        this.link = this.convertValues(source["link"], LinkView);
+	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.linkId = source["linkId"];
 	        this.linkProblem = source["linkProblem"];
 	    }
@@ -268,7 +204,6 @@ export namespace app {
 	        this.answer = source["answer"];
 	    }
 	}
-	
 	export class ListCount {
 	    tools: number;
 	    resources: number;
@@ -290,7 +225,7 @@ export namespace app {
 	    serverId: string;
 	    serverName: string;
 	    message: string;
-	    link?: LinkView;
+	    link?: linkcheck.Report;
 	    openedAt: string;
 	
 	    static createFrom(source: any = {}) {
@@ -303,7 +238,7 @@ export namespace app {
 	        this.serverId = source["serverId"];
 	        this.serverName = source["serverName"];
 	        this.message = source["message"];
-	        this.link = this.convertValues(source["link"], LinkView);
+	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.openedAt = source["openedAt"];
 	    }
 	
@@ -346,7 +281,7 @@ export namespace app {
 	    server: mcp.ServerRef;
 	    message: string;
 	    form?: FormView;
-	    link?: LinkView;
+	    link?: linkcheck.Report;
 	    sensitive: boolean;
 	    receivedAt: string;
 	    deadline: string;
@@ -362,7 +297,7 @@ export namespace app {
 	        this.server = this.convertValues(source["server"], mcp.ServerRef);
 	        this.message = source["message"];
 	        this.form = this.convertValues(source["form"], FormView);
-	        this.link = this.convertValues(source["link"], LinkView);
+	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.sensitive = source["sensitive"];
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
@@ -655,6 +590,79 @@ export namespace app {
 	        this.form = this.convertValues(source["form"], FormView);
 	        this.inputSchema = source["inputSchema"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace linkcheck {
+	
+	export class Warning {
+	    kind: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	    }
+	}
+	export class Report {
+	    url: string;
+	    scheme: string;
+	    host: string;
+	    asciiHost: string;
+	    port: string;
+	    domain: string;
+	    asciiDomain: string;
+	    display: string;
+	    before: string;
+	    domainPart: string;
+	    after: string;
+	    loopback: boolean;
+	    warnings: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.url = source["url"];
+	        this.scheme = source["scheme"];
+	        this.host = source["host"];
+	        this.asciiHost = source["asciiHost"];
+	        this.port = source["port"];
+	        this.domain = source["domain"];
+	        this.asciiDomain = source["asciiDomain"];
+	        this.display = source["display"];
+	        this.before = source["before"];
+	        this.domainPart = source["domainPart"];
+	        this.after = source["after"];
+	        this.loopback = source["loopback"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

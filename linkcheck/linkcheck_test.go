@@ -1,6 +1,7 @@
-package mcp
+package linkcheck
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -9,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// refusedLinks are addresses CheckLink must refuse (E22), each with a word
+// refusedLinks are addresses Check must refuse (E22), each with a word
 // its message must contain.
 var refusedLinks = []struct {
 	name, raw, mention string
@@ -89,16 +90,16 @@ var refusedLinks = []struct {
 	{"port zero", "https://example.com:0/", "port"},
 }
 
-// TestCheckLink_Refused_E22 checks every refusal and that it wraps ErrUnsafeLink.
-func TestCheckLink_Refused_E22(t *testing.T) {
+// TestCheck_Refused_E22 checks every refusal and that it wraps ErrUnsafe.
+func TestCheck_Refused_E22(t *testing.T) {
 	for _, tc := range refusedLinks {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := CheckLink(tc.raw)
+			r, err := Check(tc.raw)
 			if err == nil {
-				t.Fatalf("CheckLink(%q) accepted it as %q; want a refusal", tc.raw, r.URL)
+				t.Fatalf("Check(%q) accepted it as %q; want a refusal", tc.raw, r.URL)
 			}
-			if !errors.Is(err, ErrUnsafeLink) {
-				t.Errorf("error %v does not wrap ErrUnsafeLink", err)
+			if !errors.Is(err, ErrUnsafe) {
+				t.Errorf("error %v does not wrap ErrUnsafe", err)
 			}
 			if r != nil {
 				t.Errorf("a refusal came with a report: %+v", r)
@@ -110,7 +111,7 @@ func TestCheckLink_Refused_E22(t *testing.T) {
 	}
 }
 
-// acceptedLink is an address CheckLink must accept, with the report it must give.
+// acceptedLink is an address Check must accept, with the report it must give.
 type acceptedLink struct {
 	name, raw           string
 	url, host, ascii    string
@@ -134,61 +135,61 @@ var acceptedLinks = []acceptedLink{
 	{name: "single-label name", raw: "https://intranet/", url: "https://intranet/", host: "intranet", ascii: "intranet", domain: "intranet", asciiDomain: "intranet"},
 	{name: "brand inside sub-domains", raw: "https://accounts.google.com.evil.example/login", url: "https://accounts.google.com.evil.example/login", host: "accounts.google.com.evil.example", ascii: "accounts.google.com.evil.example", domain: "evil.example", asciiDomain: "evil.example"},
 	{name: "Unicode path is encoded", raw: "https://example.com/über", url: "https://example.com/%C3%BCber", host: "example.com", ascii: "example.com", domain: "example.com", asciiDomain: "example.com"},
-	{name: "unusual port", raw: "https://example.com:8443/", url: "https://example.com:8443/", host: "example.com", ascii: "example.com", port: "8443", domain: "example.com", asciiDomain: "example.com", kinds: []string{LinkWarnPort}, mention: "8443"},
+	{name: "unusual port", raw: "https://example.com:8443/", url: "https://example.com:8443/", host: "example.com", ascii: "example.com", port: "8443", domain: "example.com", asciiDomain: "example.com", kinds: []string{WarnPort}, mention: "8443"},
 
 	// Internationalized names.
-	{name: "IDN only for münchen", raw: "https://münchen.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{LinkWarnIDN}, mention: "xn--mnchen-3ya.de"},
-	{name: "IDN given as punycode", raw: "https://xn--mnchen-3ya.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{LinkWarnIDN}},
-	{name: "IDN in capitals", raw: "https://MÜNCHEN.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{LinkWarnIDN}},
-	{name: "Japanese mix is allowed", raw: "https://例え.jp/", url: "https://xn--r8jz45g.jp/", host: "例え.jp", ascii: "xn--r8jz45g.jp", domain: "例え.jp", asciiDomain: "xn--r8jz45g.jp", kinds: []string{LinkWarnIDN}},
-	{name: "Cyrillic name under a Cyrillic TLD", raw: "https://ерос.рф/", url: "https://xn--e1asff.xn--p1ai/", host: "ерос.рф", ascii: "xn--e1asff.xn--p1ai", domain: "ерос.рф", asciiDomain: "xn--e1asff.xn--p1ai", kinds: []string{LinkWarnIDN}},
-	{name: "upper-case Greek is shown lower-case", raw: "https://ΒΑΝΚ.com/", url: "https://xn--mxabzl.com/", host: "βανκ.com", ascii: "xn--mxabzl.com", domain: "βανκ.com", asciiDomain: "xn--mxabzl.com", kinds: []string{LinkWarnIDN}},
-	{name: "whole-script Cyrillic apple as punycode", raw: "https://xn--80ak6aa92e.com/", url: "https://xn--80ak6aa92e.com/", host: "аррӏе.com", ascii: "xn--80ak6aa92e.com", domain: "аррӏе.com", asciiDomain: "xn--80ak6aa92e.com", kinds: []string{LinkWarnIDN, LinkWarnConfusable}, mention: "may imitate apple.com"},
-	{name: "whole-script Cyrillic apple as Unicode", raw: "https://аррӏе.com/", url: "https://xn--80ak6aa92e.com/", host: "аррӏе.com", ascii: "xn--80ak6aa92e.com", domain: "аррӏе.com", asciiDomain: "xn--80ak6aa92e.com", kinds: []string{LinkWarnIDN, LinkWarnConfusable}, mention: "Cyrillic"},
-	{name: "whole-script Greek", raw: "https://ροκο.com/", url: "https://xn--vxajbf.com/", host: "ροκο.com", ascii: "xn--vxajbf.com", domain: "ροκο.com", asciiDomain: "xn--vxajbf.com", kinds: []string{LinkWarnIDN, LinkWarnConfusable}, mention: "Greek letters that look like Latin ones and may imitate poko.com"},
-	{name: "unusual Latin letter", raw: "https://ɡoogle.com/", url: "https://xn--oogle-qmc.com/", host: "ɡoogle.com", ascii: "xn--oogle-qmc.com", domain: "ɡoogle.com", asciiDomain: "xn--oogle-qmc.com", kinds: []string{LinkWarnIDN, LinkWarnConfusable}, mention: "may imitate google.com"},
-	{name: "mixed Latin and Cyrillic", raw: "https://pаypal.com", url: "https://xn--pypal-4ve.com", host: "pаypal.com", ascii: "xn--pypal-4ve.com", domain: "pаypal.com", asciiDomain: "xn--pypal-4ve.com", kinds: []string{LinkWarnIDN, LinkWarnMixedScript}, mention: "may imitate paypal.com"},
-	{name: "mixed script without a Latin twin", raw: "https://exampleд.com/", url: "https://xn--example-5gg.com/", host: "exampleд.com", ascii: "xn--example-5gg.com", domain: "exampleд.com", asciiDomain: "xn--example-5gg.com", kinds: []string{LinkWarnIDN, LinkWarnMixedScript}, mention: "Cyrillic and Latin"},
-	{name: "mixed script in a sub-domain", raw: "https://login.pаypal.evil.com/", url: "https://login.xn--pypal-4ve.evil.com/", host: "login.pаypal.evil.com", ascii: "login.xn--pypal-4ve.evil.com", domain: "evil.com", asciiDomain: "evil.com", kinds: []string{LinkWarnIDN, LinkWarnMixedScript}, mention: "login.paypal.evil.com"},
-	{name: "full-width letters", raw: "https://ｅｘａｍｐｌｅ.com/", url: "https://example.com/", host: "example.com", ascii: "example.com", domain: "example.com", asciiDomain: "example.com", kinds: []string{LinkWarnNormalized}, mention: "opens example.com"},
-	{name: "mathematical letter", raw: "https://𝐞xample.com/", url: "https://example.com/", host: "example.com", ascii: "example.com", domain: "example.com", asciiDomain: "example.com", kinds: []string{LinkWarnNormalized}},
+	{name: "IDN only for münchen", raw: "https://münchen.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{WarnIDN}, mention: "xn--mnchen-3ya.de"},
+	{name: "IDN given as punycode", raw: "https://xn--mnchen-3ya.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{WarnIDN}},
+	{name: "IDN in capitals", raw: "https://MÜNCHEN.de/", url: "https://xn--mnchen-3ya.de/", host: "münchen.de", ascii: "xn--mnchen-3ya.de", domain: "münchen.de", asciiDomain: "xn--mnchen-3ya.de", kinds: []string{WarnIDN}},
+	{name: "Japanese mix is allowed", raw: "https://例え.jp/", url: "https://xn--r8jz45g.jp/", host: "例え.jp", ascii: "xn--r8jz45g.jp", domain: "例え.jp", asciiDomain: "xn--r8jz45g.jp", kinds: []string{WarnIDN}},
+	{name: "Cyrillic name under a Cyrillic TLD", raw: "https://ерос.рф/", url: "https://xn--e1asff.xn--p1ai/", host: "ерос.рф", ascii: "xn--e1asff.xn--p1ai", domain: "ерос.рф", asciiDomain: "xn--e1asff.xn--p1ai", kinds: []string{WarnIDN}},
+	{name: "upper-case Greek is shown lower-case", raw: "https://ΒΑΝΚ.com/", url: "https://xn--mxabzl.com/", host: "βανκ.com", ascii: "xn--mxabzl.com", domain: "βανκ.com", asciiDomain: "xn--mxabzl.com", kinds: []string{WarnIDN}},
+	{name: "whole-script Cyrillic apple as punycode", raw: "https://xn--80ak6aa92e.com/", url: "https://xn--80ak6aa92e.com/", host: "аррӏе.com", ascii: "xn--80ak6aa92e.com", domain: "аррӏе.com", asciiDomain: "xn--80ak6aa92e.com", kinds: []string{WarnIDN, WarnConfusable}, mention: "may imitate apple.com"},
+	{name: "whole-script Cyrillic apple as Unicode", raw: "https://аррӏе.com/", url: "https://xn--80ak6aa92e.com/", host: "аррӏе.com", ascii: "xn--80ak6aa92e.com", domain: "аррӏе.com", asciiDomain: "xn--80ak6aa92e.com", kinds: []string{WarnIDN, WarnConfusable}, mention: "Cyrillic"},
+	{name: "whole-script Greek", raw: "https://ροκο.com/", url: "https://xn--vxajbf.com/", host: "ροκο.com", ascii: "xn--vxajbf.com", domain: "ροκο.com", asciiDomain: "xn--vxajbf.com", kinds: []string{WarnIDN, WarnConfusable}, mention: "Greek letters that look like Latin ones and may imitate poko.com"},
+	{name: "unusual Latin letter", raw: "https://ɡoogle.com/", url: "https://xn--oogle-qmc.com/", host: "ɡoogle.com", ascii: "xn--oogle-qmc.com", domain: "ɡoogle.com", asciiDomain: "xn--oogle-qmc.com", kinds: []string{WarnIDN, WarnConfusable}, mention: "may imitate google.com"},
+	{name: "mixed Latin and Cyrillic", raw: "https://pаypal.com", url: "https://xn--pypal-4ve.com", host: "pаypal.com", ascii: "xn--pypal-4ve.com", domain: "pаypal.com", asciiDomain: "xn--pypal-4ve.com", kinds: []string{WarnIDN, WarnMixedScript}, mention: "may imitate paypal.com"},
+	{name: "mixed script without a Latin twin", raw: "https://exampleд.com/", url: "https://xn--example-5gg.com/", host: "exampleд.com", ascii: "xn--example-5gg.com", domain: "exampleд.com", asciiDomain: "xn--example-5gg.com", kinds: []string{WarnIDN, WarnMixedScript}, mention: "Cyrillic and Latin"},
+	{name: "mixed script in a sub-domain", raw: "https://login.pаypal.evil.com/", url: "https://login.xn--pypal-4ve.evil.com/", host: "login.pаypal.evil.com", ascii: "login.xn--pypal-4ve.evil.com", domain: "evil.com", asciiDomain: "evil.com", kinds: []string{WarnIDN, WarnMixedScript}, mention: "login.paypal.evil.com"},
+	{name: "full-width letters", raw: "https://ｅｘａｍｐｌｅ.com/", url: "https://example.com/", host: "example.com", ascii: "example.com", domain: "example.com", asciiDomain: "example.com", kinds: []string{WarnNormalized}, mention: "opens example.com"},
+	{name: "mathematical letter", raw: "https://𝐞xample.com/", url: "https://example.com/", host: "example.com", ascii: "example.com", domain: "example.com", asciiDomain: "example.com", kinds: []string{WarnNormalized}},
 
 	// ASCII look-alikes.
-	{name: "capital I for l", raw: "https://paypaI.com", url: "https://paypai.com", host: "paypai.com", ascii: "paypai.com", domain: "paypai.com", asciiDomain: "paypai.com", kinds: []string{LinkWarnLookAlike}, mention: "letter by letter"},
-	{name: "zeros for o", raw: "https://g00gle.com/", url: "https://g00gle.com/", host: "g00gle.com", ascii: "g00gle.com", domain: "g00gle.com", asciiDomain: "g00gle.com", kinds: []string{LinkWarnLookAlike}},
-	{name: "one for l", raw: "https://paypa1.com/", url: "https://paypa1.com/", host: "paypa1.com", ascii: "paypa1.com", domain: "paypa1.com", asciiDomain: "paypa1.com", kinds: []string{LinkWarnLookAlike}},
+	{name: "capital I for l", raw: "https://paypaI.com", url: "https://paypai.com", host: "paypai.com", ascii: "paypai.com", domain: "paypai.com", asciiDomain: "paypai.com", kinds: []string{WarnLookAlike}, mention: "letter by letter"},
+	{name: "zeros for o", raw: "https://g00gle.com/", url: "https://g00gle.com/", host: "g00gle.com", ascii: "g00gle.com", domain: "g00gle.com", asciiDomain: "g00gle.com", kinds: []string{WarnLookAlike}},
+	{name: "one for l", raw: "https://paypa1.com/", url: "https://paypa1.com/", host: "paypa1.com", ascii: "paypa1.com", domain: "paypa1.com", asciiDomain: "paypa1.com", kinds: []string{WarnLookAlike}},
 	{name: "digits in a sub-domain are fine", raw: "https://web1.example.com/", url: "https://web1.example.com/", host: "web1.example.com", ascii: "web1.example.com", domain: "example.com", asciiDomain: "example.com"},
 	{name: "initial capital I is fine", raw: "https://Instagram.com/", url: "https://instagram.com/", host: "instagram.com", ascii: "instagram.com", domain: "instagram.com", asciiDomain: "instagram.com"},
 
 	// IP addresses and this computer.
-	{name: "loopback http with port", raw: "http://127.0.0.1:8080/x", url: "http://127.0.0.1:8080/x", host: "127.0.0.1", ascii: "127.0.0.1", port: "8080", loopback: true, kinds: []string{LinkWarnIPHost, LinkWarnLoopback}, mention: "development address"},
-	{name: "loopback http anywhere in 127/8", raw: "http://127.8.9.10/", url: "http://127.8.9.10/", host: "127.8.9.10", ascii: "127.8.9.10", loopback: true, kinds: []string{LinkWarnIPHost, LinkWarnLoopback}},
-	{name: "localhost http", raw: "http://localhost:3000", url: "http://localhost:3000", host: "localhost", ascii: "localhost", port: "3000", loopback: true, kinds: []string{LinkWarnLoopback}, mention: "localhost"},
-	{name: "localhost http default port", raw: "http://LOCALHOST:80/", url: "http://localhost/", host: "localhost", ascii: "localhost", loopback: true, kinds: []string{LinkWarnLoopback}},
-	{name: "IPv6 loopback http", raw: "http://[::1]:5173/", url: "http://[::1]:5173/", host: "::1", ascii: "::1", port: "5173", loopback: true, kinds: []string{LinkWarnIPHost, LinkWarnLoopback}},
-	{name: "IPv6 loopback https", raw: "https://[::1]/", url: "https://[::1]/", host: "::1", ascii: "::1", loopback: true, kinds: []string{LinkWarnIPHost, LinkWarnLoopback}},
-	{name: "localhost https", raw: "https://localhost/", url: "https://localhost/", host: "localhost", ascii: "localhost", loopback: true, kinds: []string{LinkWarnLoopback}},
-	{name: "public IPv4", raw: "https://8.8.8.8/", url: "https://8.8.8.8/", host: "8.8.8.8", ascii: "8.8.8.8", kinds: []string{LinkWarnIPHost}, mention: "raw IP number"},
-	{name: "public IPv6 canonicalized", raw: "https://[2606:4700:0:0::1111]/", url: "https://[2606:4700::1111]/", host: "2606:4700::1111", ascii: "2606:4700::1111", kinds: []string{LinkWarnIPHost}},
-	{name: "private 192.168/16", raw: "https://192.168.1.1/", url: "https://192.168.1.1/", host: "192.168.1.1", ascii: "192.168.1.1", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}, mention: "private"},
-	{name: "private 10/8", raw: "https://10.1.2.3/", url: "https://10.1.2.3/", host: "10.1.2.3", ascii: "10.1.2.3", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "private 172.16/12", raw: "https://172.31.0.1/", url: "https://172.31.0.1/", host: "172.31.0.1", ascii: "172.31.0.1", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "link-local metadata address", raw: "https://169.254.169.254/latest", url: "https://169.254.169.254/latest", host: "169.254.169.254", ascii: "169.254.169.254", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "shared address space", raw: "https://100.64.1.1/", url: "https://100.64.1.1/", host: "100.64.1.1", ascii: "100.64.1.1", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "unspecified IPv4", raw: "https://0.0.0.0/", url: "https://0.0.0.0/", host: "0.0.0.0", ascii: "0.0.0.0", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "unique local IPv6", raw: "https://[fc00::1]/", url: "https://[fc00::1]/", host: "fc00::1", ascii: "fc00::1", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "link-local IPv6", raw: "https://[fe80::1]/", url: "https://[fe80::1]/", host: "fe80::1", ascii: "fe80::1", kinds: []string{LinkWarnIPHost, LinkWarnPrivate}},
-	{name: "IPv4-mapped private with port", raw: "https://[::ffff:10.0.0.1]:8443/", url: "https://[::ffff:10.0.0.1]:8443/", host: "::ffff:10.0.0.1", ascii: "::ffff:10.0.0.1", port: "8443", kinds: []string{LinkWarnIPHost, LinkWarnPrivate, LinkWarnPort}},
+	{name: "loopback http with port", raw: "http://127.0.0.1:8080/x", url: "http://127.0.0.1:8080/x", host: "127.0.0.1", ascii: "127.0.0.1", port: "8080", loopback: true, kinds: []string{WarnIPHost, WarnLoopback}, mention: "development address"},
+	{name: "loopback http anywhere in 127/8", raw: "http://127.8.9.10/", url: "http://127.8.9.10/", host: "127.8.9.10", ascii: "127.8.9.10", loopback: true, kinds: []string{WarnIPHost, WarnLoopback}},
+	{name: "localhost http", raw: "http://localhost:3000", url: "http://localhost:3000", host: "localhost", ascii: "localhost", port: "3000", loopback: true, kinds: []string{WarnLoopback}, mention: "localhost"},
+	{name: "localhost http default port", raw: "http://LOCALHOST:80/", url: "http://localhost/", host: "localhost", ascii: "localhost", loopback: true, kinds: []string{WarnLoopback}},
+	{name: "IPv6 loopback http", raw: "http://[::1]:5173/", url: "http://[::1]:5173/", host: "::1", ascii: "::1", port: "5173", loopback: true, kinds: []string{WarnIPHost, WarnLoopback}},
+	{name: "IPv6 loopback https", raw: "https://[::1]/", url: "https://[::1]/", host: "::1", ascii: "::1", loopback: true, kinds: []string{WarnIPHost, WarnLoopback}},
+	{name: "localhost https", raw: "https://localhost/", url: "https://localhost/", host: "localhost", ascii: "localhost", loopback: true, kinds: []string{WarnLoopback}},
+	{name: "public IPv4", raw: "https://8.8.8.8/", url: "https://8.8.8.8/", host: "8.8.8.8", ascii: "8.8.8.8", kinds: []string{WarnIPHost}, mention: "raw IP number"},
+	{name: "public IPv6 canonicalized", raw: "https://[2606:4700:0:0::1111]/", url: "https://[2606:4700::1111]/", host: "2606:4700::1111", ascii: "2606:4700::1111", kinds: []string{WarnIPHost}},
+	{name: "private 192.168/16", raw: "https://192.168.1.1/", url: "https://192.168.1.1/", host: "192.168.1.1", ascii: "192.168.1.1", kinds: []string{WarnIPHost, WarnPrivate}, mention: "private"},
+	{name: "private 10/8", raw: "https://10.1.2.3/", url: "https://10.1.2.3/", host: "10.1.2.3", ascii: "10.1.2.3", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "private 172.16/12", raw: "https://172.31.0.1/", url: "https://172.31.0.1/", host: "172.31.0.1", ascii: "172.31.0.1", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "link-local metadata address", raw: "https://169.254.169.254/latest", url: "https://169.254.169.254/latest", host: "169.254.169.254", ascii: "169.254.169.254", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "shared address space", raw: "https://100.64.1.1/", url: "https://100.64.1.1/", host: "100.64.1.1", ascii: "100.64.1.1", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "unspecified IPv4", raw: "https://0.0.0.0/", url: "https://0.0.0.0/", host: "0.0.0.0", ascii: "0.0.0.0", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "unique local IPv6", raw: "https://[fc00::1]/", url: "https://[fc00::1]/", host: "fc00::1", ascii: "fc00::1", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "link-local IPv6", raw: "https://[fe80::1]/", url: "https://[fe80::1]/", host: "fe80::1", ascii: "fe80::1", kinds: []string{WarnIPHost, WarnPrivate}},
+	{name: "IPv4-mapped private with port", raw: "https://[::ffff:10.0.0.1]:8443/", url: "https://[::ffff:10.0.0.1]:8443/", host: "::ffff:10.0.0.1", ascii: "::ffff:10.0.0.1", port: "8443", kinds: []string{WarnIPHost, WarnPrivate, WarnPort}},
 }
 
-// TestCheckLink_Accepted_E22 checks the report and the warnings of every
+// TestCheck_Accepted_E22 checks the report and the warnings of every
 // accepted address.
-func TestCheckLink_Accepted_E22(t *testing.T) {
+func TestCheck_Accepted_E22(t *testing.T) {
 	for _, tc := range acceptedLinks {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := CheckLink(tc.raw)
+			r, err := Check(tc.raw)
 			if err != nil {
-				t.Fatalf("CheckLink(%q) refused: %v", tc.raw, err)
+				t.Fatalf("Check(%q) refused: %v", tc.raw, err)
 			}
 			wantScheme, _, _ := strings.Cut(tc.url, ":")
 			got := []string{r.URL, r.Scheme, r.Host, r.ASCIIHost, r.Port, r.Domain, r.ASCIIDomain}
@@ -205,7 +206,7 @@ func TestCheckLink_Accepted_E22(t *testing.T) {
 			if kinds := warningKinds(r); !slices.Equal(kinds, tc.kinds) {
 				t.Errorf("warnings %v, want %v; texts: %v", kinds, tc.kinds, r.Warnings)
 			}
-			if tc.mention != "" && !slices.ContainsFunc(r.Warnings, func(w LinkWarning) bool { return strings.Contains(w.Text, tc.mention) }) {
+			if tc.mention != "" && !slices.ContainsFunc(r.Warnings, func(w Warning) bool { return strings.Contains(w.Text, tc.mention) }) {
 				t.Errorf("no warning mentions %q: %v", tc.mention, r.Warnings)
 			}
 			for _, kind := range tc.kinds {
@@ -217,8 +218,35 @@ func TestCheckLink_Accepted_E22(t *testing.T) {
 	}
 }
 
+// TestReport_JSON_E20 checks the JSON the consent display receives: the
+// fields it reads by name, and warnings as a list even when there are none.
+func TestReport_JSON_E20(t *testing.T) {
+	for _, tc := range []struct {
+		name, raw, want string
+	}{
+		{"no warnings is an empty list", "https://example.com/a",
+			`{"url":"https://example.com/a","scheme":"https","host":"example.com","asciiHost":"example.com","port":"","domain":"example.com","asciiDomain":"example.com","display":"https://example.com/a","before":"https://","domainPart":"example.com","after":"/a","loopback":false,"warnings":[]}`},
+		{"a warning has its kind and sentence", "https://example.com:8443/",
+			`{"url":"https://example.com:8443/","scheme":"https","host":"example.com","asciiHost":"example.com","port":"8443","domain":"example.com","asciiDomain":"example.com","display":"https://example.com:8443/","before":"https://","domainPart":"example.com","after":":8443/","loopback":false,"warnings":[{"kind":"unusual-port","text":"This address uses the unusual port 8443 instead of the standard one for https."}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Check(tc.raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("JSON\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
 // warningKinds lists the kinds of r's warnings in order, nil for none.
-func warningKinds(r *LinkReport) []string {
+func warningKinds(r *Report) []string {
 	var kinds []string
 	for _, w := range r.Warnings {
 		kinds = append(kinds, w.Kind)
@@ -226,9 +254,9 @@ func warningKinds(r *LinkReport) []string {
 	return kinds
 }
 
-// TestCheckLink_Highlight_E20 checks that the display string is split at the
+// TestCheck_Highlight_E20 checks that the display string is split at the
 // registrable domain inside the host.
-func TestCheckLink_Highlight_E20(t *testing.T) {
+func TestCheck_Highlight_E20(t *testing.T) {
 	cases := []struct {
 		raw, display, before, domain, after string
 	}{
@@ -246,20 +274,20 @@ func TestCheckLink_Highlight_E20(t *testing.T) {
 		{"https://[::1]:8443/", "https://[::1]:8443/", "https://[::1]:8443/", "", ""},
 	}
 	for _, tc := range cases {
-		r, err := CheckLink(tc.raw)
+		r, err := Check(tc.raw)
 		if err != nil {
-			t.Errorf("CheckLink(%q) refused: %v", tc.raw, err)
+			t.Errorf("Check(%q) refused: %v", tc.raw, err)
 			continue
 		}
 		if r.Display != tc.display || r.Before != tc.before || r.DomainPart != tc.domain || r.After != tc.after {
-			t.Errorf("CheckLink(%q) display %q split %q|%q|%q, want %q split %q|%q|%q",
+			t.Errorf("Check(%q) display %q split %q|%q|%q, want %q split %q|%q|%q",
 				tc.raw, r.Display, r.Before, r.DomainPart, r.After, tc.display, tc.before, tc.domain, tc.after)
 		}
 	}
 	for _, tc := range acceptedLinks {
-		r, err := CheckLink(tc.raw)
+		r, err := Check(tc.raw)
 		if err != nil {
-			continue // reported by TestCheckLink_Accepted_E22
+			continue // reported by TestCheck_Accepted_E22
 		}
 		if r.Before+r.DomainPart+r.After != r.Display {
 			t.Errorf("%s: %q+%q+%q != Display %q", tc.name, r.Before, r.DomainPart, r.After, r.Display)
@@ -273,15 +301,15 @@ func TestCheckLink_Highlight_E20(t *testing.T) {
 	}
 }
 
-// TestCheckLink_URLIsStable_E22 checks that the normalized URL is itself
+// TestCheck_URLIsStable_E22 checks that the normalized URL is itself
 // accepted and normalizes to itself, so what is shown is what is opened.
-func TestCheckLink_URLIsStable_E22(t *testing.T) {
+func TestCheck_URLIsStable_E22(t *testing.T) {
 	for _, tc := range acceptedLinks {
-		r, err := CheckLink(tc.raw)
+		r, err := Check(tc.raw)
 		if err != nil {
 			continue
 		}
-		again, err := CheckLink(r.URL)
+		again, err := Check(r.URL)
 		if err != nil {
 			t.Errorf("%s: normalized URL %q refused: %v", tc.name, r.URL, err)
 			continue
@@ -295,29 +323,29 @@ func TestCheckLink_URLIsStable_E22(t *testing.T) {
 	}
 }
 
-// TestCheckLink_MaxLength_E22 checks the length limit at its boundary.
-func TestCheckLink_MaxLength_E22(t *testing.T) {
+// TestCheck_MaxLength_E22 checks the length limit at its boundary.
+func TestCheck_MaxLength_E22(t *testing.T) {
 	prefix := "https://example.com/"
-	atLimit := prefix + strings.Repeat("a", MaxLinkLength-len(prefix))
-	if _, err := CheckLink(atLimit); err != nil {
-		t.Errorf("a URL of exactly MaxLinkLength bytes was refused: %v", err)
+	atLimit := prefix + strings.Repeat("a", MaxLength-len(prefix))
+	if _, err := Check(atLimit); err != nil {
+		t.Errorf("a URL of exactly MaxLength bytes was refused: %v", err)
 	}
-	if _, err := CheckLink(atLimit + "a"); !errors.Is(err, ErrUnsafeLink) {
-		t.Errorf("a URL one byte over MaxLinkLength gave %v, want ErrUnsafeLink", err)
+	if _, err := Check(atLimit + "a"); !errors.Is(err, ErrUnsafe) {
+		t.Errorf("a URL one byte over MaxLength gave %v, want ErrUnsafe", err)
 	}
 }
 
-// TestCheckLink_MessagesAreSentences_E22 checks that every refusal and
+// TestCheck_MessagesAreSentences_E22 checks that every refusal and
 // warning reads as a full English sentence without Go error text.
-func TestCheckLink_MessagesAreSentences_E22(t *testing.T) {
+func TestCheck_MessagesAreSentences_E22(t *testing.T) {
 	var texts []string
 	for _, tc := range refusedLinks {
-		if _, err := CheckLink(tc.raw); err != nil {
+		if _, err := Check(tc.raw); err != nil {
 			texts = append(texts, err.Error())
 		}
 	}
 	for _, tc := range acceptedLinks {
-		if r, err := CheckLink(tc.raw); err == nil {
+		if r, err := Check(tc.raw); err == nil {
 			for _, w := range r.Warnings {
 				if w.Text == "" || w.Kind == "" {
 					t.Errorf("%s: empty warning %+v", tc.name, w)
@@ -342,9 +370,9 @@ func TestCheckLink_MessagesAreSentences_E22(t *testing.T) {
 	}
 }
 
-// FuzzCheckLink checks that CheckLink never panics, that refusals wrap
-// ErrUnsafeLink, and that accepted reports keep their invariants (E20, E22).
-func FuzzCheckLink(f *testing.F) {
+// FuzzCheck checks that Check never panics, that refusals wrap
+// ErrUnsafe, and that accepted reports keep their invariants (E20, E22).
+func FuzzCheck(f *testing.F) {
 	for _, tc := range refusedLinks {
 		f.Add(tc.raw)
 	}
@@ -352,22 +380,22 @@ func FuzzCheckLink(f *testing.F) {
 		f.Add(tc.raw)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		r, err := CheckLink(raw)
+		r, err := Check(raw)
 		if err != nil {
-			if !errors.Is(err, ErrUnsafeLink) {
-				t.Fatalf("CheckLink(%q) error %v does not wrap ErrUnsafeLink", raw, err)
+			if !errors.Is(err, ErrUnsafe) {
+				t.Fatalf("Check(%q) error %v does not wrap ErrUnsafe", raw, err)
 			}
 			return
 		}
 		if r.Before+r.DomainPart+r.After != r.Display || r.DomainPart != r.Domain {
-			t.Fatalf("CheckLink(%q) split %q|%q|%q of %q", raw, r.Before, r.DomainPart, r.After, r.Display)
+			t.Fatalf("Check(%q) split %q|%q|%q of %q", raw, r.Before, r.DomainPart, r.After, r.Display)
 		}
 		if r.Scheme != "https" && !(r.Scheme == "http" && r.Loopback) {
-			t.Fatalf("CheckLink(%q) accepted scheme %q (loopback %v)", raw, r.Scheme, r.Loopback)
+			t.Fatalf("Check(%q) accepted scheme %q (loopback %v)", raw, r.Scheme, r.Loopback)
 		}
-		again, err := CheckLink(r.URL)
+		again, err := Check(r.URL)
 		if err != nil || again.URL != r.URL {
-			t.Fatalf("CheckLink(%q) gave URL %q, which then gives %v, %v", raw, r.URL, again, err)
+			t.Fatalf("Check(%q) gave URL %q, which then gives %v, %v", raw, r.URL, again, err)
 		}
 	})
 }

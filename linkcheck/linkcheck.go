@@ -1,9 +1,8 @@
-package mcp
-
-// Link-safety analysis (requirements E20 and E22).
+// Package linkcheck decides whether a URL may be shown and opened, and says
+// in plain sentences what deserves a second look (requirements E20 and E22).
 //
 // Every place in Gatehouse that shows or opens a URL runs it through
-// CheckLink first. CheckLink refuses what must never be opened and describes,
+// Check first. Check refuses what must never be opened and describes,
 // in plain sentences, what deserves a second look. The judgement calls are:
 //
 //   - Schemes: only https, and http only to this computer (127.0.0.0/8, ::1,
@@ -22,8 +21,8 @@ package mcp
 //   - Compatibility forms that IDNA maps to ordinary letters (full-width
 //     ｅｘａｍｐｌｅ.com, mathematical letters, decomposed accents) are
 //     accepted, because the name shown is exactly the name opened, but they
-//     are flagged with LinkWarnNormalized.
-//   - Look-alike ASCII (LinkWarnLookAlike), judged on the host as typed: an
+//     are flagged with WarnNormalized.
+//   - Look-alike ASCII (WarnLookAlike), judged on the host as typed: an
 //     upper-case "I" right after a lower-case letter (paypaI.com, which opens
 //     paypai.com; camel case such as LinkedIn.com is flagged too, since the
 //     rule cannot tell intent), or a registrable label made of letters plus
@@ -32,8 +31,9 @@ package mcp
 //     and a lower-case l among capitals open what they seem to and are not
 //     flagged. Other substitutions, such as "rn" for "m", are not detected:
 //     they occur in too many honest names.
-//   - Loopback targets get LinkWarnLoopback in both schemes (never
-//     LinkWarnPrivate) and are exempt from the unusual-port warning.
+//   - Loopback targets get WarnLoopback in both schemes (never
+//     WarnPrivate) and are exempt from the unusual-port warning.
+package linkcheck
 
 import (
 	"errors"
@@ -50,75 +50,79 @@ import (
 	"golang.org/x/net/publicsuffix"
 )
 
-// MaxLinkLength is the longest URL, in bytes, that CheckLink accepts.
-const MaxLinkLength = 8192
+// MaxLength is the longest URL, in bytes, that Check accepts.
+const MaxLength = 8192
 
-// Kinds of LinkWarning.
+// Kinds of Warning.
 const (
-	// LinkWarnIDN marks a host with letters beyond plain ASCII (an IDN).
-	LinkWarnIDN = "idn"
-	// LinkWarnMixedScript marks a label mixing letters of several scripts.
-	LinkWarnMixedScript = "mixed-script"
-	// LinkWarnConfusable marks a label whose every letter imitates a Latin one.
-	LinkWarnConfusable = "confusable"
-	// LinkWarnLookAlike marks ASCII characters easily mistaken for others.
-	LinkWarnLookAlike = "look-alike"
-	// LinkWarnNormalized marks a host written with unusual letter forms that
+	// WarnIDN marks a host with letters beyond plain ASCII (an IDN).
+	WarnIDN = "idn"
+	// WarnMixedScript marks a label mixing letters of several scripts.
+	WarnMixedScript = "mixed-script"
+	// WarnConfusable marks a label whose every letter imitates a Latin one.
+	WarnConfusable = "confusable"
+	// WarnLookAlike marks ASCII characters easily mistaken for others.
+	WarnLookAlike = "look-alike"
+	// WarnNormalized marks a host written with unusual letter forms that
 	// were mapped to ordinary ones (full-width, mathematical, decomposed).
-	LinkWarnNormalized = "normalized"
-	// LinkWarnIPHost marks a host given as an IP address rather than a name.
-	LinkWarnIPHost = "ip-host"
-	// LinkWarnPrivate marks an IP address outside the public internet.
-	LinkWarnPrivate = "private-address"
-	// LinkWarnLoopback marks a development address on this computer.
-	LinkWarnLoopback = "loopback"
-	// LinkWarnPort marks an explicit port other than the scheme's default.
-	LinkWarnPort = "unusual-port"
+	WarnNormalized = "normalized"
+	// WarnIPHost marks a host given as an IP address rather than a name.
+	WarnIPHost = "ip-host"
+	// WarnPrivate marks an IP address outside the public internet.
+	WarnPrivate = "private-address"
+	// WarnLoopback marks a development address on this computer.
+	WarnLoopback = "loopback"
+	// WarnPort marks an explicit port other than the scheme's default.
+	WarnPort = "unusual-port"
 )
 
-// ErrUnsafeLink is wrapped by every refusal from CheckLink.
-var ErrUnsafeLink = errors.New("unsafe link")
+// ErrUnsafe is wrapped by every refusal from Check.
+var ErrUnsafe = errors.New("unsafe link")
 
-// LinkReport is what Gatehouse knows about a URL before showing it.
-type LinkReport struct {
-	URL         string // the normalized URL as it will be opened, with the ASCII host
-	Scheme      string // "https" or "http"
-	Host        string // host as Unicode for display, lower case, no port or brackets
-	ASCIIHost   string // host in ASCII (punycode) form
-	Port        string // "" when the scheme's default
-	Domain      string // registrable domain (eTLD+1) in Unicode, the whole host if it has none; "" for IPs and localhost
-	ASCIIDomain string // the registrable domain in ASCII
+// Report is what Gatehouse knows about a URL before showing it. Its JSON
+// form is what the consent display receives; Warnings is never nil, so it
+// is always a list there.
+type Report struct {
+	URL         string `json:"url"`         // the normalized URL as it will be opened, with the ASCII host
+	Scheme      string `json:"scheme"`      // "https" or "http"
+	Host        string `json:"host"`        // host as Unicode for display, lower case, no port or brackets
+	ASCIIHost   string `json:"asciiHost"`   // host in ASCII (punycode) form
+	Port        string `json:"port"`        // "" when the scheme's default
+	Domain      string `json:"domain"`      // registrable domain (eTLD+1) in Unicode, the whole host if it has none; "" for IPs and localhost
+	ASCIIDomain string `json:"asciiDomain"` // the registrable domain in ASCII
 
 	// Display is the full URL with the Unicode host. Before, DomainPart and
 	// After split it so that a UI can highlight DomainPart:
 	// Before+DomainPart+After == Display. DomainPart is empty when Domain is.
-	Display                   string
-	Before, DomainPart, After string
+	Display    string `json:"display"`
+	Before     string `json:"before"`
+	DomainPart string `json:"domainPart"`
+	After      string `json:"after"`
 
-	Loopback bool          // http(s) to 127.0.0.0/8, ::1 or "localhost": a development address
-	Warnings []LinkWarning // reasons to look twice: about the name, then the address, then the port
+	Loopback bool      `json:"loopback"` // http(s) to 127.0.0.0/8, ::1 or "localhost": a development address
+	Warnings []Warning `json:"warnings"` // reasons to look twice: about the name, then the address, then the port
 }
 
-// LinkWarning is one reason to look twice, in words a person understands.
-type LinkWarning struct {
-	Kind string // one of the LinkWarn* constants
-	Text string // a full English sentence
+// Warning is one reason to look twice, in words a person understands.
+type Warning struct {
+	Kind string `json:"kind"` // one of the Warn* constants
+	Text string `json:"text"` // a full English sentence
 }
 
 // HasWarning reports whether r carries a warning of the given kind.
-func (r *LinkReport) HasWarning(kind string) bool {
-	return slices.ContainsFunc(r.Warnings, func(w LinkWarning) bool { return w.Kind == kind })
+func (r *Report) HasWarning(kind string) bool {
+	return slices.ContainsFunc(r.Warnings, func(w Warning) bool { return w.Kind == kind })
 }
 
-// linkRefusal is a refusal from CheckLink: its message is a sentence for
-// people and it matches ErrUnsafeLink with errors.Is.
+// linkRefusal is a refusal from Check: its message is a sentence for
+// people and it matches ErrUnsafe with errors.Is.
 type linkRefusal struct{ msg string }
 
 // Error returns the sentence for people.
 func (e *linkRefusal) Error() string { return e.msg }
 
-// Unwrap makes every refusal match ErrUnsafeLink.
-func (e *linkRefusal) Unwrap() error { return ErrUnsafeLink }
+// Unwrap makes every refusal match ErrUnsafe.
+func (e *linkRefusal) Unwrap() error { return ErrUnsafe }
 
 // refuse builds a refusal from a format string.
 func refuse(format string, args ...any) error {
@@ -137,9 +141,9 @@ var hostProfile = idna.New(
 	idna.Transitional(false),
 )
 
-// CheckLink parses raw strictly and returns its report, or an error wrapping
-// ErrUnsafeLink whose message is a sentence for people naming the problem.
-func CheckLink(raw string) (*LinkReport, error) {
+// Check parses raw strictly and returns its report, or an error wrapping
+// ErrUnsafe whose message is a sentence for people naming the problem.
+func Check(raw string) (*Report, error) {
 	if err := checkLinkText(raw); err != nil {
 		return nil, err
 	}
@@ -178,8 +182,8 @@ func checkLinkText(raw string) error {
 	switch {
 	case raw == "":
 		return refuse("The address is empty.")
-	case len(raw) > MaxLinkLength:
-		return refuse("This address is longer than %d characters, too long to check safely.", MaxLinkLength)
+	case len(raw) > MaxLength:
+		return refuse("This address is longer than %d characters, too long to check safely.", MaxLength)
 	case strings.TrimSpace(raw) != raw:
 		return refuse("This address starts or ends with blank space, which can hide what it really is.")
 	case !utf8.ValidString(raw):
@@ -389,8 +393,8 @@ func linkPort(port, scheme string) (string, error) {
 }
 
 // buildReport assembles the report of a validated URL.
-func buildReport(u *url.URL, scheme, port string, h linkHost) *LinkReport {
-	r := &LinkReport{
+func buildReport(u *url.URL, scheme, port string, h linkHost) *Report {
+	r := &Report{
 		Scheme:    scheme,
 		Host:      h.unicode,
 		ASCIIHost: h.ascii,
@@ -456,25 +460,25 @@ func unicodeDomain(unicodeHost, asciiDomain string) string {
 }
 
 // linkWarnings lists everything about a valid URL that deserves a second
-// look: the name, then the address, then the port.
-func linkWarnings(r *LinkReport, h linkHost) []LinkWarning {
-	var ws []LinkWarning
+// look: the name, then the address, then the port. The list is never nil.
+func linkWarnings(r *Report, h linkHost) []Warning {
+	ws := []Warning{} // never nil: the UI gets a list
 	add := func(kind, format string, args ...any) {
-		ws = append(ws, LinkWarning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+		ws = append(ws, Warning{Kind: kind, Text: fmt.Sprintf(format, args...)})
 	}
 	if h.ip.IsValid() {
-		add(LinkWarnIPHost, "This address is a raw IP number (%s), not a name, so there is no name to check it against.", h.ascii)
+		add(WarnIPHost, "This address is a raw IP number (%s), not a name, so there is no name to check it against.", h.ascii)
 	} else {
 		ws = append(ws, nameWarnings(r, h)...)
 	}
 	switch {
 	case r.Loopback:
-		add(LinkWarnLoopback, "This is a development address on this computer (%s), not a site on the internet.", h.ascii)
-	case h.ip.IsValid() && !publicIP(h.ip):
-		add(LinkWarnPrivate, "This address points into a private or local network (%s), not to the public internet.", h.ascii)
+		add(WarnLoopback, "This is a development address on this computer (%s), not a site on the internet.", h.ascii)
+	case h.ip.IsValid() && !PublicIP(h.ip):
+		add(WarnPrivate, "This address points into a private or local network (%s), not to the public internet.", h.ascii)
 	}
 	if r.Port != "" && !r.Loopback {
-		add(LinkWarnPort, "This address uses the unusual port %s instead of the standard one for %s.", r.Port, r.Scheme)
+		add(WarnPort, "This address uses the unusual port %s instead of the standard one for %s.", r.Port, r.Scheme)
 	}
 	return ws
 }
@@ -485,8 +489,11 @@ var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
 // thisNetwork is 0.0.0.0/8, which never names a host on the internet.
 var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
 
-// publicIP reports whether ip may be a host on the public internet.
-func publicIP(ip netip.Addr) bool {
+// PublicIP reports whether ip may be a host on the public internet: it is
+// none of private, loopback, link-local, unspecified, multicast, shared
+// (100.64.0.0/10), "this network" (0.0.0.0/8) or broadcast. A link to any
+// other IP address gets WarnPrivate.
+func PublicIP(ip netip.Addr) bool {
 	ip = ip.Unmap()
 	switch {
 	case ip.IsPrivate(), ip.IsLoopback(), ip.IsLinkLocalUnicast(), ip.IsUnspecified(),
@@ -500,16 +507,16 @@ func publicIP(ip netip.Addr) bool {
 
 // nameWarnings lists the warnings about a host name: mapped letter forms,
 // IDN, mixed scripts, whole-script confusables and ASCII look-alikes.
-func nameWarnings(r *LinkReport, h linkHost) []LinkWarning {
-	var ws []LinkWarning
+func nameWarnings(r *Report, h linkHost) []Warning {
+	var ws []Warning
 	add := func(kind, format string, args ...any) {
-		ws = append(ws, LinkWarning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+		ws = append(ws, Warning{Kind: kind, Text: fmt.Sprintf(format, args...)})
 	}
 	if h.mapped {
-		add(LinkWarnNormalized, "This address was written with unusual forms of letters (such as full-width letters); it opens %s.", h.ascii)
+		add(WarnNormalized, "This address was written with unusual forms of letters (such as full-width letters); it opens %s.", h.ascii)
 	}
 	if !isASCII(h.unicode) {
-		add(LinkWarnIDN, "This address contains letters beyond the plain English alphabet; its ASCII form is %s.", h.ascii)
+		add(WarnIDN, "This address contains letters beyond the plain English alphabet; its ASCII form is %s.", h.ascii)
 	}
 	imitated := imitatedName(r.Domain, h.unicode)
 	imitates := ""
@@ -540,17 +547,17 @@ func nameWarnings(r *LinkReport, h linkHost) []LinkWarning {
 		if imitates == "" {
 			imitates = ", a trick often used to imitate other addresses"
 		}
-		add(LinkWarnMixedScript, "This address mixes letters from several alphabets (%s) in one name%s.", joinWords(mixed), imitates)
+		add(WarnMixedScript, "This address mixes letters from several alphabets (%s) in one name%s.", joinWords(mixed), imitates)
 	}
 	if len(confusable) > 0 && imitated != "" {
 		if slices.Equal(confusable, []string{"Latin"}) {
-			add(LinkWarnConfusable, "This address uses unusual letters that look like plain Latin ones%s.", imitates)
+			add(WarnConfusable, "This address uses unusual letters that look like plain Latin ones%s.", imitates)
 		} else {
-			add(LinkWarnConfusable, "This address is written in %s letters that look like Latin ones%s.", joinWords(confusable), imitates)
+			add(WarnConfusable, "This address is written in %s letters that look like Latin ones%s.", joinWords(confusable), imitates)
 		}
 	}
 	if asciiLookAlike(h.raw, r.Domain) {
-		add(LinkWarnLookAlike, "This address mixes characters that look alike (such as I and l, or 0 and O); check it letter by letter.")
+		add(WarnLookAlike, "This address mixes characters that look alike (such as I and l, or 0 and O); check it letter by letter.")
 	}
 	return ws
 }

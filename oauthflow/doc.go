@@ -1,0 +1,17 @@
+// Package oauthflow holds the parts of an MCP sign-in (OAuth 2.1, requirement
+// E33) that a desktop app adds around the go-sdk's
+// auth.AuthorizationCodeHandler, and that need nothing of Gatehouse's
+// servers or sessions:
+//
+//   - Redirect, the loopback redirect URI of RFC 8252: it listens on
+//     127.0.0.1 only while a sign-in waits for the browser, and hands each
+//     waiting sign-in (a Wait) the one answer that carries its state;
+//   - CheckResourceMetadata, which refuses protected resource metadata
+//     (RFC 9728) that names another resource, before anything is sent to an
+//     authorization server;
+//   - SavingTokenSource, a token source that reports each refreshed token
+//     so it can be stored.
+//
+// Package mcp decides when a sign-in may be shown, asks the person, and keeps
+// the tokens.
+package oauthflow
