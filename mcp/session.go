@@ -169,8 +169,6 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		if err != nil && proc.cmd.Process != nil {
 			// The handshake failed but the process may still run: stop it and
 			// prefer its exit status as the reason when it has one.
-			_ = proc.cmd.Process.Kill()
-			_ = proc.cmd.Wait()
 			proc.killGroup()
 			if exitErr := proc.exitError(); exitErr != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 				err = exitErr

@@ -83,6 +83,10 @@ func Where(srv store.Server) string {
 // node, shell wrappers, ...).
 type stdioProcess struct {
 	cmd *exec.Cmd
+	// conn is the SDK's connection over the process's pipes, once made.
+	// Its Close stops the process and waits for it; every Close returns
+	// what the first one did.
+	conn atomic.Pointer[sdk.Connection]
 }
 
 // newStdioProcess prepares a stdio server's process: its environment is
@@ -183,8 +187,18 @@ func safeEnv(name string) bool {
 	return slices.Contains(safeEnvNames, name) || strings.HasPrefix(name, "LC_")
 }
 
-func (p *stdioProcess) transport() sdk.Transport {
-	return rawSchemaTransport{&sdk.CommandTransport{Command: p.cmd, TerminateDuration: stdioTerminateWait}}
+func (p *stdioProcess) transport() sdk.Transport { return stdioTransport{p} }
+
+// stdioTransport is the SDK's command transport with the host's wire
+// reading (rawschema.go), remembering the connection it made for exitError.
+type stdioTransport struct{ p *stdioProcess }
+
+func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := rawSchemaTransport{&sdk.CommandTransport{Command: t.p.cmd, TerminateDuration: stdioTerminateWait}}.Connect(ctx)
+	if err == nil {
+		t.p.conn.Store(&c)
+	}
+	return c, err
 }
 
 // killGroup stops every process left in the child's group. The SDK's Close
@@ -195,12 +209,28 @@ func (p *stdioProcess) killGroup() {
 	}
 }
 
-// exitError describes how the process ended, once it has been waited for.
+// exitError describes how the process ended. It closes the connection if
+// nothing has yet (which stops the process) and waits until the close is
+// done: the SDK's close is what waits for the process, possibly on another
+// goroutine, so the process state is read only from what that close
+// returned, never from exec.Cmd while it may still be written. It returns
+// nil when the process never started or did not end.
 func (p *stdioProcess) exitError() error {
-	if p.cmd.ProcessState == nil {
+	c := p.conn.Load()
+	if c == nil {
 		return nil
 	}
-	return &exitedError{command: p.cmd.Path, state: p.cmd.ProcessState}
+	err := (*c).Close()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return &exitedError{command: p.cmd.Path, state: exit.ProcessState}
+	case err == nil:
+		// The close returned the process's successful Wait, so its state
+		// is written and no longer changes.
+		return &exitedError{command: p.cmd.Path, state: p.cmd.ProcessState}
+	}
+	return nil // it did not end (the SDK gave up waiting), or stdin could not be closed
 }
 
 // headerTransport adds the user's configured headers to every request and
