@@ -37,6 +37,9 @@ type QuestionView struct {
 	Form    *FormView     `json:"form,omitempty"`
 	// Link is the checked URL of a web page question (E20, E22).
 	Link *linkcheck.Report `json:"link,omitempty"`
+	// OpensPage is true when answering means opening Link in the browser
+	// (mcp.Question.OpensPage, the one place that decides it).
+	OpensPage bool `json:"opensPage"`
 	// Sensitive is true when a field looks like it asks for a secret (E17).
 	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
@@ -313,7 +316,7 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 }
 
 func questionView(q *mcp.Question) *QuestionView {
-	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: q.Link,
+	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: q.Link, OpensPage: q.OpensPage(),
 		ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 	if q.Form != nil {
 		form := formView(*q.Form)

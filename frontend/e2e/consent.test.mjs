@@ -76,6 +76,31 @@ describe('the consent dialog', () => {
     });
   });
 
+  it('a pre-filled field the person clears reaches the server absent, not with its default (E14)', async () => {
+    const { page } = app;
+    await startCall(page, 'register');
+    const dialog = consent(page);
+    await dialog.waitFor();
+    await fieldIn(dialog, 'Full name').fill('Grace Hopper');
+    await fieldIn(dialog, 'Email').fill('grace@example.com');
+    await fieldIn(dialog, 'Arrival date').fill('2026-12-02');
+    assert.equal(await fieldIn(dialog, 'Guests').inputValue(), '0');
+    await fieldIn(dialog, 'Guests').fill('');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const text = await resultText(page);
+    const sent = JSON.parse(text.slice(text.indexOf('accept ') + 7).split('\n')[0]);
+    assert.equal('guests' in sent, false, `the server received guests: ${text}`);
+    assert.deepEqual(sent, {
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      arrival: '2026-12-02',
+      newsletter: false,
+      track: 'go',
+      workshops: ['mcp'],
+    });
+  });
+
   it('Decline answers decline, and Escape answers cancel (E26)', async () => {
     const { page } = app;
     await startCall(page, 'ask_city');

@@ -88,6 +88,7 @@ export function question(over: QuestionOverrides = {}): QuestionView {
     message: 'Please register.',
     form: { fields: fields ?? [], complete: true, reason: '' },
     sensitive: false,
+    opensPage: (rest.kind ?? 'form') !== 'form',
     receivedAt: '2026-11-22T10:00:00Z',
     deadline: '2026-11-22T10:10:00Z',
     ...rest,

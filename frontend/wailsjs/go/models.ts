@@ -282,6 +282,7 @@ export namespace app {
 	    message: string;
 	    form?: FormView;
 	    link?: linkcheck.Report;
+	    opensPage: boolean;
 	    sensitive: boolean;
 	    receivedAt: string;
 	    deadline: string;
@@ -298,6 +299,7 @@ export namespace app {
 	        this.message = source["message"];
 	        this.form = this.convertValues(source["form"], FormView);
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
+	        this.opensPage = source["opensPage"];
 	        this.sensitive = source["sensitive"];
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
