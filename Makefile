@@ -23,7 +23,7 @@ NPM_CI := npm ci --no-audit --no-fund
 XVFB_RUN := xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp"
 
 .PHONY: build run dev-bin frontend peers deps deps-test vet bindings clean \
-	test test-go test-frontend test-e2e test-window
+	test test-go test-fuzz test-frontend test-e2e test-window
 
 ## Build
 
@@ -86,6 +86,10 @@ test-go: frontend peers
 	mkdir -p $(OUT)
 	GATEHOUSE_REQUIRE_PEERS=1 GATEHOUSE_TEST_OUTPUT=$(OUT) scripts/go-test.sh $(OUT)/go-test.log
 
+# Every Go fuzz test for a few seconds (scripts/fuzz.sh); a crash fails the run.
+test-fuzz:
+	scripts/fuzz.sh 4
+
 test-frontend: frontend
 	npm --prefix frontend test
 
@@ -133,7 +137,7 @@ conformance-client:
 test-conformance: deps conformance-client $(CONFORMANCE)/node_modules/.package-lock.json $(CONFORMANCE)/alpha/node_modules/.package-lock.json
 	$(CONFORMANCE)/run.sh $(CONFORMANCE_BIN) $(OUT)
 
-test: deps-test frontend peers vet test-go test-conformance test-frontend test-e2e test-window test-bench
+test: deps-test frontend peers vet test-go test-fuzz test-conformance test-frontend test-e2e test-window test-bench
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:

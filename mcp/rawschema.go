@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,6 +75,9 @@ func carrySchema(params json.RawMessage) json.RawMessage {
 	var carried []byte
 	if schema.count == 1 && !isJSONNull(params[schema.start:schema.end]) {
 		carried = params[schema.start:schema.end]
+		if !utf8.Valid(carried) {
+			return params // text that is not UTF-8 cannot be carried as it is: the broker refuses it
+		}
 	}
 	newMeta, ok := metaWithSchema(metaValue(params, meta), carried)
 	if !ok {
@@ -123,6 +127,9 @@ func carrySchemaSlow(params json.RawMessage) json.RawMessage {
 	}
 	var carried []byte
 	if s, has := p["requestedSchema"]; has && !isJSONNull(s) {
+		if !utf8.Valid(s) {
+			return params
+		}
 		carried = s
 		p["requestedSchema"] = json.RawMessage(placeholderSchema)
 	}

@@ -100,6 +100,7 @@ func TestCarrySchema_LeavesAlone(t *testing.T) {
 		{"not an object", `["requestedSchema"]`},
 		{"a _meta that is not an object (the SDK refuses it)", `{"_meta":"x","requestedSchema":{}}`},
 		{"trailing data", `{"requestedSchema":{}} {}`},
+		{"a schema that is not UTF-8 (the broker refuses it)", "{\"requestedSchema\":{\"\x93\":{}}}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if out := carrySchema(json.RawMessage(tc.in)); string(out) != tc.in {
