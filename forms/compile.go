@@ -1,0 +1,211 @@
+package forms
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// schemaURL is the name a server's schema is compiled under. Nothing is ever
+// loaded from it: refusingLoader refuses every external reference.
+const schemaURL = "gatehouse:///server-schema.json"
+
+// ErrExternalRef is returned when a schema refers to a file or URL.
+var ErrExternalRef = errors.New("the schema refers to an external document, which Gatehouse never loads")
+
+// refusingLoader is a jsonschema URL loader that loads nothing, so that a
+// server's "$ref": "file:///etc/passwd" or "https://..." is refused, never read.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("%w: %s", ErrExternalRef, url)
+}
+
+// compileOptions says how strictly a schema is compiled.
+type compileOptions struct {
+	// assertFormat makes "format" a check (email, uri, date, ...), not
+	// only an annotation.
+	assertFormat bool
+	// lenientPatterns accepts patterns Go's regexp cannot read: they are
+	// left for the server to check instead of making the schema unusable.
+	lenientPatterns bool
+}
+
+// compile compiles a JSON Schema sent by a server, with external loading
+// switched off.
+func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
+	doc, err := toJSONValue(schema)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refusingLoader{})
+	if opts.assertFormat {
+		c.AssertFormat()
+	}
+	if opts.lenientPatterns {
+		c.UseRegexpEngine(lenientRegexp)
+	}
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("reading the schema: %w", err)
+	}
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("compiling the schema: %w", err)
+	}
+	return sch, nil
+}
+
+// lenientRegexp is Go's regexp, except that a pattern it cannot read (a
+// lookahead, say) matches everything.
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	if re, err := regexp.Compile(s); err == nil {
+		return re, nil
+	}
+	return anything(s), nil
+}
+
+// anything is a pattern Gatehouse cannot check: it accepts every string.
+type anything string
+
+func (a anything) String() string          { return string(a) }
+func (anything) MatchString(s string) bool { return true }
+
+// toJSONValue round-trips v through JSON into the generic form jsonschema
+// validates (numbers as json.Number).
+func toJSONValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding JSON: %w", err)
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// jsonDepth measures the deepest nesting of objects and arrays in b.
+func jsonDepth(b []byte) int {
+	depth, maxDepth, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			maxDepth = max(maxDepth, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return maxDepth
+}
+
+// PropertyOrder returns the top-level property names of a raw JSON Schema in
+// the order they appear in its "properties" object. Decoding into a map
+// loses that order, and people expect a form to read as the server wrote it.
+func PropertyOrder(b []byte) []string {
+	order := []string{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return order
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return order
+		}
+		if key != "properties" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return order
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return order
+		}
+		for dec.More() {
+			name, err := dec.Token()
+			if err != nil {
+				return order
+			}
+			order = append(order, fmt.Sprint(name))
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return order
+			}
+		}
+		return order
+	}
+	return order
+}
+
+// sortByOrder sorts names by their place in order; names not in order
+// follow, by name. A name listed twice (a duplicate key) takes its last place.
+func sortByOrder(names []string, order []string) {
+	pos := map[string]int{}
+	for i, name := range order {
+		pos[name] = i + 1
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := names[i], names[j]
+		pa, pb := pos[a], pos[b]
+		switch {
+		case pa != 0 && pb != 0:
+			return pa < pb
+		case pa != 0 || pb != 0:
+			return pa != 0
+		}
+		return a < b
+	})
+}
+
+// unknownKey returns the first key of m (sorted) that is not in allowed.
+func unknownKey(m map[string]any, allowed []string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(allowed, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+func floatPtr(v any) *float64 {
+	switch n := v.(type) {
+	case float64:
+		return &n
+	case json.Number:
+		if f, err := n.Float64(); err == nil {
+			return &f
+		}
+	}
+	return nil
+}
+
+// intPtr reads a whole number of zero or more that fits an int.
+func intPtr(v any) *int {
+	f := floatPtr(v)
+	if f == nil || *f < 0 || *f > maxCount || *f != float64(int(*f)) {
+		return nil
+	}
+	i := int(*f)
+	return &i
+}
+
+// maxCount bounds the lengths and counts a field reports: beyond it a
+// limit means nothing to a person, and float64 to int stays exact.
+const maxCount = 1 << 31
