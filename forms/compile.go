@@ -16,15 +16,15 @@ import (
 // loaded from it: refusingLoader refuses every external reference.
 const schemaURL = "gatehouse:///server-schema.json"
 
-// ErrExternalRef is returned when a schema refers to a file or URL.
-var ErrExternalRef = errors.New("the schema refers to an external document, which Gatehouse never loads")
+// errExternalRef is returned when a schema refers to a file or URL.
+var errExternalRef = errors.New("the schema refers to an external document, which Gatehouse never loads")
 
 // refusingLoader is a jsonschema URL loader that loads nothing, so that a
 // server's "$ref": "file:///etc/passwd" or "https://..." is refused, never read.
 type refusingLoader struct{}
 
 func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("%w: %s", ErrExternalRef, url)
+	return nil, fmt.Errorf("%w: %s", errExternalRef, url)
 }
 
 // compileOptions says how strictly a schema is compiled.

@@ -126,7 +126,7 @@ func ParseElicitation(raw json.RawMessage) (*Schema, error) {
 		names = append(names, name)
 	}
 	sortByOrder(names, PropertyOrder(raw))
-	s := &Schema{Form: newForm(), strict: true}
+	s := &Schema{Form: newForm()}
 	s.Form.Complete = true
 	for _, name := range names {
 		p, ok := props[name].(map[string]any)

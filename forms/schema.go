@@ -24,8 +24,6 @@ type Schema struct {
 	// arguments go to the server unchecked (Form.Reason says so).
 	compiled *jsonschema.Schema
 	fields   map[string]*Field
-	// strict is true for an elicitation's schema.
-	strict bool
 	// open is true when the schema welcomes properties beyond the fields.
 	open bool
 }
@@ -191,7 +189,7 @@ func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i
 					set(name, i18n.M("forms.error.unknownField"))
 				}
 			default:
-				set("", s.sentence(nil, e.ErrorKind))
+				set("", sentence(nil, e.ErrorKind))
 			}
 			return
 		}
@@ -201,12 +199,12 @@ func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i
 		case !known && !s.open:
 			set(name, i18n.M("forms.error.unknownField"))
 		case known && f.Kind != KindJSON:
-			set(name, s.sentence(f, e.ErrorKind)) // a list's entries are the field's
+			set(name, sentence(f, e.ErrorKind)) // a list's entries are the field's
 		case len(loc) > 1:
 			// Inside a value written as JSON: say where.
-			set(name, i18n.M("forms.error.nested", "path", "/"+strings.Join(loc[1:], "/"), "problem", s.sentence(nil, e.ErrorKind)))
+			set(name, i18n.M("forms.error.nested", "path", "/"+strings.Join(loc[1:], "/"), "problem", sentence(nil, e.ErrorKind)))
 		default:
-			set(name, s.sentence(nil, e.ErrorKind))
+			set(name, sentence(nil, e.ErrorKind))
 		}
 	}
 	walk(ve)
@@ -215,7 +213,7 @@ func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i
 
 // sentence explains a validation failure to a person. f is the field the
 // value belongs to, or nil inside a JSON value or beyond the fields.
-func (s *Schema) sentence(f *Field, k jsonschema.ErrorKind) i18n.Message {
+func sentence(f *Field, k jsonschema.ErrorKind) i18n.Message {
 	switch k := k.(type) {
 	case *kind.Type:
 		if f != nil {
