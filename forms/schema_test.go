@@ -149,6 +149,8 @@ func TestValidate_ToolForm(t *testing.T) {
 func TestCheck_Arguments(t *testing.T) {
 	closed := ParseTool(json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`))
 	open := ParseTool(json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":{"type":"number"}}`))
+	silent := ParseTool(json.RawMessage(`{"type":"object"}`))
+	none := ParseTool(json.RawMessage(`{"type":"object","additionalProperties":false}`))
 	rootOnly := ParseTool(json.RawMessage(`{"oneOf":[{"required":["a"]},{"required":["b"]}]}`))
 	unusable := ParseTool(json.RawMessage(`{"$ref":"https://evil.example/schema.json"}`))
 	cases := []struct {
@@ -164,6 +166,8 @@ func TestCheck_Arguments(t *testing.T) {
 		{"a missing required argument", closed, `{}`, map[string]string{"city": "This field is required."}},
 		{"more arguments where the schema welcomes them", open, `{"city":"Lima","extra":1}`, map[string]string{}},
 		{"and their schema applies", open, `{"extra":"one"}`, map[string]string{"extra": "Enter a value of type number."}},
+		{"a schema that names no property leaves arguments to the server", silent, `{"anything":1}`, map[string]string{}},
+		{"a schema that allows none refuses them", none, `{"anything":1}`, map[string]string{"anything": "This form has no such field."}},
 		{"a root a form cannot show is still checked", rootOnly, `{"a":1}`, map[string]string{}},
 		{"and its failures belong to the whole", rootOnly, `{}`, map[string]string{"": "This fits none of the shapes the schema allows."}},
 		{"a schema Gatehouse cannot compile leaves the checking to the server", unusable, `{"anything":1}`, map[string]string{}},

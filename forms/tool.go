@@ -75,11 +75,13 @@ func ParseTool(raw json.RawMessage) *Schema {
 		}
 	}
 	// Only what the schema says is welcome beyond its properties may be
-	// sent beyond the fields: a misspelt argument is refused, not sent.
+	// sent beyond the fields: a misspelt argument is refused, not sent. A
+	// schema that names no property at all says nothing either way.
 	_, patterned := root["patternProperties"]
+	_, hasProps := root["properties"]
 	ap, hasAP := root["additionalProperties"]
 	_, apSchema := ap.(map[string]any)
-	s.open = patterned || (hasAP && (ap == true || apSchema))
+	s.open = patterned || (hasAP && (ap == true || apSchema)) || (!hasProps && !hasAP)
 
 	names := make([]string, 0, len(props)+len(required))
 	for name := range props {
