@@ -186,7 +186,7 @@ func TestServicesWithDemoServer(t *testing.T) {
 	}
 
 	res, err := tools.Call("c1", demoView.ID, "forecast", `{"city":"Lima","days":2}`)
-	if err != nil || res.IsError || !strings.Contains(res.Structured, `"city": "Lima"`) || res.StructuredWarning != "" {
+	if err != nil || res.IsError || !strings.Contains(res.Structured, `"city": "Lima"`) || res.StructuredWarning != nil || len(res.ArgumentErrors) != 0 {
 		t.Errorf("forecast: %v %+v", err, res)
 	}
 	res, err = tools.Call("c2", demoView.ID, "echo", `{"message":"<img src=x onerror=alert(1)>"}`)
@@ -199,8 +199,27 @@ func TestServicesWithDemoServer(t *testing.T) {
 		res.Content[3].LinkID == "" || res.Content[3].Link.Domain != "modelcontextprotocol.io" {
 		t.Errorf("resource links (E31): %v %+v", err, res)
 	}
-	if _, err := tools.Call("c4", demoView.ID, "echo", `"text"`); err == nil || !strings.Contains(err.Error(), "JSON object") {
-		t.Errorf("non-object arguments: %v", err)
+	// Arguments are checked against the tool's input schema in Go, as they
+	// are, before the call: what does not pass is not sent.
+	for _, tc := range []struct{ name, tool, args, field, want string }{
+		{"not an object", "echo", `"text"`, "", "The arguments must be a JSON object"},
+		{"not JSON", "echo", `{"message":`, "", "This is not valid JSON"},
+		{"a missing required argument", "echo", `{}`, "message", "This field is required."},
+		{"a wrong type", "forecast", `{"city":"Lima","days":"two"}`, "days", "Enter a whole number."},
+		{"a misspelt argument", "forecast", `{"city":"Lima","dayz":2}`, "dayz", "This form has no such field."},
+	} {
+		res, err := tools.Call("c4", demoView.ID, tc.tool, tc.args)
+		if err != nil || len(res.Content) != 0 || !strings.Contains(res.ArgumentErrors[tc.field].String(), tc.want) {
+			t.Errorf("%s: %v %+v; want %q for %q", tc.name, err, res, tc.want, tc.field)
+		}
+	}
+	check, err := tools.Check(demoView.ID, "forecast", map[string]any{"city": "Lima", "days": ""})
+	if err != nil || len(check.Errors) != 0 || len(check.Arguments) != 1 || check.Arguments["city"] != "Lima" {
+		t.Errorf("a form's values become the arguments, empty ones left out: %v %+v", err, check)
+	}
+	check, _ = tools.Check(demoView.ID, "forecast", map[string]any{"days": "x"})
+	if check.Errors["city"].String() != "This field is required." || check.Errors["days"].String() != "Enter a whole number." || check.Arguments["days"] != "x" {
+		t.Errorf("a form's problems are said per field, and the draft keeps what was typed: %+v", check)
 	}
 
 	// Turning the server off is remembered and reported.
@@ -221,12 +240,12 @@ func TestResultView_StructuredMismatchWarns_E31(t *testing.T) {
 		"type": "object", "required": []any{"sum"}, "properties": map[string]any{"sum": map[string]any{"type": "number"}},
 	}}
 	v := ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": "x"}})
-	if !strings.Contains(v.StructuredWarning, "does not match") {
-		t.Errorf("warning = %q", v.StructuredWarning)
+	if v.StructuredWarning == nil || !strings.Contains(v.StructuredWarning.String(), "does not match") {
+		t.Errorf("warning = %v", v.StructuredWarning)
 	}
 	v = ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": 1}})
-	if v.StructuredWarning != "" {
-		t.Errorf("unexpected warning %q", v.StructuredWarning)
+	if v.StructuredWarning != nil {
+		t.Errorf("unexpected warning %v", v.StructuredWarning)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -34,13 +36,14 @@ type QuestionView struct {
 	// Server says who asks (E27): the name the person gave it first.
 	Server  mcp.ServerRef `json:"server"`
 	Message string        `json:"message"`
-	Form    *FormView     `json:"form,omitempty"`
+	Form    *forms.Form   `json:"form,omitempty"`
 	// Link is the checked URL of a web page question (E20, E22).
 	Link *linkcheck.Report `json:"link,omitempty"`
 	// OpensPage is true when answering means opening Link in the browser
 	// (mcp.Question.OpensPage, the one place that decides it).
 	OpensPage bool `json:"opensPage"`
-	// Sensitive is true when a field looks like it asks for a secret (E17).
+	// Sensitive is true when a field looks like it asks for a secret
+	// (E17); Form.SecretFields names those fields.
 	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
@@ -59,8 +62,8 @@ type OpenedView struct {
 // SubmitResult is what Submit returns: when Errors is not empty nothing was
 // sent and the dialog stays open with the errors shown per field.
 type SubmitResult struct {
-	Sent   bool              `json:"sent"`
-	Errors map[string]string `json:"errors"`
+	Sent   bool                    `json:"sent"`
+	Errors map[string]i18n.Message `json:"errors"`
 }
 
 // HistoryView is one past question.
@@ -124,7 +127,7 @@ func (s *QuestionService) Snapshot() SnapshotView {
 
 // Validate checks the form's values as Submit would, without sending, so
 // the dialog can show errors as the person types (E15).
-func (s *QuestionService) Validate(id string, values map[string]any) (map[string]string, error) {
+func (s *QuestionService) Validate(id string, values map[string]any) (map[string]i18n.Message, error) {
 	return s.core.Broker.Validate(id, values)
 }
 
@@ -148,7 +151,7 @@ func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult
 	if len(errs) > 0 {
 		return SubmitResult{Errors: errs}, nil
 	}
-	return SubmitResult{Sent: true, Errors: map[string]string{}}, nil
+	return SubmitResult{Sent: true, Errors: map[string]i18n.Message{}}, nil
 }
 
 // Open is the person's consent to a web page question (E21, E23): the URL
@@ -319,11 +322,8 @@ func questionView(q *mcp.Question) *QuestionView {
 	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: q.Link, OpensPage: q.OpensPage(),
 		ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 	if q.Form != nil {
-		form := formView(*q.Form)
-		v.Form = &form
-		for _, f := range q.Form.Fields {
-			v.Sensitive = v.Sensitive || f.Sensitive
-		}
+		v.Form = q.Form
+		v.Sensitive = len(q.Form.SecretFields) > 0
 	}
 	return v
 }

@@ -84,11 +84,11 @@ func TestQuestionService_Dialog_E14_E15_E27(t *testing.T) {
 	}
 	answer := map[string]any{"name": "Ada", "email": "not-an-email", "arrival": "2026-03-01", "track": "web", "workshops": []any{"mcp"}}
 	errs, err := svc.Validate(v.ID, answer)
-	if err != nil || !strings.Contains(errs["email"], "email address") {
+	if err != nil || !strings.Contains(errs["email"].String(), "email address") {
 		t.Errorf("validate: %v %v", errs, err)
 	}
 	res, err := svc.Submit(v.ID, answer)
-	if err != nil || res.Sent || !strings.Contains(res.Errors["email"], "email address") {
+	if err != nil || res.Sent || !strings.Contains(res.Errors["email"].String(), "email address") {
 		t.Fatalf("an invalid submit must be refused inline: %+v %v", res, err)
 	}
 	select {
@@ -138,6 +138,9 @@ func TestQuestionService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
 		v := shownRequest(t, rec, i)
 		if v.Sensitive != tc.sensitive {
 			t.Errorf("%s: sensitive = %v", tc.tool, v.Sensitive)
+		}
+		if secret := strings.Join(v.Form.SecretFields, ","); tc.sensitive && secret != "password" || !tc.sensitive && secret != "" {
+			t.Errorf("%s: the warning names the fields %q", tc.tool, secret)
 		}
 		if tc.action == "decline" {
 			_ = svc.Decline(v.ID)

@@ -8,13 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
-	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
 // DefaultToolCallTimeout bounds a tool call when the settings give none.
@@ -57,16 +59,38 @@ func (t *ToolsService) List(serverID string) ([]ToolView, error) {
 	return views, nil
 }
 
+// Check reads a tool form's values as Call would send them, without
+// calling: the tools pane calls it as the person types, to show what is
+// wrong beside each field, and sends the Arguments once nothing is.
+func (t *ToolsService) Check(serverID, tool string, values map[string]any) (ArgumentCheck, error) {
+	def, err := t.core.Manager.Tool(serverID, tool)
+	if err != nil {
+		return ArgumentCheck{}, err
+	}
+	schema := toolSchema(def)
+	args, errs := schema.Validate(values)
+	if len(errs) > 0 {
+		args = schema.Draft(values)
+	}
+	return ArgumentCheck{Arguments: args, Errors: errs}, nil
+}
+
 // Call calls a tool with arguments given as JSON object text. callID is
 // chosen by the frontend so that the call can be cancelled with Cancel.
+// The arguments are checked against the tool's input schema first, as they
+// are: when they do not pass, nothing is sent and the result's
+// ArgumentErrors says why.
 func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResultView, error) {
-	args, err := parseArgs(argsJSON)
-	if err != nil {
-		return ToolResultView{}, err
-	}
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return ToolResultView{}, err
+	}
+	args, problem := parseArgs(argsJSON)
+	if problem != nil {
+		return refusedArguments(map[string]i18n.Message{"": *problem}), nil
+	}
+	if errs := toolSchema(def).Check(args); len(errs) > 0 {
+		return refusedArguments(errs), nil
 	}
 	// The call's own timeout pauses while the person answers one of this
 	// server's requests: a form being filled in must not time the call out.
@@ -188,15 +212,43 @@ func pausingTimeout(parent context.Context, d time.Duration, paused func() bool)
 }
 
 // parseArgs reads tool arguments: a JSON object, or nothing.
-func parseArgs(argsJSON string) (map[string]any, error) {
-	if argsJSON == "" {
+func parseArgs(argsJSON string) (map[string]any, *i18n.Message) {
+	if strings.TrimSpace(argsJSON) == "" {
 		return map[string]any{}, nil
 	}
-	var args map[string]any
-	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil || args == nil {
-		return nil, fmt.Errorf("the arguments must be a JSON object, like {\"name\": \"value\"}")
+	var v any
+	if err := json.Unmarshal([]byte(argsJSON), &v); err != nil {
+		m := i18n.M("forms.error.json", "detail", err.Error())
+		return nil, &m
+	}
+	args, ok := v.(map[string]any)
+	if !ok {
+		m := i18n.M("forms.error.arguments")
+		return nil, &m
 	}
 	return args, nil
+}
+
+// refusedArguments is the result of a call whose arguments did not pass.
+func refusedArguments(errs map[string]i18n.Message) ToolResultView {
+	return ToolResultView{Content: []ContentView{}, ArgumentErrors: errs}
+}
+
+// toolSchema reads a tool's input schema as a form and its validator.
+func toolSchema(tool *sdk.Tool) *forms.Schema {
+	return forms.ParseTool(schemaJSON(tool.InputSchema))
+}
+
+// schemaJSON is a schema the SDK decoded, as JSON again.
+func schemaJSON(schema any) json.RawMessage {
+	if raw, ok := schema.(json.RawMessage); ok {
+		return raw
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 func (c *Core) toolCallTimeout() time.Duration {
@@ -211,7 +263,7 @@ func toolView(tool *sdk.Tool) ToolView {
 		Name:        tool.Name,
 		Title:       ToolTitle(tool),
 		Description: tool.Description,
-		Form:        formView(mcp.ToolForm(tool.InputSchema)),
+		Form:        toolSchema(tool).Form,
 		HasOutput:   tool.OutputSchema != nil,
 	}
 	if a := tool.Annotations; a != nil {
@@ -239,29 +291,10 @@ func ToolTitle(tool *sdk.Tool) string {
 	return tool.Name
 }
 
-func formView(f mcp.Form) FormView {
-	v := FormView{Complete: f.Complete, Reason: f.Reason, Fields: make([]FieldView, 0, len(f.Fields))}
-	for _, fl := range f.Fields {
-		fv := FieldView{
-			Name: fl.Name, Label: fl.Label, Description: fl.Description, Kind: fl.Kind, Required: fl.Required,
-			Minimum: fl.Minimum, Maximum: fl.Maximum, MinLength: fl.MinLength, MaxLength: fl.MaxLength,
-			Pattern: fl.Pattern, MinItems: fl.MinItems, MaxItems: fl.MaxItems, Sensitive: fl.Sensitive,
-		}
-		if fl.Default != nil {
-			fv.Default, _ = json.Marshal(fl.Default)
-		}
-		for _, o := range fl.Options {
-			fv.Options = append(fv.Options, OptionView{Value: o.Value, Label: o.Label})
-		}
-		v.Fields = append(v.Fields, fv)
-	}
-	return v
-}
-
 // ResultView turns a tool result into what the UI and the CLI show,
 // checking structuredContent against the tool's outputSchema (E31).
 func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
-	v := ToolResultView{IsError: res.IsError, Content: make([]ContentView, 0, len(res.Content))}
+	v := ToolResultView{IsError: res.IsError, Content: make([]ContentView, 0, len(res.Content)), ArgumentErrors: map[string]i18n.Message{}}
 	for _, c := range res.Content {
 		v.Content = append(v.Content, contentView(c))
 	}
@@ -271,7 +304,7 @@ func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
 		}
 	}
 	if tool != nil && !res.IsError {
-		v.StructuredWarning = mcp.CheckStructured(tool.OutputSchema, res.StructuredContent)
+		v.StructuredWarning = forms.CheckStructured(tool.OutputSchema, res.StructuredContent)
 	}
 	return v
 }

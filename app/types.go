@@ -1,8 +1,8 @@
 package app
 
 import (
-	"encoding/json"
-
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
@@ -72,13 +72,13 @@ type ListCount struct {
 
 // ToolView is one tool of a server, ready to render in the tools pane.
 type ToolView struct {
-	Name        string    `json:"name"`
-	Title       string    `json:"title"` // title, annotations.title, or name
-	Description string    `json:"description"`
-	Annotations ToolHints `json:"annotations"`
-	Form        FormView  `json:"form"`
-	InputSchema string    `json:"inputSchema"` // pretty JSON, for the JSON editor
-	HasOutput   bool      `json:"hasOutputSchema"`
+	Name        string     `json:"name"`
+	Title       string     `json:"title"` // title, annotations.title, or name
+	Description string     `json:"description"`
+	Annotations ToolHints  `json:"annotations"`
+	Form        forms.Form `json:"form"`
+	InputSchema string     `json:"inputSchema"` // pretty JSON, for the JSON editor
+	HasOutput   bool       `json:"hasOutputSchema"`
 }
 
 // ToolHints are the tool annotations, as plain flags. Hints are claims made by
@@ -90,40 +90,13 @@ type ToolHints struct {
 	OpenWorld   bool `json:"openWorld"`
 }
 
-// FormView is a schema turned into form fields by the Go core. When Complete
-// is false the form cannot express the whole schema and the UI offers the JSON
-// editor instead (Reason says why).
-type FormView struct {
-	Fields   []FieldView `json:"fields"`
-	Complete bool        `json:"complete"`
-	Reason   string      `json:"reason"`
-}
-
-// FieldView is one input of a generated form.
-type FieldView struct {
-	Name        string `json:"name"`
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	// Kind is one of text, email, uri, date, date-time, number, integer,
-	// boolean, single-select, multi-select, json.
-	Kind      string          `json:"kind"`
-	Required  bool            `json:"required"`
-	Default   json.RawMessage `json:"default,omitempty" ts_type:"any"`
-	Minimum   *float64        `json:"minimum,omitempty"`
-	Maximum   *float64        `json:"maximum,omitempty"`
-	MinLength *int            `json:"minLength,omitempty"`
-	MaxLength *int            `json:"maxLength,omitempty"`
-	Pattern   string          `json:"pattern,omitempty"`
-	MinItems  *int            `json:"minItems,omitempty"`
-	MaxItems  *int            `json:"maxItems,omitempty"`
-	Options   []OptionView    `json:"options,omitempty"`
-	Sensitive bool            `json:"sensitive"`
-}
-
-// OptionView is one choice of a select field.
-type OptionView struct {
-	Value string `json:"value"`
-	Label string `json:"label"`
+// ArgumentCheck is a tool form's values read as Call would send them.
+// When Errors is empty, Arguments are what to send; otherwise they are a
+// draft (empty fields left out, JSON fields parsed where they parse) to
+// start the JSON editor from, and Errors says per field what is wrong.
+type ArgumentCheck struct {
+	Arguments map[string]any          `json:"arguments"`
+	Errors    map[string]i18n.Message `json:"errors"`
 }
 
 // ToolResultView is the outcome of a tool call, ready to render.
@@ -133,8 +106,12 @@ type ToolResultView struct {
 	Structured string        `json:"structured"` // pretty JSON of structuredContent, "" if none
 	// StructuredWarning is set when structuredContent does not match the
 	// tool's outputSchema, in words a person understands.
-	StructuredWarning string `json:"structuredWarning"`
-	DurationMs        int64  `json:"durationMs"`
+	StructuredWarning *i18n.Message `json:"structuredWarning,omitempty"`
+	DurationMs        int64         `json:"durationMs"`
+	// ArgumentErrors says, per argument ("" for the arguments as a whole),
+	// why the arguments did not pass the tool's input schema. When it is
+	// not empty the tool was not called and nothing else is set.
+	ArgumentErrors map[string]i18n.Message `json:"argumentErrors"`
 }
 
 // ContentView is one content item of a tool result. Every string in it came

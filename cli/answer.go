@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -139,7 +141,7 @@ func (a *terminalAnswerer) header(req *mcp.Question) {
 	}
 	fmt.Fprintln(a.out, who)
 	fmt.Fprintln(a.out, visible(req.Message))
-	if req.Form != nil && slices.ContainsFunc(req.Form.Fields, func(f mcp.Field) bool { return f.Sensitive }) {
+	if req.Form != nil && len(req.Form.SecretFields) > 0 {
 		fmt.Fprintln(a.out, "Warning: this form seems to ask for a secret (a password, key, token or card number).\n"+
 			"Servers must not ask for those here. Declining is safest.")
 	}
@@ -201,7 +203,7 @@ func (a *terminalAnswerer) scriptFailure(err error) mcp.Response {
 	return mcp.Response{Action: mcp.ActionCancel}
 }
 
-func (a *terminalAnswerer) printErrors(req *mcp.Question, errs map[string]string) {
+func (a *terminalAnswerer) printErrors(req *mcp.Question, errs map[string]i18n.Message) {
 	for _, f := range req.Form.Fields {
 		if msg, ok := errs[f.Name]; ok {
 			fmt.Fprintf(a.out, "  %s: %s\n", oneLine(f.Label), msg)
@@ -248,7 +250,7 @@ func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Question) (
 		}
 		fmt.Fprintln(a.out, "Please correct:")
 		a.printErrors(req, maps.Clone(errs))
-		fields = slices.DeleteFunc(slices.Clone(req.Form.Fields), func(f mcp.Field) bool { _, bad := errs[f.Name]; return !bad })
+		fields = slices.DeleteFunc(slices.Clone(req.Form.Fields), func(f forms.Field) bool { _, bad := errs[f.Name]; return !bad })
 	}
 	for {
 		choice, err := a.readLine(ctx, "Submit, Decline or Cancel? [s/d/c] ")
@@ -266,9 +268,11 @@ func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Question) (
 	}
 }
 
-// askField prompts for one field until the input can be read as its kind;
-// nil means left empty.
-func (a *terminalAnswerer) askField(ctx context.Context, f mcp.Field) (any, error) {
+// askField prompts for one field; nil means left empty. What is typed is
+// read as the field's kind where it can be and kept as typed where it
+// cannot: the form's own checks then say what is wrong, in the same words
+// as the window's.
+func (a *terminalAnswerer) askField(ctx context.Context, f forms.Field) (any, error) {
 	fmt.Fprintln(a.out)
 	label := oneLine(f.Label)
 	if f.Required {
@@ -278,7 +282,7 @@ func (a *terminalAnswerer) askField(ctx context.Context, f mcp.Field) (any, erro
 	if f.Description != "" {
 		fmt.Fprintln(a.out, "  "+visible(f.Description))
 	}
-	if hint := limits(f); hint != "" {
+	if hint := hints(f); hint != "" {
 		fmt.Fprintln(a.out, "  "+hint)
 	}
 	for i, o := range f.Options {
@@ -288,69 +292,40 @@ func (a *terminalAnswerer) askField(ctx context.Context, f mcp.Field) (any, erro
 	if f.Default != nil {
 		prompt = fmt.Sprintf("[%s] > ", oneLine(defaultText(f)))
 	}
-	for {
-		line, err := a.readLine(ctx, prompt)
-		if err != nil {
-			return nil, err
-		}
-		if line == "" {
-			return f.Default, nil
-		}
-		v, perr := parseInput(f, line)
-		if perr == nil {
-			return v, nil
-		}
-		fmt.Fprintln(a.out, "  "+perr.Error())
+	line, err := a.readLine(ctx, prompt)
+	if err != nil {
+		return nil, err
 	}
+	if line == "" {
+		return f.Default, nil
+	}
+	return parseInput(f, line), nil
 }
 
-func limits(f mcp.Field) string {
+// hints is what a field accepts (the form's hints) and how to type it here.
+func hints(f forms.Field) string {
 	var parts []string
+	for _, h := range f.Hints {
+		parts = append(parts, oneLine(h.String()))
+	}
 	switch f.Kind {
-	case mcp.KindEmail:
-		parts = append(parts, "an email address")
-	case mcp.KindURI:
-		parts = append(parts, "a full web address")
-	case mcp.KindDate:
-		parts = append(parts, "a date, YYYY-MM-DD")
-	case mcp.KindDateTime:
-		parts = append(parts, "a date and time with time zone, like 2026-01-31T14:30:00+01:00")
-	case mcp.KindInteger:
-		parts = append(parts, "a whole number")
-	case mcp.KindNumber:
-		parts = append(parts, "a number")
-	case mcp.KindBoolean:
-		parts = append(parts, "yes or no")
-	case mcp.KindSingleSelect:
-		parts = append(parts, "type the number of one choice")
-	case mcp.KindMultiSelect:
-		parts = append(parts, "type the numbers of your choices, separated by commas")
+	case forms.KindDate:
+		parts = append(parts, "Type it as YYYY-MM-DD.")
+	case forms.KindDateTime:
+		parts = append(parts, "Type it with its time zone, like 2026-01-31T14:30:00+01:00.")
+	case forms.KindBoolean:
+		parts = append(parts, "Type yes or no.")
+	case forms.KindSingleSelect:
+		parts = append(parts, "Type the number of one choice.")
+	case forms.KindMultiSelect:
+		parts = append(parts, "Type the numbers of your choices, separated by commas.")
+	case forms.KindJSON:
+		parts = append(parts, "Type it on one line.")
 	}
-	if f.MinLength != nil {
-		parts = append(parts, fmt.Sprintf("at least %d characters", *f.MinLength))
-	}
-	if f.MaxLength != nil {
-		parts = append(parts, fmt.Sprintf("at most %d characters", *f.MaxLength))
-	}
-	if f.Minimum != nil {
-		parts = append(parts, fmt.Sprintf("from %g", *f.Minimum))
-	}
-	if f.Maximum != nil {
-		parts = append(parts, fmt.Sprintf("up to %g", *f.Maximum))
-	}
-	if f.MinItems != nil {
-		parts = append(parts, fmt.Sprintf("choose at least %d", *f.MinItems))
-	}
-	if f.MaxItems != nil {
-		parts = append(parts, fmt.Sprintf("choose at most %d", *f.MaxItems))
-	}
-	if f.Pattern != "" {
-		parts = append(parts, "pattern "+oneLine(f.Pattern))
-	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, " ")
 }
 
-func defaultText(f mcp.Field) string {
+func defaultText(f forms.Field) string {
 	switch d := f.Default.(type) {
 	case bool:
 		if d {
@@ -367,55 +342,46 @@ func defaultText(f mcp.Field) string {
 	return fmt.Sprint(f.Default)
 }
 
-// parseInput reads a typed line as the field's kind.
-func parseInput(f mcp.Field, line string) (any, error) {
+// parseInput reads a typed line as the field's kind; what does not read
+// as that kind stays text, for the form's checks to judge.
+func parseInput(f forms.Field, line string) any {
 	switch f.Kind {
-	case mcp.KindInteger:
-		n, err := strconv.ParseInt(line, 10, 64)
-		if err != nil {
-			return nil, errors.New("Enter a whole number.")
+	case forms.KindInteger, forms.KindNumber:
+		if n, err := strconv.ParseFloat(line, 64); err == nil {
+			return n
 		}
-		return float64(n), nil
-	case mcp.KindNumber:
-		n, err := strconv.ParseFloat(line, 64)
-		if err != nil {
-			return nil, errors.New("Enter a number.")
-		}
-		return n, nil
-	case mcp.KindBoolean:
+	case forms.KindBoolean:
 		switch strings.ToLower(line) {
 		case "y", "yes", "true":
-			return true, nil
+			return true
 		case "n", "no", "false":
-			return false, nil
+			return false
 		}
-		return nil, errors.New("Answer yes or no.")
-	case mcp.KindSingleSelect:
+	case forms.KindSingleSelect:
 		return pickOption(f, line)
-	case mcp.KindMultiSelect:
+	case forms.KindMultiSelect:
 		var picked []any
 		for _, part := range strings.Split(line, ",") {
-			v, err := pickOption(f, strings.TrimSpace(part))
-			if err != nil {
-				return nil, err
+			if part = strings.TrimSpace(part); part != "" {
+				picked = append(picked, pickOption(f, part))
 			}
-			picked = append(picked, v)
 		}
-		return picked, nil
+		return picked
 	}
-	return line, nil
+	return line
 }
 
-func pickOption(f mcp.Field, s string) (any, error) {
+// pickOption reads a choice by its number, value or label.
+func pickOption(f forms.Field, s string) any {
 	if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(f.Options) {
-		return f.Options[i-1].Value, nil
+		return f.Options[i-1].Value
 	}
 	for _, o := range f.Options {
 		if o.Value == s || strings.EqualFold(o.Label, s) {
-			return o.Value, nil
+			return o.Value
 		}
 	}
-	return nil, fmt.Errorf("Choose a number from 1 to %d.", len(f.Options))
+	return s
 }
 
 // Notify implements mcp.Answerer.

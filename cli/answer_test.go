@@ -79,6 +79,11 @@ func TestCLI_TypedAnswers(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "decline") || !strings.Contains(errOut, "2) Normal") || !strings.Contains(errOut, "[p2]") {
 		t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
+	// A value the form does not accept is explained in the window's words and asked again.
+	code, out, errOut = ghIn(t, dir, "9\n1\ns\n", "call", "Demo server", "legacy_priority")
+	if code != 0 || !strings.Contains(out, `accept {"priority":"p1"}`) || !strings.Contains(errOut, "Please correct:\n  Priority: Choose one of the listed options.") {
+		t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
 	// End of input cancels.
 	code, out, _ = ghIn(t, dir, "", "call", "Demo server", "ask_city")
 	if code != 0 || !strings.Contains(out, "cancel") {

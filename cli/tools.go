@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -148,6 +151,10 @@ func (e *env) call(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
+	if len(res.ArgumentErrors) > 0 {
+		e.printArgumentErrors(res.ArgumentErrors)
+		return exitError
+	}
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -198,8 +205,22 @@ func (e *env) printResult(res app.ToolResultView) {
 		fmt.Fprintln(e.stdout, "Structured content:")
 		fmt.Fprintln(e.stdout, res.Structured)
 	}
-	if res.StructuredWarning != "" {
+	if res.StructuredWarning != nil {
 		fmt.Fprintln(e.stderr, "Warning:", res.StructuredWarning)
+	}
+}
+
+// printArgumentErrors says why the arguments were not sent, argument by
+// argument.
+func (e *env) printArgumentErrors(errs map[string]i18n.Message) {
+	fmt.Fprintln(e.stderr, "The call was not made: the arguments do not pass the tool's input schema.")
+	names := slices.Sorted(maps.Keys(errs))
+	for _, name := range names {
+		label := name
+		if label == "" {
+			label = "arguments"
+		}
+		fmt.Fprintf(e.stderr, "  %s: %s\n", oneLine(label), oneLine(errs[name].String()))
 	}
 }
 

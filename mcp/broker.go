@@ -17,6 +17,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
 
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -38,6 +40,9 @@ const (
 	// maxEndedURLs is how many ended URL requests are remembered for
 	// WaitCompleted.
 	maxEndedURLs = 100
+	// MaxMessageLength caps the characters of a question's message: one
+	// over it is refused, never shown cut short.
+	MaxMessageLength = 8 * 1024
 )
 
 // CodeTooManyRequests answers a request refused by the rate limit or a full
@@ -110,7 +115,7 @@ type serverQueue struct {
 	// a server asking the same form again is not compiled again (issue 6,
 	// P1). At most maxCachedSchemas, per server, so a server sending endless
 	// new schemas only fills its own.
-	schemas    map[string]*FormSchema
+	schemas    map[string]*forms.Schema
 	limiter    *rate.Limiter
 	waiting    []*pending
 	refused    int
@@ -350,10 +355,10 @@ func (b *Broker) ask(ctx context.Context, q *Question, free bool) (resp Response
 	return resp, shown, err
 }
 
-// parseSchema is ParseRequestedSchema with a small per-server cache, keyed
-// by the schema's bytes as the server sent them. A FormSchema is not changed
-// after parsing, so questions can share one.
-func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*FormSchema, error) {
+// parseSchema is forms.ParseElicitation with a small per-server cache, keyed
+// by the schema's bytes as the server sent them. A forms.Schema is not
+// changed after parsing, so questions can share one.
+func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*forms.Schema, error) {
 	key := string(raw)
 	b.mu.Lock()
 	q := b.queueLocked(serverID)
@@ -362,13 +367,13 @@ func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*FormSchema,
 	if fs != nil {
 		return fs, nil
 	}
-	fs, err := ParseRequestedSchema(raw, nil)
+	fs, err := forms.ParseElicitation(raw)
 	if err != nil {
 		return nil, err
 	}
 	b.mu.Lock()
 	if q.schemas == nil || len(q.schemas) >= maxCachedSchemas {
-		q.schemas = map[string]*FormSchema{}
+		q.schemas = map[string]*forms.Schema{}
 	}
 	q.schemas[key] = fs
 	b.mu.Unlock()
@@ -566,7 +571,7 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 // stays, and the problems come back per field. A web page question (a URL
 // request or a sign-in) takes no values: answering it is the consent, given
 // once its page has been opened (E21, E23).
-func (b *Broker) Answer(id string, values map[string]any) (map[string]string, error) {
+func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Message, error) {
 	b.mu.Lock()
 	pd := b.byID[id]
 	b.mu.Unlock()
@@ -626,7 +631,7 @@ func (b *Broker) RefuseAll(serverID, action string) {
 
 // Validate checks form values for a pending question as Answer would,
 // without answering, so the person sees problems as they type (E15).
-func (b *Broker) Validate(id string, values map[string]any) (map[string]string, error) {
+func (b *Broker) Validate(id string, values map[string]any) (map[string]i18n.Message, error) {
 	b.mu.Lock()
 	pd := b.byID[id]
 	b.mu.Unlock()

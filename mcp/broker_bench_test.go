@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -37,14 +38,14 @@ func BenchmarkParseRequestedSchema(b *testing.B) {
 	raw := json.RawMessage(benchForm)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseRequestedSchema(raw, nil); err != nil {
+		if _, err := forms.ParseElicitation(raw); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkFormValidate(b *testing.B) {
-	fs, err := ParseRequestedSchema(json.RawMessage(benchForm), nil)
+	fs, err := forms.ParseElicitation(json.RawMessage(benchForm))
 	if err != nil {
 		b.Fatal(err)
 	}

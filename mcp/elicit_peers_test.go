@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -123,7 +124,7 @@ func TestElicit_ServerEverything(t *testing.T) {
 			if got := fieldNames(shown); !strings.HasPrefix(got, "name check firstLine email homepage birthdate integer number") {
 				t.Errorf("field order = %s", got)
 			}
-			byName := map[string]Field{}
+			byName := map[string]forms.Field{}
 			for _, f := range shown.Form.Fields {
 				byName[f.Name] = f
 			}
@@ -156,7 +157,7 @@ func TestElicit_TypeScriptPeer_Actions_E26(t *testing.T) {
 			var kinds string
 			h := newElicitHarness(t, func(r *Question) (Response, bool) {
 				for _, f := range r.Form.Fields {
-					kinds += f.Kind + " "
+					kinds += string(f.Kind) + " "
 				}
 				return tc.resp, true
 			})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -34,32 +35,32 @@ var matrixVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
 // fillForm answers a form the way a person who accepts the defaults and
 // fills the rest would.
-func fillForm(f *Form) map[string]any {
+func fillForm(f *forms.Form) map[string]any {
 	out := map[string]any{}
 	for _, fl := range f.Fields {
 		if fl.Default != nil {
 			continue // the default stands
 		}
 		switch fl.Kind {
-		case KindEmail:
+		case forms.KindEmail:
 			out[fl.Name] = "ada@example.com"
-		case KindURI:
+		case forms.KindURI:
 			out[fl.Name] = "https://example.com/"
-		case KindDate:
+		case forms.KindDate:
 			out[fl.Name] = "2026-01-31"
-		case KindDateTime:
+		case forms.KindDateTime:
 			out[fl.Name] = "2026-01-31T10:00:00Z"
-		case KindInteger, KindNumber:
+		case forms.KindInteger, forms.KindNumber:
 			n := 1.0
 			if fl.Minimum != nil {
 				n = *fl.Minimum
 			}
 			out[fl.Name] = n
-		case KindBoolean:
+		case forms.KindBoolean:
 			out[fl.Name] = true
-		case KindSingleSelect:
+		case forms.KindSingleSelect:
 			out[fl.Name] = fl.Options[0].Value
-		case KindMultiSelect:
+		case forms.KindMultiSelect:
 			out[fl.Name] = []any{fl.Options[0].Value}
 		default:
 			out[fl.Name] = "Ada"

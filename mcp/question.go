@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
@@ -43,7 +45,7 @@ type Question struct {
 	Server  ServerRef `json:"server"`
 	Message string    `json:"message"`
 	// Form is the form of a KindForm question.
-	Form *Form `json:"form,omitempty"`
+	Form *forms.Form `json:"form,omitempty"`
 	// Link is the checked web address of a KindURL or KindSignIn question
 	// (E20, E22).
 	Link       *linkcheck.Report `json:"link,omitempty"`
@@ -54,7 +56,7 @@ type Question struct {
 	// id, which the server's completion notice names (E24).
 	Peer          Peer   `json:"-"`
 	ElicitationID string `json:"-"`
-	schema        *FormSchema
+	schema        *forms.Schema
 }
 
 // ServerRef names the server behind a question, as the person sees it.
@@ -82,9 +84,9 @@ func (q *Question) OpensPage() bool {
 // Validate checks form values as Answer would, without answering, and
 // returns per-field sentences (empty when valid), so that the person sees
 // problems as they type (E15).
-func (q *Question) Validate(values map[string]any) map[string]string {
+func (q *Question) Validate(values map[string]any) map[string]i18n.Message {
 	if q.schema == nil {
-		return map[string]string{}
+		return map[string]i18n.Message{}
 	}
 	_, errs := q.schema.Validate(values)
 	return errs
