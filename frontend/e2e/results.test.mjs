@@ -1,5 +1,6 @@
 // What tool results look like to a person, against the demo server that
-// Gatehouse ships: numbers typed in a generated form, an error result,
+// Gatehouse ships: numbers typed in a generated form, arguments refused by
+// the tool's input schema before anything is sent, an error result,
 // structured content as a tree, a resource link shown as text, and where the
 // app keeps its data.
 
@@ -48,6 +49,26 @@ describe('tool results from the demo server', () => {
     assert.equal(await tree.getByText('[2 items]').count(), 1);
     assert.ok((await tree.locator('details').count()) >= 3);
     await page.screenshot({ path: join(outputDir, 'e2e-structured.png') });
+  });
+
+  it('arguments that do not fit the input schema are checked in Go and not sent', async () => {
+    const { page } = app;
+    await openTool(page, 'Demo server', 'forecast');
+    // The form: what each field accepts is written under it; a problem
+    // shows beside its field once touched, and Call sends nothing.
+    await field(page, 'days').fill('2.5');
+    await page.getByRole('tabpanel').getByText('Enter a whole number.').waitFor();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('tabpanel').getByText('This field is required.').waitFor();
+    assert.equal(await field(page, 'city').getAttribute('aria-invalid'), 'true');
+    // The JSON editor: Go judges the arguments as written.
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await page.getByLabel('Arguments (JSON object)').fill('{"city": "Oslo", "dayz": 2}');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByText('dayz: This form has no such field.').waitFor();
+    await page.getByText(/Nothing was sent/).waitFor();
+    assert.equal(await page.getByRole('region', { name: /^(Result|Error result)$/ }).count(), 0);
+    await page.screenshot({ path: join(outputDir, 'e2e-tool-arguments.png') });
   });
 
   it('a resource link is plain text, not a link', async () => {

@@ -7,7 +7,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
-import { field, question } from '../test/fixtures';
+import { field, msg, question } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -28,7 +28,13 @@ function expectAnswered() {
 const registerFields = [
   field('name', 'text', { label: 'Your name', required: true }),
   field('email', 'email', { label: 'Email', required: true }),
-  field('age', 'integer', { label: 'Age', minimum: 0, maximum: 150, default: 30 }),
+  field('age', 'integer', {
+    label: 'Age',
+    minimum: 0,
+    maximum: 150,
+    default: 30,
+    hints: [msg('A whole number.'), msg('0 to 150.')],
+  }),
   field('newsletter', 'boolean', { label: 'Newsletter', default: true }),
   field('plan', 'single-select', {
     label: 'Plan',
@@ -98,11 +104,13 @@ describe('ConsentDialog', () => {
     expect((screen.getByLabelText('Free') as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('Your name').parentElement!.querySelector('.req')).toBeTruthy();
     expect(screen.getByText('Age').parentElement!.querySelector('.req')).toBeNull();
+    // What a field accepts is written under it, in Go's words.
     expect(screen.getByText('0 to 150.')).toBeTruthy();
+    expect(screen.getByText('A whole number.')).toBeTruthy();
   });
 
   it('sends nothing before Submit and shows Go’s errors inline (E14, E15)', async () => {
-    mocked.submitAnswer.mockResolvedValueOnce({ sent: false, errors: { email: 'Enter an email address, like name@example.com.' } });
+    mocked.submitAnswer.mockResolvedValueOnce({ sent: false, errors: { email: msg('Enter an email address, like name@example.com.') } });
     const { user } = open({ fields: registerFields });
     await user.type(screen.getByLabelText(/^Your name/), 'Ada');
     await user.type(screen.getByLabelText(/^Email/), 'not-an-email');
@@ -148,7 +156,10 @@ describe('ConsentDialog', () => {
   });
 
   it('checks as the person types, showing errors only for touched fields (E15)', async () => {
-    mocked.validateAnswer.mockResolvedValue({ email: 'Enter an email address, like name@example.com.', name: 'This field is required.' });
+    mocked.validateAnswer.mockResolvedValue({
+      email: msg('Enter an email address, like name@example.com.'),
+      name: msg('This field is required.'),
+    });
     const { user } = open({ fields: registerFields });
     await user.type(screen.getByLabelText(/^Email/), 'x');
     await screen.findByText('Enter an email address, like name@example.com.');

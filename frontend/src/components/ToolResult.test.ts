@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import ToolResult from './ToolResult.svelte';
-import { result } from '../test/fixtures';
+import { msg, result } from '../test/fixtures';
 
 const hostile = '<img src=x onerror="window.__pwned=1">';
 
@@ -50,7 +50,7 @@ describe('ToolResult', () => {
 
   it('shows a warning banner when structured content does not match the schema', () => {
     render(ToolResult, {
-      result: result({ structured: '{"n": "x"}', structuredWarning: 'n should be a number, not text.' }),
+      result: result({ structured: '{"n": "x"}', structuredWarning: msg('n should be a number, not text.') }),
     });
     const banner = screen.getByRole('alert');
     expect(banner.textContent).toContain('n should be a number, not text.');

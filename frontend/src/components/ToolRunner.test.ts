@@ -1,6 +1,7 @@
 // Component tests of the tools pane. api.ts is mocked: these tests check the
-// form the UI builds from Go's FormView and the JSON it sends back. The real
-// Go backend is exercised by the end-to-end tests in e2e/.
+// form the UI builds from the form Go sends, the values it gives Go to check,
+// and that it sends what Go made of them. Go's own verdicts are tested in Go
+// (forms/, app/) and end to end in e2e/.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
@@ -8,7 +9,7 @@ import * as api from '../lib/api';
 import { servers } from '../lib/servers.svelte';
 import { tools } from '../lib/tools.svelte';
 import ToolRunner from './ToolRunner.svelte';
-import { field, result, server, tool } from '../test/fixtures';
+import { field, msg, result, server, tool } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -19,7 +20,7 @@ const everyKind = tool('book', {
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   form: {
     complete: true,
-    reason: '',
+    secretFields: [],
     fields: [
       field('title', 'text', { label: 'Title', required: true, description: 'What the meeting is about' }),
       field('email', 'email', { label: 'Organizer email' }),
@@ -27,7 +28,7 @@ const everyKind = tool('book', {
       field('day', 'date', { label: 'Day' }),
       field('start', 'date-time', { label: 'Start' }),
       field('hours', 'number', { label: 'Hours' }),
-      field('people', 'integer', { label: 'People', minimum: 1 }),
+      field('people', 'integer', { label: 'People', minimum: 1, hints: [msg('A whole number.'), msg('1 or more.')] }),
       field('video', 'boolean', { label: 'Video call' }),
       field('room', 'single-select', {
         label: 'Room',
@@ -54,7 +55,12 @@ const everyKind = tool('book', {
 });
 
 const jsonOnly = tool('complex', {
-  form: { complete: false, reason: 'the schema uses oneOf, which a form cannot show', fields: [] },
+  form: {
+    complete: false,
+    reason: msg("The tool's input schema uses oneOf, which a form cannot show."),
+    fields: [],
+    secretFields: [],
+  },
   inputSchema: '{\n  "oneOf": []\n}',
 });
 
@@ -132,7 +138,9 @@ describe('ToolRunner', () => {
     expect(screen.getByText('What the meeting is about')).toBeTruthy();
   });
 
-  it('sends typed JSON: numbers, booleans, arrays, parsed json; empty optional fields left out', async () => {
+  it('gives Go the values typed by kind, and sends the arguments Go made of them', async () => {
+    const fromGo = { title: 'Planning', day: '2026-11-23', hours: 1.5, people: 4, video: true, room: 'elm', meta: { n: 2 } };
+    mocked.checkArguments.mockResolvedValue({ arguments: fromGo, errors: {} });
     const user = await openTool('Book a room');
     await user.type(screen.getByLabelText(/^Title/), 'Planning');
     await fireEvent.input(screen.getByLabelText('Day'), { target: { value: '2026-11-23' } });
@@ -142,54 +150,107 @@ describe('ToolRunner', () => {
     await user.click(screen.getByLabelText('Elm room'));
     await user.click(screen.getByLabelText('Coffee'));
     await user.click(screen.getByLabelText('Whiteboard'));
-    await fireEvent.input(screen.getByLabelText('Metadata'), { target: { value: '{"team": ["a", "b"], "n": 2}' } });
+    await fireEvent.input(screen.getByLabelText('Metadata'), { target: { value: '{"n": 2}' } });
     await user.click(screen.getByRole('button', { name: 'Call' }));
 
     await waitFor(() => expect(mocked.callTool).toHaveBeenCalledTimes(1));
-    expect(sentArgs()).toEqual({
+    const [serverID, toolName, values] = mocked.checkArguments.mock.calls.at(-1)!;
+    expect([serverID, toolName]).toEqual(['s1', 'book']);
+    expect(values).toEqual({
       title: 'Planning',
+      email: '',
+      link: '',
       day: '2026-11-23',
+      start: '',
       hours: 1.5,
       people: 4,
       video: true,
       room: 'elm',
+      floor: '',
       extras: ['coffee', 'board'],
-      meta: { team: ['a', 'b'], n: 2 },
+      meta: '{"n": 2}',
     });
+    expect(sentArgs()).toEqual(fromGo);
     expect(await screen.findByText('booked')).toBeTruthy();
   });
 
-  it('does not call while a field is wrong, and says what is wrong', async () => {
+  it('writes what each field accepts, in Go’s words', async () => {
+    await openTool('Book a room');
+    expect(screen.getByText('1 or more.')).toBeTruthy();
+    expect(screen.getByText('A whole number.')).toBeTruthy();
+  });
+
+  it('does not call while Go finds a field wrong, and shows why beside it', async () => {
+    mocked.checkArguments.mockResolvedValue({
+      arguments: { people: 0 },
+      errors: { title: msg('This field is required.'), people: msg('Enter 1 or more.') },
+    });
     const user = await openTool('Book a room');
     await user.type(screen.getByLabelText('People'), '0');
     await user.click(screen.getByRole('button', { name: 'Call' }));
-    expect(await screen.findByText('This is required.')).toBeTruthy();
+    expect(await screen.findByText('This field is required.')).toBeTruthy();
     expect(screen.getByText('Enter 1 or more.')).toBeTruthy();
+    expect(screen.getByLabelText('People').getAttribute('aria-invalid')).toBe('true');
     expect(mocked.callTool).not.toHaveBeenCalled();
   });
 
-  it('the JSON tab starts from the form and sends what is written there', async () => {
+  it('checks as the person types, showing errors only for touched fields', async () => {
+    mocked.checkArguments.mockResolvedValue({
+      arguments: {},
+      errors: { title: msg('This field is required.'), people: msg('Enter 1 or more.') },
+    });
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText('People'), '0');
+    expect(await screen.findByText('Enter 1 or more.')).toBeTruthy();
+    expect(screen.queryByText('This field is required.')).toBeNull();
+  });
+
+  it('the JSON tab starts from what Go made of the form and sends what is written there', async () => {
+    mocked.checkArguments.mockResolvedValue({ arguments: { title: 'X' }, errors: {} });
     const user = await openTool('Book a room');
     await user.type(screen.getByLabelText(/^Title/), 'X');
     await user.click(screen.getByRole('tab', { name: 'JSON' }));
-    const editor = screen.getByLabelText('Arguments (JSON object)') as HTMLTextAreaElement;
-    expect(JSON.parse(editor.value)).toEqual({ title: 'X' });
+    const editor = (await screen.findByLabelText('Arguments (JSON object)')) as HTMLTextAreaElement;
+    await waitFor(() => expect(JSON.parse(editor.value)).toEqual({ title: 'X' }));
     expect(screen.getByText('Input schema')).toBeTruthy();
     await fireEvent.input(editor, { target: { value: '{"title": "Y", "people": 3}' } });
     await user.click(screen.getByRole('button', { name: 'Call' }));
     await waitFor(() => expect(mocked.callTool).toHaveBeenCalled());
-    expect(sentArgs()).toEqual({ title: 'Y', people: 3 });
+    expect(mocked.callTool.mock.calls[0][3]).toBe('{"title": "Y", "people": 3}');
   });
 
   it('offers only the JSON editor, with the reason, when the form is incomplete', async () => {
-    const user = await openTool('complex');
+    await openTool('complex');
     expect(screen.queryByRole('tab')).toBeNull();
-    expect(screen.getByText(/the schema uses oneOf, which a form cannot show/)).toBeTruthy();
+    expect(screen.getByText(/uses oneOf, which a form cannot show/)).toBeTruthy();
+  });
+
+  it('shows why Go refused the arguments: nothing was sent', async () => {
+    mocked.callTool.mockResolvedValue(
+      result({
+        argumentErrors: {
+          '': msg('The arguments must be a JSON object, like {"name": "value"}.'),
+          days: msg('Enter a whole number.'),
+        },
+      }),
+    );
+    const user = await openTool('complex');
     const editor = screen.getByLabelText('Arguments (JSON object)');
     await fireEvent.input(editor, { target: { value: '[1]' } });
     await user.click(screen.getByRole('button', { name: 'Call' }));
-    expect(await screen.findByText(/must be a JSON object/)).toBeTruthy();
-    expect(mocked.callTool).not.toHaveBeenCalled();
+    const list = await waitFor(() => {
+      const el = document.getElementById(editor.getAttribute('aria-describedby') ?? '');
+      expect(el).not.toBeNull();
+      return el!;
+    });
+    expect(list.textContent).toContain('The arguments must be a JSON object');
+    expect(list.textContent).toContain('days: Enter a whole number.');
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/Nothing was sent/)).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Result/ })).toBeNull();
+    // Editing the arguments puts the old verdict away.
+    await fireEvent.input(editor, { target: { value: '{}' } });
+    expect(screen.queryByText(/days: Enter a whole number/)).toBeNull();
   });
 
   it('Cancel asks Go to cancel the running call by its ID', async () => {

@@ -3,15 +3,17 @@
 // free of Wails details, and component tests can replace this module with a
 // mock (vi.mock('../lib/api')).
 //
-// The Go side returns nil slices and maps as null; this module turns them
-// into empty ones so the rest of the UI never has to check.
+// Where the Go side may return nil slices and maps as null, this module
+// turns them into empty ones so the rest of the UI never has to check. The
+// forms Go builds (forms.Form, forms.Field) and its messages never carry
+// null lists, and are used as they come.
 
 import * as Servers from '../../wailsjs/go/app/ServersService';
 import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
 import * as Questions from '../../wailsjs/go/app/QuestionService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app, linkcheck, mcp } from '../../wailsjs/go/models';
+import type { app, forms, i18n, linkcheck, mcp } from '../../wailsjs/go/models';
 import { EventQuestions, EventServers, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
@@ -27,16 +29,34 @@ export type ServerView = Omit<Data<app.ServerView>, 'input' | 'status'> & {
 export type StatusView = Omit<Data<app.StatusView>, 'counts'> & { counts: ListCount };
 export type ListCount = Data<app.ListCount>;
 export type FieldErrors = Record<string, string>;
-export type OptionView = Data<app.OptionView>;
-export type FieldView = Omit<Data<app.FieldView>, 'options'> & { options?: OptionView[] };
-export type FormView = { fields: FieldView[]; complete: boolean; reason: string };
+/**
+ * A sentence from Go (i18n.Message): a catalogue key, its arguments, and
+ * its English text. Show `text`; never write such sentences here. Go adds
+ * `text` when it sends a message, which the generated class cannot say, so
+ * values holding messages are typed here and read from Go through unknown.
+ */
+export type Message = Data<i18n.Message> & { text: string };
+/** Per field name ("" for the whole), what Go found wrong. */
+export type MessageErrors = Record<string, Message>;
+export type Option = Data<forms.Option>;
+/** One input of a form Go built from a schema (forms.Field). */
+export type Field = Omit<Data<forms.Field>, 'options' | 'hints'> & { options: Option[]; hints: Message[] };
+/** A form Go built from a schema (forms.Form). */
+export type Form = Omit<Data<forms.Form>, 'fields' | 'reason'> & { fields: Field[]; reason?: Message };
 export type ToolHints = Data<app.ToolHints>;
 export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
   annotations: ToolHints;
-  form: FormView;
+  form: Form;
 };
+/** A tool form's values read by Go: the arguments they make, and what is wrong. */
+export type ArgumentCheck = { arguments: Record<string, unknown>; errors: MessageErrors };
 export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkReport };
-export type ToolResultView = Omit<Data<app.ToolResultView>, 'content'> & { content: ContentView[] };
+export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structuredWarning' | 'argumentErrors'> & {
+  content: ContentView[];
+  structuredWarning?: Message;
+  /** Set when the arguments did not pass: then the tool was not called. */
+  argumentErrors: MessageErrors;
+};
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
 export type LinkWarning = Data<linkcheck.Warning>;
@@ -46,7 +66,7 @@ export type ServerRef = Data<mcp.ServerRef>;
 /** The question in the consent dialog: a form, a web page to open, or a sign-in. */
 export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'link'> & {
   server: ServerRef;
-  form?: FormView;
+  form?: Form;
   link?: LinkReport;
 };
 export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkReport };
@@ -66,7 +86,7 @@ export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
   answer?: Record<string, unknown>;
 };
 export type PolicyView = Data<app.PolicyView>;
-export type SubmitResult = { sent: boolean; errors: FieldErrors };
+export type SubmitResult = { sent: boolean; errors: MessageErrors };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
 
@@ -132,32 +152,6 @@ export function normalizeServer(s: ServerView): ServerView {
   };
 }
 
-export function normalizeTool(t: ToolView): ToolView {
-  const form = (t.form ?? {}) as Partial<FormView>;
-  return {
-    ...t,
-    title: t.title || t.name,
-    description: t.description ?? '',
-    annotations: t.annotations ?? { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-    form: {
-      fields: (form.fields ?? []).map((f) => ({ ...f, options: f.options ?? [] })),
-      complete: form.complete ?? false,
-      reason: form.reason ?? '',
-    },
-    inputSchema: t.inputSchema ?? '',
-  };
-}
-
-export function normalizeResult(r: ToolResultView): ToolResultView {
-  return {
-    isError: !!r.isError,
-    content: r.content ?? [],
-    structured: r.structured ?? '',
-    structuredWarning: r.structuredWarning ?? '',
-    durationMs: r.durationMs ?? 0,
-  };
-}
-
 // --- Servers pane -----------------------------------------------------------
 
 export async function listServers(): Promise<ServerView[]> {
@@ -208,17 +202,22 @@ export async function serverLog(id: string): Promise<string> {
 // --- Tools pane ---------------------------------------------------------------
 
 export async function listTools(serverID: string): Promise<ToolView[]> {
-  const list = await call(() => Tools.List(serverID));
-  return (list ?? []).map((t) => normalizeTool(t as ToolView));
+  return (await call(() => Tools.List(serverID))) as unknown as ToolView[];
 }
 
+/** Reads a tool form's values as a call would send them, without calling. */
+export async function checkArguments(serverID: string, tool: string, values: AnswerValues): Promise<ArgumentCheck> {
+  return (await call(() => Tools.Check(serverID, tool, values))) as unknown as ArgumentCheck;
+}
+
+/** Calls a tool with JSON arguments; Go checks them first and sends nothing when they do not pass. */
 export async function callTool(
   callID: string,
   serverID: string,
   tool: string,
   argsJSON: string,
 ): Promise<ToolResultView> {
-  return normalizeResult((await call(() => Tools.Call(callID, serverID, tool, argsJSON))) as ToolResultView);
+  return (await call(() => Tools.Call(callID, serverID, tool, argsJSON))) as unknown as ToolResultView;
 }
 
 /** Opens a resource link of a tool result, by the ID Go gave it, after the person's consent (E31). */
@@ -271,14 +270,13 @@ export function stopWaiting(id: string): Promise<void> {
 }
 
 /** Errors per field for an answer, without sending it (E15). */
-export async function validateAnswer(id: string, values: AnswerValues): Promise<FieldErrors> {
-  return { ...((await call(() => Questions.Validate(id, values))) ?? {}) };
+export async function validateAnswer(id: string, values: AnswerValues): Promise<MessageErrors> {
+  return (await call(() => Questions.Validate(id, values))) as unknown as MessageErrors;
 }
 
 /** Sends the answer if Go finds it valid; otherwise nothing is sent and the errors come back. */
 export async function submitAnswer(id: string, values: AnswerValues): Promise<SubmitResult> {
-  const r = await call(() => Questions.Submit(id, values));
-  return { sent: !!r?.sent, errors: { ...(r?.errors ?? {}) } };
+  return (await call(() => Questions.Submit(id, values))) as unknown as SubmitResult;
 }
 
 export function declineQuestion(id: string): Promise<void> {

@@ -1,6 +1,6 @@
 // Small builders for the Go views the component tests feed to the UI.
 
-import type { FieldView, QuestionView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
+import type { Field, Message, QuestionView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
 
 export function status(over: Partial<StatusView> = {}): StatusView {
   return {
@@ -42,8 +42,13 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
   };
 }
 
-export function field(name: string, kind: string, over: Partial<FieldView> = {}): FieldView {
-  return { name, label: name, description: '', kind, required: false, sensitive: false, ...over };
+/** A message as Go sends it; the tests only look at its text. */
+export function msg(text: string, key = 'test.message'): Message {
+  return { key, args: {}, text };
+}
+
+export function field(name: string, kind: string, over: Partial<Field> = {}): Field {
+  return { name, label: name, description: '', kind, required: false, sensitive: false, options: [], hints: [], ...over };
 }
 
 export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
@@ -52,7 +57,7 @@ export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
     title: name,
     description: '',
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-    form: { fields: [], complete: true, reason: '' },
+    form: { fields: [], complete: true, secretFields: [] },
     inputSchema: '{\n  "type": "object"\n}',
     hasOutputSchema: false,
     ...over,
@@ -60,7 +65,7 @@ export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
 }
 
 export function result(over: Partial<ToolResultView> = {}): ToolResultView {
-  return { isError: false, content: [], structured: '', structuredWarning: '', durationMs: 12, ...over };
+  return { isError: false, content: [], structured: '', durationMs: 12, argumentErrors: {}, ...over };
 }
 
 /** Overrides of a question, with the server's and form's parts flattened for brevity. */
@@ -70,7 +75,7 @@ export type QuestionOverrides = Partial<Omit<QuestionView, 'server' | 'form'>> &
   where?: string;
   selfName?: string;
   selfVersion?: string;
-  fields?: FieldView[];
+  fields?: Field[];
 };
 
 export function question(over: QuestionOverrides = {}): QuestionView {
@@ -86,7 +91,7 @@ export function question(over: QuestionOverrides = {}): QuestionView {
       selfVersion: selfVersion ?? '1.0.0',
     },
     message: 'Please register.',
-    form: { fields: fields ?? [], complete: true, reason: '' },
+    form: { fields: fields ?? [], complete: true, secretFields: [] },
     sensitive: false,
     opensPage: (rest.kind ?? 'form') !== 'form',
     receivedAt: '2026-11-22T10:00:00Z',

@@ -20,6 +20,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     serverLog: vi.fn(async () => ''),
     listTools: vi.fn(async () => []),
     callTool: vi.fn(),
+    checkArguments: vi.fn(async () => ({ arguments: {}, errors: {} })),
     cancelCall: vi.fn(async () => {}),
     appInfo: vi.fn(),
     getSettings: vi.fn(),

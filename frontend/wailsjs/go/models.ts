@@ -18,6 +18,38 @@ export namespace app {
 	        this.keyring = source["keyring"];
 	    }
 	}
+	export class ArgumentCheck {
+	    arguments: Record<string, any>;
+	    errors: Record<string, i18n.Message>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ArgumentCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.arguments = source["arguments"];
+	        this.errors = this.convertValues(source["errors"], i18n.Message, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ContentView {
 	    type: string;
 	    text: string;
@@ -46,112 +78,6 @@ export namespace app {
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.linkId = source["linkId"];
 	        this.linkProblem = source["linkProblem"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class OptionView {
-	    value: string;
-	    label: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new OptionView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.value = source["value"];
-	        this.label = source["label"];
-	    }
-	}
-	export class FieldView {
-	    name: string;
-	    label: string;
-	    description: string;
-	    kind: string;
-	    required: boolean;
-	    default?: any;
-	    minimum?: number;
-	    maximum?: number;
-	    minLength?: number;
-	    maxLength?: number;
-	    pattern?: string;
-	    minItems?: number;
-	    maxItems?: number;
-	    options?: OptionView[];
-	    sensitive: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new FieldView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.label = source["label"];
-	        this.description = source["description"];
-	        this.kind = source["kind"];
-	        this.required = source["required"];
-	        this.default = source["default"];
-	        this.minimum = source["minimum"];
-	        this.maximum = source["maximum"];
-	        this.minLength = source["minLength"];
-	        this.maxLength = source["maxLength"];
-	        this.pattern = source["pattern"];
-	        this.minItems = source["minItems"];
-	        this.maxItems = source["maxItems"];
-	        this.options = this.convertValues(source["options"], OptionView);
-	        this.sensitive = source["sensitive"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FormView {
-	    fields: FieldView[];
-	    complete: boolean;
-	    reason: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new FormView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.fields = this.convertValues(source["fields"], FieldView);
-	        this.complete = source["complete"];
-	        this.reason = source["reason"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -260,7 +186,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	
 	export class PolicyView {
 	    mode: string;
 	    mutedUntil: string;
@@ -280,7 +205,7 @@ export namespace app {
 	    kind: string;
 	    server: mcp.ServerRef;
 	    message: string;
-	    form?: FormView;
+	    form?: forms.Form;
 	    link?: linkcheck.Report;
 	    opensPage: boolean;
 	    sensitive: boolean;
@@ -297,7 +222,7 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.server = this.convertValues(source["server"], mcp.ServerRef);
 	        this.message = source["message"];
-	        this.form = this.convertValues(source["form"], FormView);
+	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.opensPage = source["opensPage"];
 	        this.sensitive = source["sensitive"];
@@ -502,7 +427,7 @@ export namespace app {
 	
 	export class SubmitResult {
 	    sent: boolean;
-	    errors: Record<string, string>;
+	    errors: Record<string, i18n.Message>;
 	
 	    static createFrom(source: any = {}) {
 	        return new SubmitResult(source);
@@ -511,8 +436,26 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.sent = source["sent"];
-	        this.errors = source["errors"];
+	        this.errors = this.convertValues(source["errors"], i18n.Message, true);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ToolHints {
 	    readOnly: boolean;
@@ -536,8 +479,9 @@ export namespace app {
 	    isError: boolean;
 	    content: ContentView[];
 	    structured: string;
-	    structuredWarning: string;
+	    structuredWarning?: i18n.Message;
 	    durationMs: number;
+	    argumentErrors: Record<string, i18n.Message>;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolResultView(source);
@@ -548,8 +492,9 @@ export namespace app {
 	        this.isError = source["isError"];
 	        this.content = this.convertValues(source["content"], ContentView);
 	        this.structured = source["structured"];
-	        this.structuredWarning = source["structuredWarning"];
+	        this.structuredWarning = this.convertValues(source["structuredWarning"], i18n.Message);
 	        this.durationMs = source["durationMs"];
+	        this.argumentErrors = this.convertValues(source["argumentErrors"], i18n.Message, true);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -575,7 +520,7 @@ export namespace app {
 	    title: string;
 	    description: string;
 	    annotations: ToolHints;
-	    form: FormView;
+	    form: forms.Form;
 	    inputSchema: string;
 	    hasOutputSchema: boolean;
 	
@@ -589,7 +534,7 @@ export namespace app {
 	        this.title = source["title"];
 	        this.description = source["description"];
 	        this.annotations = this.convertValues(source["annotations"], ToolHints);
-	        this.form = this.convertValues(source["form"], FormView);
+	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.inputSchema = source["inputSchema"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
 	    }
@@ -611,6 +556,140 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace forms {
+	
+	export class Option {
+	    value: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Option(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.label = source["label"];
+	    }
+	}
+	export class Field {
+	    name: string;
+	    label: string;
+	    description: string;
+	    kind: string;
+	    required: boolean;
+	    default?: any;
+	    minimum?: number;
+	    maximum?: number;
+	    minLength?: number;
+	    maxLength?: number;
+	    pattern?: string;
+	    minItems?: number;
+	    maxItems?: number;
+	    options: Option[];
+	    hints: i18n.Message[];
+	    sensitive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Field(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.description = source["description"];
+	        this.kind = source["kind"];
+	        this.required = source["required"];
+	        this.default = source["default"];
+	        this.minimum = source["minimum"];
+	        this.maximum = source["maximum"];
+	        this.minLength = source["minLength"];
+	        this.maxLength = source["maxLength"];
+	        this.pattern = source["pattern"];
+	        this.minItems = source["minItems"];
+	        this.maxItems = source["maxItems"];
+	        this.options = this.convertValues(source["options"], Option);
+	        this.hints = this.convertValues(source["hints"], i18n.Message);
+	        this.sensitive = source["sensitive"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Form {
+	    fields: Field[];
+	    complete: boolean;
+	    reason?: i18n.Message;
+	    secretFields: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Form(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fields = this.convertValues(source["fields"], Field);
+	        this.complete = source["complete"];
+	        this.reason = this.convertValues(source["reason"], i18n.Message);
+	        this.secretFields = source["secretFields"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace i18n {
+	
+	export class Message {
+	    key: string;
+	    args: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.args = source["args"];
+	    }
 	}
 
 }

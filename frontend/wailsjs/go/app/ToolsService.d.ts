@@ -6,6 +6,8 @@ export function Call(arg1:string,arg2:string,arg3:string,arg4:string):Promise<ap
 
 export function Cancel(arg1:string):Promise<void>;
 
+export function Check(arg1:string,arg2:string,arg3:Record<string, any>):Promise<app.ArgumentCheck>;
+
 export function List(arg1:string):Promise<Array<app.ToolView>>;
 
 export function OpenLink(arg1:string):Promise<void>;

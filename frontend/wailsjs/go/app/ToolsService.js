@@ -10,6 +10,10 @@ export function Cancel(arg1) {
   return window['go']['app']['ToolsService']['Cancel'](arg1);
 }
 
+export function Check(arg1, arg2, arg3) {
+  return window['go']['app']['ToolsService']['Check'](arg1, arg2, arg3);
+}
+
 export function List(arg1) {
   return window['go']['app']['ToolsService']['List'](arg1);
 }
