@@ -33,6 +33,7 @@ type SchemaError struct {
 	Problem  string
 }
 
+// Error says what is wrong, for the server: "requestedSchema property "x" ...".
 func (e *SchemaError) Error() string {
 	if e.Property == "" {
 		return "requestedSchema " + e.Problem
