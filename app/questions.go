@@ -42,9 +42,6 @@ type QuestionView struct {
 	// OpensPage is true when answering means opening Link in the browser
 	// (mcp.Question.OpensPage, the one place that decides it).
 	OpensPage bool `json:"opensPage"`
-	// Sensitive is true when a field looks like it asks for a secret
-	// (E17); Form.SecretFields names those fields.
-	Sensitive  bool   `json:"sensitive"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
 }
@@ -319,13 +316,8 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 }
 
 func questionView(q *mcp.Question) *QuestionView {
-	v := &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Link: q.Link, OpensPage: q.OpensPage(),
-		ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
-	if q.Form != nil {
-		v.Form = q.Form
-		v.Sensitive = len(q.Form.SecretFields) > 0
-	}
-	return v
+	return &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Form: q.Form, Link: q.Link,
+		OpensPage: q.OpensPage(), ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 }
 
 func truncate(s string, n int) string {

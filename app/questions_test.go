@@ -79,8 +79,8 @@ func TestQuestionService_Dialog_E14_E15_E27(t *testing.T) {
 	if !strings.HasPrefix(v.Message, "Register for GopherCon Demo 2026.\n") || v.Form == nil || len(v.Form.Fields) != 12 || v.Form.Fields[0].Name != "name" || v.Form.Fields[11].Name != "diet" {
 		t.Errorf("view = %+v", v)
 	}
-	if v.Sensitive {
-		t.Error("the registration form is not sensitive")
+	if len(v.Form.SecretFields) != 0 {
+		t.Errorf("the registration form asks for no secret, but %v were flagged", v.Form.SecretFields)
 	}
 	answer := map[string]any{"name": "Ada", "email": "not-an-email", "arrival": "2026-03-01", "track": "web", "workshops": []any{"mcp"}}
 	errs, err := svc.Validate(v.ID, answer)
@@ -136,8 +136,8 @@ func TestQuestionService_DeclineCancelAndSensitive_E17_E26(t *testing.T) {
 			}
 		}()
 		v := shownRequest(t, rec, i)
-		if v.Sensitive != tc.sensitive {
-			t.Errorf("%s: sensitive = %v", tc.tool, v.Sensitive)
+		if got := len(v.Form.SecretFields) > 0; got != tc.sensitive {
+			t.Errorf("%s: secret fields = %v", tc.tool, v.Form.SecretFields)
 		}
 		if secret := strings.Join(v.Form.SecretFields, ","); tc.sensitive && secret != "password" || !tc.sensitive && secret != "" {
 			t.Errorf("%s: the warning names the fields %q", tc.tool, secret)

@@ -142,8 +142,14 @@ func (a *terminalAnswerer) header(req *mcp.Question) {
 	fmt.Fprintln(a.out, who)
 	fmt.Fprintln(a.out, visible(req.Message))
 	if req.Form != nil && len(req.Form.SecretFields) > 0 {
-		fmt.Fprintln(a.out, "Warning: this form seems to ask for a secret (a password, key, token or card number).\n"+
-			"Servers must not ask for those here. Declining is safest.")
+		var labels []string
+		for _, f := range req.Form.Fields {
+			if slices.Contains(req.Form.SecretFields, f.Name) {
+				labels = append(labels, "\""+oneLine(f.Label)+"\"")
+			}
+		}
+		fmt.Fprintf(a.out, "Warning: %s to ask for a password, key or other secret: %s.\n"+
+			"Servers must not ask for those here. Declining is safest.\n", plural(len(labels), "this field seems", "these fields seem"), strings.Join(labels, ", "))
 	}
 }
 
@@ -387,4 +393,12 @@ func pickOption(f forms.Field, s string) any {
 // Notify implements mcp.Answerer.
 func (a *terminalAnswerer) Notify(n mcp.Notice) {
 	fmt.Fprintf(a.out, "\n%s is sending too many requests; some were refused without being shown.\n", oneLine(n.ServerName))
+}
+
+// plural picks the singular or plural wording for n things.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -48,7 +48,7 @@ func TestCLI_AnswersFile(t *testing.T) {
 		{"an invalid answer is not sent and exits 1", "register", `[{"name":"Ada","email":"nope","arrival":"2026-02-30","track":"go"}]`, 1, "cancel",
 			"Email: Enter an email address"},
 		{"a missing entry cancels and exits 1", "plan_trip", `[{"city":"Rome"}]`, 1, "second: cancel", "no entry for request 2"},
-		{"a password form shows the warning", "connect_bank", `["decline"]`, 0, "decline", "seems to ask for a secret"},
+		{"a password form shows the warning", "connect_bank", `["decline"]`, 0, "decline", `this field seems to ask for a password, key or other secret: "Bank password"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -134,6 +134,11 @@ func TestElicit_ServerEverything(t *testing.T) {
 			if f := byName["firstLine"]; f.Default != "It was a dark and stormy night." {
 				t.Errorf("default = %v", f.Default)
 			}
+			// No field asks for a secret (one tells the person not to give a
+			// PIN): the reference server's form shows no warning (E17).
+			if len(shown.Form.SecretFields) != 0 {
+				t.Errorf("server-everything's form was flagged as asking for a secret: %v", shown.Form.SecretFields)
+			}
 		})
 	}
 }

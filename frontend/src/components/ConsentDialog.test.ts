@@ -87,9 +87,14 @@ describe('ConsentDialog', () => {
   });
 
   it('warns above the form when a field looks like a secret (E17)', () => {
-    open({ sensitive: true, fields: [field('password', 'text', { sensitive: true })] });
-    expect(screen.getByText(/seems to ask for a password, key or other secret/)).toBeTruthy();
-    expect((screen.getByLabelText('password') as HTMLInputElement).type).toBe('password');
+    open({
+      fields: [field('user', 'text', { label: 'User name' }), field('password', 'text', { label: 'Bank password', sensitive: true })],
+      secretFields: ['password'],
+    });
+    // The warning names the field that set it off, by its label, and only that one.
+    expect(screen.getByText(/This field seems to ask for a password, key or other secret: “Bank password”\./)).toBeTruthy();
+    expect(screen.queryByText(/User name”/)).toBeNull();
+    expect((screen.getByLabelText('Bank password') as HTMLInputElement).type).toBe('password');
   });
 
   it('has no warning for an ordinary form', () => {

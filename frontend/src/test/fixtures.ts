@@ -76,10 +76,11 @@ export type QuestionOverrides = Partial<Omit<QuestionView, 'server' | 'form'>> &
   selfName?: string;
   selfVersion?: string;
   fields?: Field[];
+  secretFields?: string[];
 };
 
 export function question(over: QuestionOverrides = {}): QuestionView {
-  const { serverName, serverId, where, selfName, selfVersion, fields, ...rest } = over;
+  const { serverName, serverId, where, selfName, selfVersion, fields, secretFields, ...rest } = over;
   return {
     id: 'req-1',
     kind: 'form',
@@ -91,8 +92,7 @@ export function question(over: QuestionOverrides = {}): QuestionView {
       selfVersion: selfVersion ?? '1.0.0',
     },
     message: 'Please register.',
-    form: { fields: fields ?? [], complete: true, secretFields: [] },
-    sensitive: false,
+    form: { fields: fields ?? [], complete: true, secretFields: secretFields ?? [] },
     opensPage: (rest.kind ?? 'form') !== 'form',
     receivedAt: '2026-11-22T10:00:00Z',
     deadline: '2026-11-22T10:10:00Z',

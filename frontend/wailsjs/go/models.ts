@@ -208,7 +208,6 @@ export namespace app {
 	    form?: forms.Form;
 	    link?: linkcheck.Report;
 	    opensPage: boolean;
-	    sensitive: boolean;
 	    receivedAt: string;
 	    deadline: string;
 	
@@ -225,7 +224,6 @@ export namespace app {
 	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.opensPage = source["opensPage"];
-	        this.sensitive = source["sensitive"];
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
 	    }
