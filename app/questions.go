@@ -41,7 +41,7 @@ type QuestionView struct {
 	Link *linkcheck.Report `json:"link,omitempty"`
 	// OpensPage is true when answering means opening Link in the browser
 	// (mcp.Question.OpensPage, the one place that decides it).
-	OpensPage bool `json:"opensPage"`
+	OpensPage  bool   `json:"opensPage"`
 	ReceivedAt string `json:"receivedAt"`
 	Deadline   string `json:"deadline"`
 }
