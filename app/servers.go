@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -183,14 +184,19 @@ func canonicalHeaders(h map[string]string) map[string]string {
 	return out
 }
 
-// toInput converts a store record back into editor input.
+// toInput converts a store record back into editor input, with every list
+// and map present (the window receives [] and {}, never null).
 func toInput(srv store.Server) ServerInput {
-	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport, NoURLMode: srv.DisableURLMode}
+	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport, NoURLMode: srv.DisableURLMode,
+		Args: []string{}, Env: map[string]string{}, Headers: map[string]string{}}
 	if c := srv.Stdio; c != nil {
-		in.Command, in.Args, in.Env, in.Dir, in.InheritEnv = c.Command, c.Args, c.Env, c.Dir, c.InheritEnv
+		in.Command, in.Dir, in.InheritEnv = c.Command, c.Dir, c.InheritEnv
+		in.Args = append(in.Args, c.Args...)
+		maps.Copy(in.Env, c.Env)
 	}
 	if c := srv.HTTP; c != nil {
-		in.URL, in.Headers = c.URL, c.Headers
+		in.URL = c.URL
+		maps.Copy(in.Headers, c.Headers)
 		if o := c.OAuth; o != nil {
 			in.ClientID, in.ClientSecret, in.ClientMetadataURL = o.ClientID, o.ClientSecret, o.ClientMetadataURL
 		}
@@ -226,7 +232,7 @@ func (c *Core) serverView(srv store.Server) ServerView {
 		ProtocolVersion: st.ProtocolVersion,
 		ServerName:      st.ServerName,
 		ServerVersion:   st.ServerVersion,
-		Capabilities:    st.Capabilities,
+		Capabilities:    append([]string{}, st.Capabilities...),
 		Since:           rfc3339(st.Since),
 		NextRetry:       rfc3339(st.NextRetry),
 		Counts:          ListCount{Tools: st.Tools, Resources: st.Resources, Prompts: st.Prompts},

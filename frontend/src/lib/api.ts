@@ -3,10 +3,8 @@
 // free of Wails details, and component tests can replace this module with a
 // mock (vi.mock('../lib/api')).
 //
-// Where the Go side may return nil slices and maps as null, this module
-// turns them into empty ones so the rest of the UI never has to check. The
-// forms Go builds (forms.Form, forms.Field) and its messages never carry
-// null lists, and are used as they come.
+// Go sends every list and map as [] or {}, never null (app/nonull_test.go
+// checks it), so values are used as they arrive.
 
 import * as Servers from '../../wailsjs/go/app/ServersService';
 import * as Tools from '../../wailsjs/go/app/ToolsService';
@@ -112,65 +110,23 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function normalizeInput(i: Partial<ServerInput> | null | undefined): ServerInput {
-  return {
-    name: i?.name ?? '',
-    enabled: i?.enabled ?? false,
-    transport: i?.transport ?? 'stdio',
-    command: i?.command ?? '',
-    args: i?.args ?? [],
-    env: i?.env ?? {},
-    dir: i?.dir ?? '',
-    inheritEnv: i?.inheritEnv ?? false,
-    url: i?.url ?? '',
-    headers: i?.headers ?? {},
-    noUrlMode: i?.noUrlMode ?? false,
-    clientId: i?.clientId ?? '',
-    clientSecret: i?.clientSecret ?? '',
-    clientMetadataUrl: i?.clientMetadataUrl ?? '',
-  };
-}
-
-export function normalizeServer(s: ServerView): ServerView {
-  const st = (s.status ?? {}) as Partial<StatusView>;
-  return {
-    id: s.id,
-    where: s.where ?? '',
-    input: normalizeInput(s.input),
-    status: {
-      state: st.state ?? 'connecting',
-      message: st.message ?? '',
-      transport: st.transport ?? '',
-      protocolVersion: st.protocolVersion ?? '',
-      serverName: st.serverName ?? '',
-      serverVersion: st.serverVersion ?? '',
-      capabilities: st.capabilities ?? [],
-      since: st.since ?? '',
-      nextRetry: st.nextRetry ?? '',
-      counts: st.counts ?? { tools: 0, resources: 0, prompts: 0 },
-    },
-  };
-}
-
 // --- Servers pane -----------------------------------------------------------
 
 export async function listServers(): Promise<ServerView[]> {
-  const list = await call(() => Servers.List());
-  return (list ?? []).map((s) => normalizeServer(s as ServerView));
+  return (await call(() => Servers.List())) as ServerView[];
 }
 
 /** Field errors for an editor's input; an empty object means valid. */
 export async function validateServer(id: string, input: ServerInput): Promise<FieldErrors> {
-  const errs = await call(() => Servers.Validate(id, input as app.ServerInput));
-  return { ...(errs ?? {}) };
+  return call(() => Servers.Validate(id, input as app.ServerInput));
 }
 
 export async function addServer(input: ServerInput): Promise<ServerView> {
-  return normalizeServer((await call(() => Servers.Add(input as app.ServerInput))) as ServerView);
+  return (await call(() => Servers.Add(input as app.ServerInput))) as ServerView;
 }
 
 export async function updateServer(id: string, input: ServerInput): Promise<ServerView> {
-  return normalizeServer((await call(() => Servers.Update(id, input as app.ServerInput))) as ServerView);
+  return (await call(() => Servers.Update(id, input as app.ServerInput))) as ServerView;
 }
 
 export function removeServer(id: string): Promise<void> {
@@ -310,7 +266,7 @@ export function setServerPolicy(serverID: string, mode: 'ask' | 'decline'): Prom
 }
 
 export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
-  return ((await call(() => Questions.History(serverID, outcome))) ?? []) as HistoryView[];
+  return (await call(() => Questions.History(serverID, outcome))) as HistoryView[];
 }
 
 export function clearHistory(): Promise<void> {
@@ -334,7 +290,7 @@ function on(name: string, cb: (...data: unknown[]) => void): Unsubscribe {
 
 /** Calls cb with every server and its status whenever any server changes. */
 export function onServersChanged(cb: (servers: ServerView[]) => void): Unsubscribe {
-  return on(EventServers, (list) => cb(((list as ServerView[]) ?? []).map(normalizeServer)));
+  return on(EventServers, (list) => cb(list as ServerView[]));
 }
 
 /** Calls cb with a server's ID whenever that server's tool list changed. */
