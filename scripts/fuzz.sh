@@ -12,7 +12,7 @@ count=0
 while IFS=: read -r file name; do
 	pkg=./$(dirname "$file")
 	echo "fuzz: $name in $pkg for ${each}s"
-	go test -run '^$' -fuzz "^${name}\$" -fuzztime "${each}s" "$pkg"
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "${each}s" -fuzzminimizetime 1s "$pkg"
 	count=$((count + 1))
 done < <(git ls-files '*_test.go' | xargs grep -HoE '^func Fuzz[A-Za-z0-9_]+' | sed -E 's/:func /:/' | sort -u)
 if ((count == 0)); then

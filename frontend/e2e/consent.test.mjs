@@ -133,7 +133,8 @@ describe('the consent dialog', () => {
     const { page } = app;
     await startCall(page, 'connect_bank');
     const dialog = consent(page);
-    await dialog.getByText('This form seems to ask for a password, key or other secret.').waitFor();
+    // The warning names the field that set it off (E17); the user name does not.
+    await dialog.getByText('This field seems to ask for a password, key or other secret: “Bank password”.').waitFor();
     assert.equal(await fieldIn(dialog, 'Bank password').getAttribute('type'), 'password');
     await dialog.getByRole('button', { name: 'Decline' }).click();
     assert.match(await resultText(page), /^decline$/m);
@@ -323,7 +324,7 @@ describe('a hostile request (E16)', () => {
     assert.ok(text.includes('U+200B'), 'the zero-width space is shown as a code');
     assert.ok(text.includes('API token <b>now</b>'), 'the field title is text');
     assert.equal(await dialog.locator('img, a[href], b').count(), 0);
-    await dialog.getByText('This form seems to ask for a password, key or other secret.').waitFor();
+    await dialog.getByText('This field seems to ask for a password, key or other secret: “API token <b>now</b>”.').waitFor();
     await page.screenshot({ path: join(outputDir, 'e2e-consent-hostile.png') });
     await page.waitForTimeout(500); // time for a stray image or prefetch to be requested, had one been made
     assert.deepEqual(hits, []);
