@@ -122,6 +122,12 @@ func (s *Schema) collect(values map[string]any, keepBad bool) (map[string]any, m
 					continue
 				}
 			}
+			// A JSON field whose text is an empty value ("" or []) is as
+			// empty as a blank one: left out, like every empty field. The
+			// JSON tab sends such a value when it is meant (Check).
+			if isEmpty(v) {
+				continue
+			}
 		}
 		content[name] = v
 	}
