@@ -326,6 +326,80 @@ func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) 
 	return resp.Action == ActionAccept, nil
 }
 
+// Tool-call policies: what the settings say about a tool in a conversation,
+// decided by the caller (the chat) from the person's per-tool and per-server
+// choices before it calls ApproveToolCall.
+const (
+	ToolPolicyAsk   = "ask"
+	ToolPolicyAllow = "allow"
+	ToolPolicyDeny  = "deny"
+)
+
+// ApproveToolCall decides whether a model may make call on peer's server.
+// policy is what the person's settings say for this tool here
+// (ToolPolicyAllow, ToolPolicyDeny or ToolPolicyAsk) and why is the reason in
+// a sentence. Only ToolPolicyAsk asks the person, as a question like any
+// other: one on screen at a time, the server's rate limit, the answer time;
+// ending ctx (the person pressed Stop) withdraws it. Every decision goes to
+// the history. A call that is not allowed comes back with Reason set, for
+// the model and the person.
+func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy, why string) (Approval, error) {
+	now := b.opts.Now()
+	settings, _ := b.opts.Store.Settings()
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
+		Message: fmt.Sprintf("Call %s", call.Tool)}
+	if settings.RememberAnswers {
+		entry.Answer = map[string]any{"arguments": call.Arguments}
+	}
+	switch policy {
+	case ToolPolicyAllow:
+		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why
+		b.record(entry)
+		return Approval{Allowed: true, Scope: ScopeOnce}, nil
+	case ToolPolicyDeny:
+		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why
+		b.record(entry)
+		return Approval{Reason: "The person's settings do not allow this tool: " + why}, nil
+	}
+	timeout := settings.ElicitationTimeout
+	if timeout <= 0 {
+		timeout = DefaultElicitationTimeout
+	}
+	call.Arguments = slices.Clone(call.Arguments)
+	q := &Question{ID: newQuestionID(), Kind: KindToolCall, Server: serverRef(peer), Message: call.Description,
+		ToolCall: &call, ReceivedAt: now, Deadline: now.Add(timeout), Peer: peer}
+	resp, shown, err := b.ask(ctx, q, false)
+	entry.AnswerMs = shown.Milliseconds()
+	switch {
+	case errors.Is(err, errRateLimited):
+		entry.Outcome = store.OutcomeRateLimited
+		b.record(entry)
+		return Approval{Reason: "Too many questions from this server are waiting, so the call was not shown to the person."}, nil
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		entry.Outcome, entry.Detail = store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout)
+		b.record(entry)
+		return Approval{Asked: true, Reason: "The person did not answer in time, so the call was not made."}, nil
+	case err != nil:
+		entry.Outcome, entry.Detail = store.OutcomeCancelled, "stopped before the person answered"
+		b.record(entry)
+		return Approval{}, err
+	}
+	switch resp.Action {
+	case ActionAccept:
+		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed: "+resp.Scope
+		b.record(entry)
+		return Approval{Allowed: true, Scope: resp.Scope, Asked: true}, nil
+	case ActionDecline:
+		entry.Outcome = store.OutcomeDeclined
+		b.record(entry)
+		return Approval{Asked: true, Reason: "The person denied this call."}, nil
+	default:
+		entry.Outcome = store.OutcomeCancelled
+		b.record(entry)
+		return Approval{Asked: true, Reason: "The person dismissed the question, so the call was not made."}, nil
+	}
+}
+
 // ask queues q, shows it when its turn comes and waits for the person's
 // answer. It ends early with errRateLimited when the server has too many
 // questions pending, or with the context's error when ctx ends (the server
@@ -578,14 +652,35 @@ func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Messa
 	if pd == nil {
 		return nil, ErrNotOpen
 	}
-	if pd.q.Kind == KindForm {
+	switch {
+	case pd.q.Kind == KindForm:
 		if errs := pd.q.Validate(values); len(errs) > 0 {
 			return errs, nil
 		}
-	} else if values != nil {
+	case pd.q.Kind == KindToolCall:
+		return nil, errors.New("a tool call is allowed with Allow, for once, this conversation or always")
+	case values != nil:
 		return nil, errors.New("this request asks to open a web page, not to fill in a form")
 	}
 	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
+}
+
+// Allow approves the tool call on screen, for ScopeOnce, ScopeConversation
+// or ScopeAlways. Deny is Decline.
+func (b *Broker) Allow(id, scope string) error {
+	if scope != ScopeOnce && scope != ScopeConversation && scope != ScopeAlways {
+		return fmt.Errorf("unknown approval scope %q: use once, conversation or always", scope)
+	}
+	b.mu.Lock()
+	pd := b.byID[id]
+	b.mu.Unlock()
+	if pd == nil {
+		return ErrNotOpen
+	}
+	if pd.q.Kind != KindToolCall {
+		return errors.New("this request is not a tool call")
+	}
+	return b.finish(id, Response{Action: ActionAccept, Scope: scope}, false)
 }
 
 // Decline answers a question with an explicit no (E26), on screen or waiting.
@@ -798,12 +893,15 @@ func (b *Broker) AnswerWith(a Answerer) (stop func()) {
 			if err != nil { // the display failed: the person could not answer
 				resp = Response{Action: ActionCancel}
 			}
-			if resp.Action == ActionAccept {
+			switch {
+			case resp.Action == ActionAccept && q.Kind == KindForm:
 				if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
 					return
 				}
 				// An answer that does not pass is never sent: cancel.
 				resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
+			case resp.Action == ActionAccept && q.Kind == KindToolCall && resp.Scope == "":
+				resp.Scope = ScopeOnce
 			}
 			_ = b.finish(q.ID, resp, false)
 		}()

@@ -415,3 +415,110 @@ func TestBroker_Lifecycle(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestBroker_ToolCallApproval: a model's tool call is a question like an
+// elicitation: asked only when the settings say so, answered once, for the
+// conversation or always, or denied; each decision is in the history, and
+// the arguments shown are the bytes that will be sent.
+func TestBroker_ToolCallApproval(t *testing.T) {
+	args := json.RawMessage(`{"message":"你好","n":1}`)
+	cases := []struct {
+		name         string
+		policy       string
+		reply        Response
+		wantAllowed  bool
+		wantScope    string
+		wantAsked    bool
+		wantOutcome  string
+		wantReasonIn string
+	}{
+		{"allowed by the settings: not asked", ToolPolicyAllow, Response{}, true, ScopeOnce, false, store.OutcomeAccepted, ""},
+		{"denied by the settings: not asked", ToolPolicyDeny, Response{}, false, "", false, store.OutcomeDeclined, "do not allow"},
+		{"the person allows it once", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeOnce}, true, ScopeOnce, true, store.OutcomeAccepted, ""},
+		{"the person allows it for the conversation", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeConversation}, true, ScopeConversation, true, store.OutcomeAccepted, ""},
+		{"the person allows it always", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeAlways}, true, ScopeAlways, true, store.OutcomeAccepted, ""},
+		{"the person denies it", ToolPolicyAsk, Response{Action: ActionDecline}, false, "", true, store.OutcomeDeclined, "denied"},
+		{"the person dismisses it", ToolPolicyAsk, Response{Action: ActionCancel}, false, "", true, store.OutcomeCancelled, "dismissed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var shown *Question
+			f := newBrokerFixture(t, newScripted(func(q *Question) (Response, bool) {
+				shown = q
+				return tc.reply, true
+			}), BrokerOptions{})
+			call := ToolCall{Tool: "echo", Title: "Echo", Arguments: args, ConversationID: "c1", Conversation: "Trip"}
+			got, err := f.broker.ApproveToolCall(context.Background(), f.a, call, tc.policy, "the tool's policy")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Allowed != tc.wantAllowed || got.Scope != tc.wantScope || got.Asked != tc.wantAsked || !contains(got.Reason, tc.wantReasonIn) {
+				t.Errorf("approval = %+v", got)
+			}
+			if (shown != nil) != tc.wantAsked {
+				t.Fatalf("shown = %v, want asked %v", shown, tc.wantAsked)
+			}
+			if shown != nil {
+				if shown.Kind != KindToolCall || shown.Server.Name != "Alpha" || shown.ToolCall.Tool != "echo" || string(shown.ToolCall.Arguments) != string(args) {
+					t.Errorf("the question shows %+v %+v", shown, shown.ToolCall)
+				}
+			}
+			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "Call echo" {
+				t.Errorf("history = %+v", h)
+			}
+		})
+	}
+}
+
+// TestBroker_ToolCallSharesTheQueue: a tool call waits behind another
+// server's elicitation on screen (one question at a time), is answered with
+// Allow from the window side, and Stop withdraws one that is waiting.
+func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{}) // shows, never answers
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _, _ = f.broker.Elicit(ctx, f.b, formRequest("on screen", nameSchema)) }()
+	waitFor(t, "the elicitation on screen", 5*time.Second, func() bool { return f.broker.Snapshot().Current != nil })
+	approval := make(chan Approval, 1)
+	go func() {
+		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, "")
+		approval <- a
+	}()
+	waitFor(t, "the call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
+	if w := f.broker.Snapshot().Waiting[0]; w.Kind != KindToolCall || w.ServerName != "Alpha" {
+		t.Errorf("waiting = %+v", w)
+	}
+	// The window's Allow answers it, here while it still waits in the queue.
+	if err := f.broker.Allow(f.broker.Snapshot().Waiting[0].ID, ScopeOnce); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-approval; !a.Allowed || a.Scope != ScopeOnce {
+		t.Errorf("approval = %+v", a)
+	}
+	if err := f.broker.Allow("nope", ScopeOnce); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("allow of an unknown question: %v", err)
+	}
+	cur := f.broker.Snapshot().Current
+	if err := f.broker.Allow(cur.ID, ScopeOnce); err == nil {
+		t.Error("an elicitation was allowed like a tool call")
+	}
+	if err := f.broker.Allow(cur.ID, "forever"); err == nil {
+		t.Error("an unknown scope was accepted")
+	}
+
+	// Stop while the call waits: the question is withdrawn, nothing allowed.
+	stop, cancelCall := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, "")
+		errc <- err
+	}()
+	waitFor(t, "the second call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
+	cancelCall()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("stopped call: %v", err)
+	}
+	if n := len(f.broker.Snapshot().Waiting); n != 0 {
+		t.Errorf("%d still waiting after Stop", n)
+	}
+}

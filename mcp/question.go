@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -19,6 +20,20 @@ const (
 	// KindSignIn is a sign-in consent (E33): the host asks it, not the
 	// server, before opening an authorization page.
 	KindSignIn = "signin"
+	// KindToolCall is a model's tool call waiting for the person's approval
+	// (the chat): the tool, its server and the exact arguments.
+	KindToolCall = "tool-call"
+)
+
+// Scopes of an approval: how far an Allow reaches.
+const (
+	// ScopeOnce allows this one call.
+	ScopeOnce = "once"
+	// ScopeConversation allows the tool for the rest of the conversation.
+	ScopeConversation = "conversation"
+	// ScopeAlways allows the tool from now on, until the person changes it
+	// in Settings.
+	ScopeAlways = "always"
 )
 
 // Actions a person can take (E26).
@@ -46,6 +61,8 @@ type Question struct {
 	Message string    `json:"message"`
 	// Form is the form of a KindForm question.
 	Form *forms.Form `json:"form,omitempty"`
+	// ToolCall is the call a KindToolCall question asks about.
+	ToolCall *ToolCall `json:"toolCall,omitempty"`
 	// Link is the checked web address of a KindURL or KindSignIn question
 	// (E20, E22).
 	Link       *linkcheck.Report `json:"link,omitempty"`
@@ -92,10 +109,41 @@ func (q *Question) Validate(values map[string]any) map[string]i18n.Message {
 	return errs
 }
 
+// ToolCall is a tool call a model wants to make. Arguments are the exact
+// bytes that will be sent if the person allows it: what they approve is what
+// the server receives.
+type ToolCall struct {
+	Tool        string          `json:"tool"`
+	Title       string          `json:"title"` // the tool's title, or its name
+	Description string          `json:"description"`
+	Arguments   json.RawMessage `json:"arguments" ts_type:"any"`
+	// ReadOnly and Destructive are the server's annotations: claims, shown
+	// as such.
+	ReadOnly    bool `json:"readOnly"`
+	Destructive bool `json:"destructive"`
+	// ConversationID and Conversation name the chat the call comes from.
+	ConversationID string `json:"conversationId"`
+	Conversation   string `json:"conversation"`
+}
+
+// Approval is the decision on a tool call: by the person, or by a policy
+// without asking.
+type Approval struct {
+	Allowed bool
+	// Scope is how far an Allow reaches: ScopeOnce, ScopeConversation or
+	// ScopeAlways; the caller keeps the wider ones.
+	Scope string
+	// Asked is true when the person decided, false when a policy did.
+	Asked bool
+	// Reason says why a call was not allowed, for the model and the card.
+	Reason string
+}
+
 // Response is a person's answer to a Question.
 type Response struct {
 	Action string         // ActionAccept, ActionDecline or ActionCancel
 	Values map[string]any // form values, for ActionAccept
+	Scope  string         // how far an allowed tool call reaches
 
 	detail string // for history, set by the broker
 }
