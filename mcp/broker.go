@@ -69,7 +69,10 @@ type BrokerOptions struct {
 	// Answerer, when set, answers the broker's questions one at a time
 	// (AnswerWith): the CLI, the conformance client and tests. The window
 	// leaves it nil and answers through Answer, Decline and Cancel.
-	Answerer  Answerer
+	Answerer Answerer
+	// Sampler runs sampling requests once the person approved them; nil
+	// refuses every sampling request (SetSampler may set it later).
+	Sampler   Sampler
 	Burst     int
 	Every     time.Duration
 	QueueSize int
@@ -103,6 +106,7 @@ type Broker struct {
 	noticeSeq  int
 	subs       map[int]func(Snapshot)
 	subSeq     int
+	sampler    Sampler
 
 	// publishMu orders snapshots: each is taken and delivered under it, so
 	// subscribers see versions in order.
@@ -150,6 +154,7 @@ func NewBroker(opts BrokerOptions) *Broker {
 	}
 	b := &Broker{opts: opts, servers: map[string]*serverQueue{}, byID: map[string]*pending{},
 		subs: map[int]func(Snapshot){}, history: newHistoryWriter(opts.Store.AddHistories)}
+	b.sampler = opts.Sampler
 	if opts.Answerer != nil {
 		b.AnswerWith(opts.Answerer)
 	}
@@ -324,6 +329,184 @@ func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) 
 	}
 	b.record(entry)
 	return resp.Action == ActionAccept, nil
+}
+
+// CodeSamplingRejected answers a sampling request the person (or a policy)
+// rejected, at either step, as the specification asks.
+const CodeSamplingRejected = -1
+
+// SetSampler sets who runs approved sampling requests (nil: nobody).
+func (b *Broker) SetSampler(s Sampler) {
+	b.mu.Lock()
+	b.sampler = s
+	b.mu.Unlock()
+}
+
+// Sample implements Asker for sampling/createMessage (deprecated from
+// 2026-07-28, still used by servers on earlier revisions). The person sees
+// the request first — who asks, its messages, system prompt, model hints
+// and token limit — may edit the prompt and choose the model, then sees the
+// model's answer before the server gets it; a rejection at either step is
+// error -1. It is a question like any other: the server's policy, the rate
+// limit, one on screen at a time, and the history.
+func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+	now := b.opts.Now()
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSampling,
+		Message: "Asks your model to write a message"}
+	rejected := func(outcome, detail string) (*sdk.CreateMessageResult, error) {
+		entry.Outcome, entry.Detail = outcome, detail
+		b.record(entry)
+		return nil, &jsonrpc.Error{Code: CodeSamplingRejected, Message: "User rejected sampling request: " + detail}
+	}
+	b.mu.Lock()
+	sampler := b.sampler
+	b.mu.Unlock()
+	if sampler == nil || len(sampler.Models()) == 0 {
+		return rejected(store.OutcomeInvalid, "no model is set up in Gatehouse")
+	}
+	if p == nil || len(p.Messages) == 0 {
+		entry.Outcome, entry.Detail = store.OutcomeInvalid, "a sampling request must have messages"
+		b.record(entry)
+		return nil, invalidParams(entry.Detail)
+	}
+	if b.overLimit(peer) {
+		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
+		b.record(entry)
+		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
+	}
+	policy, err := b.opts.Store.Policy(peer.Server.ID)
+	if err == nil {
+		switch policy.Effective(now) {
+		case store.PolicyDecline:
+			return rejected(store.OutcomeDeclined, "declined automatically by the server's policy")
+		case store.PolicyMute:
+			return rejected(store.OutcomeCancelled, "the server is muted")
+		}
+	}
+	req := samplingOf(p, sampler.Models())
+	settings, _ := b.opts.Store.Settings()
+	timeout := settings.ElicitationTimeout
+	if timeout <= 0 {
+		timeout = DefaultElicitationTimeout
+	}
+	ask := func(kind string, sampling *Sampling) (Response, error) {
+		at := b.opts.Now()
+		q := &Question{ID: newQuestionID(), Kind: kind, Server: serverRef(peer), Sampling: sampling,
+			ReceivedAt: at, Deadline: at.Add(timeout), Peer: peer}
+		resp, shown, err := b.ask(ctx, q, kind == KindSamplingResult) // the answer step was already admitted
+		entry.AnswerMs += shown.Milliseconds()
+		return resp, err
+	}
+	asked := func(err error) (*sdk.CreateMessageResult, error) {
+		switch {
+		case errors.Is(err, errRateLimited):
+			entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
+			b.record(entry)
+			return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			return rejected(store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout))
+		}
+		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
+		b.record(entry)
+		return nil, ctx.Err()
+	}
+
+	resp, err := ask(KindSampling, req)
+	if err != nil {
+		return asked(err)
+	}
+	if resp.Action != ActionAccept {
+		return rejected(outcomeOf(resp.Action), "the person rejected the request")
+	}
+	run, model, err := applySamplingEdit(req, resp.Edit)
+	if err != nil {
+		return rejected(store.OutcomeInvalid, err.Error())
+	}
+	result, err := sampler.Sample(ctx, model, run)
+	if err != nil {
+		entry.Outcome, entry.Detail = store.OutcomeCancelled, "the model failed: "+err.Error()
+		b.record(entry)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the host's model could not answer: " + err.Error()}
+	}
+	review := run
+	review.Result = &result
+	if resp, err = ask(KindSamplingResult, &review); err != nil {
+		return asked(err)
+	}
+	if resp.Action != ActionAccept {
+		return rejected(outcomeOf(resp.Action), "the person rejected the model's answer")
+	}
+	entry.Outcome, entry.Detail = store.OutcomeAccepted, "answered by "+result.Model
+	if settings.RememberAnswers {
+		entry.Answer = map[string]any{"text": result.Text}
+	}
+	b.record(entry)
+	return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: result.Text}, Model: result.Model, Role: "assistant",
+		StopReason: result.StopReason}, nil
+}
+
+// samplingOf turns a sampling request into what the person reviews.
+func samplingOf(p *sdk.CreateMessageParams, models []SamplingModel) *Sampling {
+	s := &Sampling{SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, Messages: []SamplingMessage{}, ModelHints: []string{},
+		Models: slices.Clone(models)}
+	for _, m := range p.Messages {
+		if m == nil {
+			continue
+		}
+		text := "[empty]"
+		switch c := m.Content.(type) {
+		case *sdk.TextContent:
+			text = c.Text
+		case *sdk.ImageContent:
+			text = fmt.Sprintf("[an image, %s, not sent to the model]", c.MIMEType)
+		case *sdk.AudioContent:
+			text = fmt.Sprintf("[audio, %s, not sent to the model]", c.MIMEType)
+		}
+		s.Messages = append(s.Messages, SamplingMessage{Role: string(m.Role), Text: text})
+	}
+	if p.ModelPreferences != nil {
+		for _, h := range p.ModelPreferences.Hints {
+			if h != nil && h.Name != "" {
+				s.ModelHints = append(s.ModelHints, h.Name)
+			}
+		}
+	}
+	return s
+}
+
+// applySamplingEdit returns the request as the person left it and the model
+// they chose (the first offered when they chose none).
+func applySamplingEdit(req *Sampling, edit *SamplingEdit) (Sampling, string, error) {
+	run := *req
+	run.Messages = slices.Clone(req.Messages)
+	model := req.Models[0].ID
+	if edit == nil {
+		return run, model, nil
+	}
+	if edit.Model != "" {
+		if !slices.ContainsFunc(req.Models, func(m SamplingModel) bool { return m.ID == edit.Model }) {
+			return run, "", fmt.Errorf("the model %q is not one offered", edit.Model)
+		}
+		model = edit.Model
+	}
+	run.SystemPrompt = edit.SystemPrompt
+	if edit.Messages != nil {
+		if len(edit.Messages) != len(req.Messages) {
+			return run, "", errors.New("the edited prompt has a different number of messages")
+		}
+		for i := range run.Messages {
+			run.Messages[i].Text = edit.Messages[i].Text // roles stay the server's
+		}
+	}
+	return run, model, nil
+}
+
+// outcomeOf is the history outcome of a declining action.
+func outcomeOf(action string) string {
+	if action == ActionDecline {
+		return store.OutcomeDeclined
+	}
+	return store.OutcomeCancelled
 }
 
 // Tool-call policies: what the settings say about a tool in a conversation,
@@ -659,10 +842,27 @@ func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Messa
 		}
 	case pd.q.Kind == KindToolCall:
 		return nil, errors.New("a tool call is allowed with Allow, for once, this conversation or always")
+	case pd.q.Kind == KindSampling && values != nil:
+		return nil, errors.New("a sampling request is approved with ReviewSampling")
 	case values != nil:
 		return nil, errors.New("this request asks to open a web page, not to fill in a form")
 	}
 	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
+}
+
+// ReviewSampling approves a sampling request with the person's changes:
+// the model they chose and the prompt as they left it.
+func (b *Broker) ReviewSampling(id string, edit SamplingEdit) error {
+	b.mu.Lock()
+	pd := b.byID[id]
+	b.mu.Unlock()
+	if pd == nil {
+		return ErrNotOpen
+	}
+	if pd.q.Kind != KindSampling {
+		return errors.New("this request is not a sampling request")
+	}
+	return b.finish(id, Response{Action: ActionAccept, Edit: &edit}, false)
 }
 
 // Allow approves the tool call on screen, for ScopeOnce, ScopeConversation

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -109,6 +111,9 @@ type Asker interface {
 	// SignIn asks the person to sign in to peer at link (E33); true means
 	// they agreed and the answerer opened it in the browser.
 	SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error)
+	// Sample reviews a server's sampling request with the person and runs
+	// the host's model on it (see Broker.Sample).
+	Sample(ctx context.Context, peer Peer, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
 }
 
 // Options configures a Manager. The zero value is usable.
@@ -124,6 +129,10 @@ type Options struct {
 	OnListsChanged func(serverID string)
 	// Asker answers elicitations. When nil, no elicitation capability is declared.
 	Asker Asker
+	// Sampling declares the sampling capability to servers (the Asker then
+	// reviews and runs their requests): only when a model is set up, which
+	// SetSampling changes later.
+	Sampling bool
 	// Tokens keeps OAuth tokens. When nil (or Asker is nil), servers that
 	// require sign-in cannot be used.
 	Tokens TokenStore
@@ -232,6 +241,23 @@ func (m *Manager) Remove(id string) {
 	m.mu.Unlock()
 	if s != nil {
 		s.stop()
+	}
+}
+
+// SetSampling declares (or stops declaring) the sampling capability: the
+// servers connected now reconnect, so that each is told, and the ones that
+// connect later are told at once. Declared only while a model is set up.
+func (m *Manager) SetSampling(on bool) {
+	m.mu.Lock()
+	if m.opts.Sampling == on {
+		m.mu.Unlock()
+		return
+	}
+	m.opts.Sampling = on
+	sessions := slices.Collect(maps.Values(m.sessions))
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.reconnect()
 	}
 }
 
@@ -553,6 +579,18 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 		opts.ElicitationCompleteHandler = func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			if req.Params == nil || !asker.Complete(peerOf(req.Session), req.Params.ElicitationID) {
 				m.opts.Logger.Info("ignored an elicitation completion that names no request of this connection", "server", s.srv.ID)
+			}
+		}
+		m.mu.Lock()
+		sampling := m.opts.Sampling
+		m.mu.Unlock()
+		if sampling {
+			opts.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+				ctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				stop := context.AfterFunc(connCtx, cancel)
+				defer stop()
+				return asker.Sample(ctx, peerOf(req.Session), req.Params)
 			}
 		}
 		s.mu.Lock()

@@ -23,6 +23,13 @@ const (
 	// KindToolCall is a model's tool call waiting for the person's approval
 	// (the chat): the tool, its server and the exact arguments.
 	KindToolCall = "tool-call"
+	// KindSampling is a server's sampling request (sampling/createMessage)
+	// for the person to review before the host's model sees it: they may
+	// edit the prompt and choose the model.
+	KindSampling = "sampling"
+	// KindSamplingResult is the model's answer to a sampling request, for
+	// the person to review before the server gets it.
+	KindSamplingResult = "sampling-result"
 )
 
 // Scopes of an approval: how far an Allow reaches.
@@ -63,6 +70,9 @@ type Question struct {
 	Form *forms.Form `json:"form,omitempty"`
 	// ToolCall is the call a KindToolCall question asks about.
 	ToolCall *ToolCall `json:"toolCall,omitempty"`
+	// Sampling is the request (and, for KindSamplingResult, the answer) of
+	// a sampling question.
+	Sampling *Sampling `json:"sampling,omitempty"`
 	// Link is the checked web address of a KindURL or KindSignIn question
 	// (E20, E22).
 	Link       *linkcheck.Report `json:"link,omitempty"`
@@ -126,6 +136,59 @@ type ToolCall struct {
 	Conversation   string `json:"conversation"`
 }
 
+// Sampling is a server's request to the host's model, as the person reviews
+// it. Every string in it came from the server or the model: text, never HTML.
+type Sampling struct {
+	SystemPrompt string            `json:"systemPrompt"`
+	Messages     []SamplingMessage `json:"messages"`
+	// ModelHints are the server's preferences, in its order: claims it may
+	// make, not choices it can force.
+	ModelHints []string `json:"modelHints"`
+	MaxTokens  int64    `json:"maxTokens"`
+	// Models are the models the person can choose from; the first is the
+	// one chosen unless they pick another.
+	Models []SamplingModel `json:"models"`
+	// Result is the model's answer (KindSamplingResult).
+	Result *SamplingResult `json:"result,omitempty"`
+}
+
+// SamplingMessage is one message of a sampling request. Content other than
+// text is described in Text (such as "[image, image/png]") and is not sent
+// to the model.
+type SamplingMessage struct {
+	Role string `json:"role"` // "user" or "assistant"
+	Text string `json:"text"`
+}
+
+// SamplingModel is a model the person may run a sampling request on.
+type SamplingModel struct {
+	ID    string `json:"id"`    // what the Sampler understands
+	Label string `json:"label"` // what the person reads: provider and model
+}
+
+// SamplingResult is a model's answer to a sampling request.
+type SamplingResult struct {
+	Model      string `json:"model"`
+	Text       string `json:"text"`
+	StopReason string `json:"stopReason"`
+}
+
+// SamplingEdit is what the person changed before a sampling request runs:
+// the model, and the prompt as they left it (nil Messages keeps the
+// server's).
+type SamplingEdit struct {
+	Model        string            `json:"model"`
+	SystemPrompt string            `json:"systemPrompt"`
+	Messages     []SamplingMessage `json:"messages"`
+}
+
+// A Sampler runs a host model for a sampling request the person approved.
+// The app provides one; Models is empty while no model provider is set up.
+type Sampler interface {
+	Models() []SamplingModel
+	Sample(ctx context.Context, model string, req Sampling) (SamplingResult, error)
+}
+
 // Approval is the decision on a tool call: by the person, or by a policy
 // without asking.
 type Approval struct {
@@ -144,6 +207,7 @@ type Response struct {
 	Action string         // ActionAccept, ActionDecline or ActionCancel
 	Values map[string]any // form values, for ActionAccept
 	Scope  string         // how far an allowed tool call reaches
+	Edit   *SamplingEdit  // the person's changes to a sampling request
 
 	detail string // for history, set by the broker
 }
