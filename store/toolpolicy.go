@@ -22,7 +22,7 @@ func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
 
 // PutToolPolicy saves the server's tool-call policy, replacing the one
 // saved. It returns ErrNotFound if no server has the ID, and ErrInvalid for
-// an unknown mode, an unknown sampling mode, or a tool with an empty name.
+// an unknown mode or a tool with an empty name.
 // A tool set to ToolAsk is removed from Tools (it then follows Mode), and
 // saving the zero policy removes the saved one.
 func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
@@ -80,7 +80,7 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 		return fmt.Errorf("server %q: %w", serverID, ErrNotFound)
 	}
 	b := tx.Bucket(bucketToolPolicies)
-	if p.Mode == ToolAsk && len(p.Tools) == 0 && !p.Trusted && p.Sampling == SamplingAsk {
+	if p.Mode == ToolAsk && len(p.Tools) == 0 && !p.Trusted {
 		return b.Delete([]byte(serverID))
 	}
 	if err := putJSON(b, []byte(serverID), p); err != nil {
@@ -93,11 +93,6 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	if err := validToolMode(p.Mode); err != nil {
 		return ToolPolicy{}, err
-	}
-	switch p.Sampling {
-	case SamplingAsk, SamplingDeny:
-	default:
-		return ToolPolicy{}, fmt.Errorf("%w: unknown sampling mode %q", ErrInvalid, p.Sampling)
 	}
 	tools := map[string]string{}
 	for name, mode := range p.Tools {

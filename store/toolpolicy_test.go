@@ -46,8 +46,7 @@ func TestPutToolPolicy(t *testing.T) {
 	}{
 		{name: "nothing saved reads as the zero policy"},
 		{name: "a server-wide allow is saved", put: ToolPolicy{Mode: ToolAllow}, want: ToolPolicy{Mode: ToolAllow}, stored: true},
-		{name: "trust and sampling are saved", put: ToolPolicy{Trusted: true, Sampling: SamplingDeny},
-			want: ToolPolicy{Trusted: true, Sampling: SamplingDeny}, stored: true},
+		{name: "trust alone is saved", put: ToolPolicy{Trusted: true}, want: ToolPolicy{Trusted: true}, stored: true},
 		{name: "tools set to ask are dropped", put: ToolPolicy{Tools: map[string]string{"rm": ToolDeny, "ls": ToolAsk}},
 			want: ToolPolicy{Tools: map[string]string{"rm": ToolDeny}}, stored: true},
 		{name: "the zero policy removes the saved one", before: &ToolPolicy{Mode: ToolDeny, Trusted: true}, put: ToolPolicy{}},
@@ -57,7 +56,6 @@ func TestPutToolPolicy(t *testing.T) {
 			put: ToolPolicy{Mode: "always"}, wantErr: ErrInvalid, want: ToolPolicy{Mode: ToolDeny}, stored: true},
 		{name: "an unknown tool mode is refused", put: ToolPolicy{Tools: map[string]string{"rm": "never"}}, wantErr: ErrInvalid},
 		{name: "a tool without a name is refused", put: ToolPolicy{Tools: map[string]string{" ": ToolDeny}}, wantErr: ErrInvalid},
-		{name: "an unknown sampling mode is refused", put: ToolPolicy{Sampling: ToolAllow}, wantErr: ErrInvalid},
 		{name: "an unknown server is not found", put: ToolPolicy{Mode: ToolAllow}, unknown: true, wantErr: ErrNotFound},
 	}
 	for _, tc := range tests {

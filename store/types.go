@@ -359,17 +359,9 @@ const (
 	ToolDeny = "deny"
 )
 
-// Sampling modes: how Gatehouse treats a server's sampling requests.
-const (
-	// SamplingAsk shows the request for review. It is the default.
-	SamplingAsk = ""
-	// SamplingDeny refuses it without asking.
-	SamplingDeny = "deny"
-)
-
-// ToolPolicy is how Gatehouse treats what the model and one server do with
-// each other: calls of the server's tools, and the server's sampling
-// requests. The zero value asks about everything and trusts nothing.
+// ToolPolicy is how Gatehouse treats a model's calls of one server's tools.
+// The zero value asks about every call and trusts nothing. (A server's
+// sampling requests follow its elicitation Policy.)
 type ToolPolicy struct {
 	// Mode applies to every tool of the server without a mode of its own.
 	Mode string `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
@@ -379,8 +371,6 @@ type ToolPolicy struct {
 	// tool it marks readOnlyHint may then be called without asking.
 	// Annotations of servers not trusted are claims and change nothing.
 	Trusted bool `json:"trusted,omitempty"`
-	// Sampling is SamplingAsk or SamplingDeny.
-	Sampling string `json:"sampling,omitempty"`
 }
 
 // ModeFor returns the mode for a call of the named tool: the tool's own
