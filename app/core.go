@@ -35,6 +35,7 @@ type Core struct {
 	Manager *mcp.Manager
 	Broker  *mcp.Broker
 	events  Emitter
+	secrets *secretStore
 	tokens  *tokenStore
 
 	answererMu   sync.Mutex
@@ -78,7 +79,8 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 	}
 	c.Broker = mcp.NewBroker(mcp.BrokerOptions{Store: st})
 	c.SetAnswerer(nobody{})
-	c.tokens = &tokenStore{st: st}
+	c.secrets = newSecretStore(st)
+	c.tokens = &tokenStore{secrets: c.secrets}
 	c.Manager = mcp.NewManager(mcp.Options{
 		ClientName:     "gatehouse",
 		ClientVersion:  Version,

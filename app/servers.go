@@ -115,13 +115,23 @@ func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
 	return s.core.serverView(saved), nil
 }
 
-// Remove disconnects and deletes a server.
+// Remove disconnects and deletes a server, and its sign-in wherever it is
+// kept.
 func (s *ServersService) Remove(id string) error {
+	srv, err := s.core.Store.Server(id)
+	if err != nil {
+		return err
+	}
 	if err := s.core.Store.DeleteServer(id); err != nil {
 		return err
 	}
 	s.core.Manager.Remove(id)
 	s.core.emitServers()
+	if srv.Transport == store.TransportHTTP { // only they sign in; others never wake the keyring
+		if err := s.core.secrets.delete(store.SecretSignIn, id); err != nil {
+			return fmt.Errorf("the server was removed, but %w", err)
+		}
+	}
 	return nil
 }
 

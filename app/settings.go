@@ -18,7 +18,7 @@ func NewSettingsService(core *Core) *SettingsService { return &SettingsService{c
 // Info returns the app version and where its data is stored.
 func (s *SettingsService) Info() (AppInfo, error) {
 	return AppInfo{Version: Version, DataDir: s.core.Store.Dir(), DBPath: s.core.Store.Path(),
-		Keyring: s.core.tokens.usesKeyring()}, nil
+		Keyring: s.core.secrets.usesKeyring()}, nil
 }
 
 // SettingsView is what the settings pane edits. Zero values are shown as

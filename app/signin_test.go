@@ -95,7 +95,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	}
 	if info, _ := NewSettingsService(core).Info(); !info.Keyring {
 		// No keyring on this machine: the data file holds it, bound to the URL.
-		if raw, _ := core.Store.Secret(view.ID); !strings.Contains(string(raw), `"resource":"`+peer.URL+`"`) {
+		if raw, _ := core.Store.Secret(store.SecretSignIn, view.ID); !strings.Contains(string(raw), `"resource":"`+peer.URL+`"`) {
 			t.Errorf("saved sign-in in the data file = %s", raw)
 		}
 	}
@@ -104,7 +104,7 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "needs sign-in after sign out", func() bool { return state() == "needs-sign-in" })
-	if raw, _ := core.Store.Secret(view.ID); raw != nil {
+	if raw, _ := core.Store.Secret(store.SecretSignIn, view.ID); raw != nil {
 		t.Error("sign out left the token in the data file")
 	}
 	hist, _ := svc.History(view.ID, "")

@@ -137,8 +137,9 @@ type AppInfo struct {
 	Version string `json:"version"`
 	DataDir string `json:"dataDir"`
 	DBPath  string `json:"dbPath"`
-	// Keyring is true when sign-in tokens are kept in the OS keyring; false
-	// means they are kept in the data file (readable by this user only).
+	// Keyring is true when secrets (sign-in tokens, API keys) are kept in
+	// the OS keyring; false means they are kept in the data file (readable
+	// by this user only).
 	Keyring bool `json:"keyring"`
 }
 

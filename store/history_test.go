@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -522,5 +523,68 @@ func TestAddHistories(t *testing.T) {
 	got, err := s.History(HistoryFilter{})
 	if err != nil || len(got) != 2 || got[0].Outcome != OutcomeRateLimited || got[1].Outcome != OutcomeAccepted || got[0].Time.IsZero() {
 		t.Errorf("history = %+v, %v (newest first)", got, err)
+	}
+}
+
+func TestHistoryOfToolCallsAndSampling(t *testing.T) {
+	at := time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)
+	tests := []struct {
+		name  string
+		entry HistoryEntry
+	}{
+		{"a tool call the person allowed", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-call", Tool: "write_file",
+			Message: "Write notes.md", Fields: []string{"path", "content"}, Outcome: OutcomeAccepted, AnswerMs: 2300}},
+		{"a tool call a policy denied", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-call", Tool: "delete_file",
+			Outcome: OutcomeDeclined, Detail: "denied by the tool's policy"}},
+		{"a sampling review", HistoryEntry{Time: at, ServerID: "s2", ServerName: "Everything", Mode: "sampling",
+			Message: "Resource sampling_test: 你好", Outcome: OutcomeCancelled, AnswerMs: 15000}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openT(t, t.TempDir())
+			got, err := s.AddHistory(tc.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.entry
+			want.ID = 1
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("stored %+v\nwant %+v", got, want)
+			}
+			if read, err := s.History(HistoryFilter{ServerID: tc.entry.ServerID, Outcome: tc.entry.Outcome}); err != nil || len(read) != 1 || !reflect.DeepEqual(read[0], want) {
+				t.Errorf("History = %+v, %v", read, err)
+			}
+		})
+	}
+}
+
+// TestOldHistoryEntriesReadBackUnchanged: entries written before Tool
+// existed read back as they were, and write back byte for byte.
+func TestOldHistoryEntriesReadBackUnchanged(t *testing.T) {
+	old := `{"id":1,"time":"2025-01-02T03:04:07Z","serverId":"s1","serverName":"first","mode":"form",` +
+		`"message":"Your name?","fields":["name"],"outcome":"accepted","detail":"d","answerMs":1500,"answer":{"name":"Ada"}}`
+	dir := t.TempDir()
+	s := openT(t, dir)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rawUpdate(t, dir, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketHistory)
+		if err := b.SetSequence(1); err != nil {
+			return err
+		}
+		return b.Put(historyKey(1), []byte(old))
+	})
+	s = openT(t, dir)
+	got, err := s.History(HistoryFilter{})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("History = %+v, %v", got, err)
+	}
+	if got[0].Tool != "" {
+		t.Errorf("Tool = %q, want empty", got[0].Tool)
+	}
+	again, err := json.Marshal(got[0])
+	if err != nil || string(again) != old {
+		t.Errorf("the entry writes back as\n%s\nwant\n%s", again, old)
 	}
 }

@@ -14,9 +14,35 @@ var (
 	bucketSettings = []byte("settings") // keySettings → Settings
 	bucketPolicies = []byte("policies") // Server.ID → Policy; absent means PolicyAsk
 	bucketHistory  = []byte("history")  // HistoryEntry.ID, 8 bytes big-endian → HistoryEntry
-	// bucketSecrets holds sign-in tokens when the OS keyring is not
-	// available: Server.ID → the caller's JSON, opaque to the store.
+	// bucketSecrets holds secrets when the OS keyring is not available:
+	// "<kind>/<owner ID>" (see secretKey) → the caller's bytes, opaque to the
+	// store. Before version 4 it held only sign-in tokens, keyed by
+	// Server.ID.
 	bucketSecrets = []byte("secrets")
+	// bucketProviders holds the model providers: Provider.ID → Provider.
+	bucketProviders = []byte("providers")
+	// bucketToolPolicies holds tool-call policies: Server.ID → ToolPolicy;
+	// absent means the zero ToolPolicy.
+	bucketToolPolicies = []byte("toolpolicies")
+	// bucketConversations holds the conversations: Conversation.ID →
+	// Conversation.
+	bucketConversations = []byte("conversations")
+	// bucketRecent indexes the conversations by UpdatedAt, so the latest
+	// page is read without decoding the others: recentKey (8 bytes
+	// big-endian UnixNano, then the ID) → nothing.
+	bucketRecent = []byte("recent")
+	// bucketMessages holds one nested bucket per conversation, named by
+	// Conversation.ID: Message.Seq, 8 bytes big-endian → Message.
+	//
+	// A nested bucket per conversation, rather than one flat bucket keyed by
+	// conversation and seq: deleting a conversation is one DeleteBucket
+	// however long it was; each conversation counts its own Seq with the
+	// bucket's sequence; and a conversation's messages sit together, so
+	// reading one conversation of 1,000 messages touches only its pages
+	// whatever the number of others. bbolt stores a small nested bucket
+	// inline in its parent's page, so 10,000 short conversations do not
+	// cost 10,000 pages.
+	bucketMessages = []byte("messages")
 
 	keyVersion     = []byte("version")     // int: len(migrations) the file has had applied
 	keyInitialized = []byte("initialized") // time.Time of the first MarkInitialized
@@ -53,6 +79,39 @@ var migrations = []func(tx *bbolt.Tx) error{
 	func(tx *bbolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(bucketSecrets); err != nil {
 			return fmt.Errorf("create bucket %s: %w", bucketSecrets, err)
+		}
+		return nil
+	},
+	// 3 → 4: the chat: model providers, conversations and their messages,
+	// tool-call policies; and the secrets bucket keeps API keys beside
+	// sign-in tokens, so each key names its kind: a token saved under
+	// Server.ID moves to "signin/" + Server.ID.
+	func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketProviders, bucketToolPolicies, bucketConversations, bucketRecent, bucketMessages} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return fmt.Errorf("create bucket %s: %w", name, err)
+			}
+		}
+		secrets := tx.Bucket(bucketSecrets)
+		type record struct{ k, v []byte }
+		var old []record
+		err := secrets.ForEach(func(k, v []byte) error {
+			if v == nil {
+				return fmt.Errorf("%s/%s: unexpected nested bucket", bucketSecrets, k)
+			}
+			old = append(old, record{append([]byte(nil), k...), append([]byte(nil), v...)})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range old {
+			if err := secrets.Delete(r.k); err != nil {
+				return fmt.Errorf("move the sign-in of server %q: %w", r.k, err)
+			}
+			if err := secrets.Put(append([]byte("signin/"), r.k...), r.v); err != nil {
+				return fmt.Errorf("move the sign-in of server %q: %w", r.k, err)
+			}
 		}
 		return nil
 	},

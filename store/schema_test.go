@@ -139,7 +139,7 @@ func TestOpenUpgradesVersion1(t *testing.T) {
 	if err := s.PutPolicy("s1", Policy{Mode: PolicyDecline}); err != nil {
 		t.Errorf("PutPolicy on an upgraded server: %v", err)
 	}
-	if err := s.PutSecret("s2", []byte(`{"token":"t"}`)); err != nil {
+	if err := s.PutSecret(SecretSignIn, "s2", []byte(`{"token":"t"}`)); err != nil {
 		t.Errorf("PutSecret on an upgraded server: %v", err)
 	}
 	if err := s.Close(); err != nil {
@@ -252,4 +252,128 @@ func withExtraStep(t *testing.T, step func(tx *bbolt.Tx) error) {
 	old := migrations
 	migrations = append(slices.Clip(old), step)
 	t.Cleanup(func() { migrations = old })
+}
+
+// buildVersion3 writes a file as version 3 left it: servers, settings, an
+// elicitation policy, two history entries, and a sign-in token kept in the
+// file under the bare server ID.
+func buildVersion3(tx *bbolt.Tx) error {
+	if err := buildVersion1(tx); err != nil {
+		return err
+	}
+	records := []struct {
+		bucket, key []byte
+		value       string
+	}{
+		{bucketMeta, keyVersion, `3`},
+		{bucketPolicies, []byte("s1"), `{"mode":"decline"}`},
+		{bucketHistory, historyKey(1), `{"id":1,"time":"2025-01-02T03:04:07Z","serverId":"s1","serverName":"first","mode":"form",` +
+			`"message":"Your name?","fields":["name"],"outcome":"accepted","answerMs":1500}`},
+		{bucketHistory, historyKey(2), `{"id":2,"time":"2025-01-02T03:05:00Z","serverId":"s2","serverName":"second","mode":"signin",` +
+			`"message":"second wants you to sign in at example.com.","url":"https://example.com/authorize","outcome":"accepted","answerMs":900}`},
+		{bucketSecrets, []byte("s2"), `{"token":{"access_token":"at-1","refresh_token":"rt-1"},"resource":"http://localhost:1234/mcp"}`},
+	}
+	for _, r := range records {
+		b, err := tx.CreateBucketIfNotExists(r.bucket)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(r.key, []byte(r.value)); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketHistory).SetSequence(2)
+}
+
+func TestOpenUpgradesVersion3(t *testing.T) {
+	dir := t.TempDir()
+	rawUpdate(t, dir, buildVersion3)
+	if v := rawVersion(t, dir); v != 3 {
+		t.Fatalf("built file has version %d, want 3", v)
+	}
+	s := openT(t, dir)
+
+	all, err := s.Servers()
+	if err != nil || len(all) != 2 || all[0].Name != "first" || all[1].Name != "second" {
+		t.Errorf("servers after upgrade = %+v, %v", all, err)
+	}
+	if got, err := s.Settings(); err != nil || got != (Settings{ToolCallTimeout: 90 * time.Second, WindowWidth: 1200}) {
+		t.Errorf("settings after upgrade = %+v, %v", got, err)
+	}
+	if p, err := s.Policy("s1"); err != nil || p.Mode != PolicyDecline {
+		t.Errorf("policy after upgrade = %+v, %v", p, err)
+	}
+	hist, err := s.History(HistoryFilter{})
+	if err != nil || len(hist) != 2 {
+		t.Fatalf("history after upgrade = %+v, %v", hist, err)
+	}
+	if hist[0].Mode != "signin" || hist[0].URL != "https://example.com/authorize" || hist[1].Fields[0] != "name" || hist[1].AnswerMs != 1500 {
+		t.Errorf("history after upgrade = %+v", hist)
+	}
+	if e, err := s.AddHistory(HistoryEntry{Outcome: OutcomeAccepted}); err != nil || e.ID != 3 {
+		t.Errorf("the next history entry = %d, %v; want ID 3", e.ID, err)
+	}
+
+	// The sign-in token is read where sign-ins are now kept, unchanged.
+	tok, err := s.Secret(SecretSignIn, "s2")
+	want := `{"token":{"access_token":"at-1","refresh_token":"rt-1"},"resource":"http://localhost:1234/mcp"}`
+	if err != nil || string(tok) != want {
+		t.Errorf("sign-in after upgrade = %s, %v; want %s", tok, err, want)
+	}
+	if err := s.DeleteServer("s2"); err != nil {
+		t.Fatal(err)
+	}
+	if tok, _ := s.Secret(SecretSignIn, "s2"); tok != nil {
+		t.Errorf("removing the server left its upgraded sign-in: %s", tok)
+	}
+
+	// The chat's buckets are there.
+	prov, err := s.PutProvider(Provider{Name: "Ollama", Kind: ProviderOpenAI, BaseURL: "http://127.0.0.1:11434/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := s.PutConversation(Conversation{Title: "first chat", ProviderID: prov.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendMessages(conv.ID, Message{Role: RoleUser, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutToolPolicy("s1", ToolPolicy{Trusted: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := rawVersion(t, dir); v != schemaVersion() {
+		t.Errorf("version after upgrade = %d, want %d", v, schemaVersion())
+	}
+	s = openT(t, dir) // the upgraded file passes Open's checks
+	if msgs, err := s.Messages(conv.ID); err != nil || len(msgs) != 1 {
+		t.Errorf("messages after reopen = %+v, %v", msgs, err)
+	}
+}
+
+func TestUpgradeMovesEachSignIn(t *testing.T) {
+	dir := t.TempDir()
+	rawUpdate(t, dir, func(tx *bbolt.Tx) error {
+		if err := buildVersion3(tx); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketSecrets).Put([]byte("s1"), []byte(`{"resource":"one"}`))
+	})
+	s := openT(t, dir)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	rawUpdate(t, dir, func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucketSecrets).ForEach(func(k, _ []byte) error {
+			keys = append(keys, string(k))
+			return nil
+		})
+	})
+	if want := []string{"signin/s1", "signin/s2"}; !slices.Equal(keys, want) {
+		t.Errorf("secrets after upgrade are under %q, want %q", keys, want)
+	}
 }

@@ -1,47 +1,90 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"go.etcd.io/bbolt"
 )
 
-// Secret returns the secret JSON saved for a server (a sign-in token when
-// the OS keyring is unavailable), or nil when there is none. The store does
-// not read it; the caller owns its format.
-func (s *Store) Secret(serverID string) ([]byte, error) {
+// secretOwners maps each secret kind to the bucket its owner must be in.
+var secretOwners = map[string][]byte{
+	SecretSignIn: bucketServers,
+	SecretAPIKey: bucketProviders,
+}
+
+// secretNames are the secret kinds as the person reads them in errors.
+var secretNames = map[string]string{
+	SecretSignIn: "the sign-in of server",
+	SecretAPIKey: "the API key of provider",
+}
+
+// Secret returns the secret of the given kind (SecretSignIn, SecretAPIKey)
+// saved for the owner with the given ID, or nil when there is none. The
+// store keeps secrets here only when the OS keyring is unavailable; it does
+// not read them, and the caller owns their format. No error carries a
+// secret's value.
+func (s *Store) Secret(kind, id string) ([]byte, error) {
+	if _, ok := secretOwners[kind]; !ok {
+		return nil, fmt.Errorf("%w: unknown kind of secret %q", ErrInvalid, kind)
+	}
 	var out []byte
 	err := s.db.View(func(tx *bbolt.Tx) error {
-		if v := tx.Bucket(bucketSecrets).Get([]byte(serverID)); v != nil {
+		if v := tx.Bucket(bucketSecrets).Get(secretKey(kind, id)); v != nil {
 			out = append([]byte(nil), v...)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read the sign-in of server %q: %w", serverID, err)
+		return nil, fmt.Errorf("read %s %q: %w", secretNames[kind], id, err)
 	}
 	return out, nil
 }
 
-// PutSecret saves a server's secret JSON, replacing the one saved. It
-// returns ErrNotFound if no server has the ID, and ErrInvalid if value is not
-// JSON.
-func (s *Store) PutSecret(serverID string, value []byte) error {
-	if !json.Valid(value) {
-		return fmt.Errorf("%w: the sign-in to save is not JSON", ErrInvalid)
+// PutSecret saves the secret of the given kind for an owner, replacing the
+// one saved. It returns ErrNotFound if the owner (a server for
+// SecretSignIn, a provider for SecretAPIKey) does not exist, and ErrInvalid
+// for an unknown kind or an empty value.
+func (s *Store) PutSecret(kind, id string, value []byte) error {
+	owners, ok := secretOwners[kind]
+	if !ok {
+		return fmt.Errorf("%w: unknown kind of secret %q", ErrInvalid, kind)
+	}
+	if len(value) == 0 {
+		return fmt.Errorf("%w: %s %q to save is empty", ErrInvalid, secretNames[kind], id)
 	}
 	return s.db.Update(func(tx *bbolt.Tx) error {
-		if tx.Bucket(bucketServers).Get([]byte(serverID)) == nil {
-			return fmt.Errorf("server %q: %w", serverID, ErrNotFound)
+		if id == "" || tx.Bucket(owners).Get([]byte(id)) == nil {
+			return fmt.Errorf("save %s %q: %w", secretNames[kind], id, ErrNotFound)
 		}
-		return tx.Bucket(bucketSecrets).Put([]byte(serverID), value)
+		if err := tx.Bucket(bucketSecrets).Put(secretKey(kind, id), value); err != nil {
+			return fmt.Errorf("save %s %q: %w", secretNames[kind], id, err)
+		}
+		return nil
 	})
 }
 
-// DeleteSecret removes a server's secret; deleting none is not an error.
-func (s *Store) DeleteSecret(serverID string) error {
+// DeleteSecret removes the secret of the given kind saved for an owner;
+// deleting none is not an error.
+func (s *Store) DeleteSecret(kind, id string) error {
+	if _, ok := secretOwners[kind]; !ok {
+		return fmt.Errorf("%w: unknown kind of secret %q", ErrInvalid, kind)
+	}
 	return s.db.Update(func(tx *bbolt.Tx) error {
-		return tx.Bucket(bucketSecrets).Delete([]byte(serverID))
+		return deleteSecret(tx, kind, id)
 	})
+}
+
+// deleteSecret removes a secret within tx.
+func deleteSecret(tx *bbolt.Tx, kind, id string) error {
+	if err := tx.Bucket(bucketSecrets).Delete(secretKey(kind, id)); err != nil {
+		return fmt.Errorf("delete %s %q: %w", secretNames[kind], id, err)
+	}
+	return nil
+}
+
+// secretKey is where a secret is kept in bucketSecrets: its kind, a slash,
+// and its owner's ID. IDs made by newID are hex, so the first slash ends the
+// kind.
+func secretKey(kind, id string) []byte {
+	return []byte(kind + "/" + id)
 }

@@ -112,9 +112,10 @@ func (s *Store) PutServer(srv Server) (Server, error) {
 	return stored, nil
 }
 
-// DeleteServer removes the server with the given ID and its policy, or
-// returns ErrNotFound. Its history stays. Its ID is not given to any later
-// server.
+// DeleteServer removes the server with the given ID, its elicitation and
+// tool-call policies and its sign-in saved in the data file, or returns
+// ErrNotFound. Its history stays, and so do conversations that offered its
+// tools. Its ID is not given to any later server.
 func (s *Store) DeleteServer(id string) error {
 	return s.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketServers)
@@ -124,8 +125,11 @@ func (s *Store) DeleteServer(id string) error {
 		if err := tx.Bucket(bucketPolicies).Delete([]byte(id)); err != nil {
 			return fmt.Errorf("delete the policy of server %q: %w", id, err)
 		}
-		if err := tx.Bucket(bucketSecrets).Delete([]byte(id)); err != nil {
-			return fmt.Errorf("delete the sign-in of server %q: %w", id, err)
+		if err := tx.Bucket(bucketToolPolicies).Delete([]byte(id)); err != nil {
+			return fmt.Errorf("delete the tool-call policy of server %q: %w", id, err)
+		}
+		if err := deleteSecret(tx, SecretSignIn, id); err != nil {
+			return err
 		}
 		if err := b.Delete([]byte(id)); err != nil {
 			return fmt.Errorf("delete server %q: %w", id, err)
@@ -146,24 +150,31 @@ func getServer(b *bbolt.Bucket, id string) (Server, error) {
 // findByName returns the server other than exceptID whose name equals name,
 // ignoring case and surrounding spaces.
 func findByName(b *bbolt.Bucket, name, exceptID string) (Server, bool, error) {
+	return findNamed(b, name, exceptID, decodeServer, func(srv Server) string { return srv.Name })
+}
+
+// findNamed returns the record of b other than exceptID whose name (as
+// nameOf reads it) equals name, ignoring case and surrounding spaces.
+func findNamed[T any](b *bbolt.Bucket, name, exceptID string, decode func(k, v []byte) (T, error), nameOf func(T) string) (T, bool, error) {
+	var zero T
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return Server{}, false, nil
+		return zero, false, nil
 	}
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if string(k) == exceptID {
 			continue
 		}
-		srv, err := decodeServer(k, v)
+		rec, err := decode(k, v)
 		if err != nil {
-			return Server{}, false, err
+			return zero, false, err
 		}
-		if strings.EqualFold(strings.TrimSpace(srv.Name), name) {
-			return srv, true, nil
+		if strings.EqualFold(strings.TrimSpace(nameOf(rec)), name) {
+			return rec, true, nil
 		}
 	}
-	return Server{}, false, nil
+	return zero, false, nil
 }
 
 // decodeServer decodes the record stored under key k.

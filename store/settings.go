@@ -10,28 +10,38 @@ import (
 // ever saved.
 func (s *Store) Settings() (Settings, error) {
 	var set Settings
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		v := tx.Bucket(bucketSettings).Get(keySettings)
-		if v == nil {
-			return nil
-		}
-		return decodeValue(bucketSettings, keySettings, v, &set)
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		set, err = readSettings(tx)
+		return err
 	})
-	if err != nil {
-		return Settings{}, fmt.Errorf("read settings: %w", err)
-	}
-	return set, nil
+	return set, err
 }
 
-// PutSettings saves set, replacing the saved settings as a whole.
+// PutSettings saves set, replacing the saved settings as a whole. It
+// returns ErrInvalid when DefaultProviderID is set and no provider has it.
 func (s *Store) PutSettings(set Settings) error {
 	err := s.db.Update(func(tx *bbolt.Tx) error {
+		if id := set.DefaultProviderID; id != "" && tx.Bucket(bucketProviders).Get([]byte(id)) == nil {
+			return fmt.Errorf("%w: the default provider %q does not exist (was it removed?)", ErrInvalid, id)
+		}
 		return putJSON(tx.Bucket(bucketSettings), keySettings, set)
 	})
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil
+}
+
+// readSettings reads the saved settings within tx; the zero Settings if none
+// were ever saved.
+func readSettings(tx *bbolt.Tx) (Settings, error) {
+	var set Settings
+	if v := tx.Bucket(bucketSettings).Get(keySettings); v != nil {
+		if err := decodeValue(bucketSettings, keySettings, v, &set); err != nil {
+			return Settings{}, fmt.Errorf("read settings: %w", err)
+		}
+	}
+	return set, nil
 }
 
 // MarkInitialized records that the data file has been set up and reports

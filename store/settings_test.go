@@ -19,11 +19,24 @@ func TestSettings(t *testing.T) {
 		{"elicitation settings are read back", []Settings{{ElicitationTimeout: 3 * time.Minute, RememberAnswers: true}},
 			Settings{ElicitationTimeout: 3 * time.Minute, RememberAnswers: true}},
 		{"remembering answers can be turned off again", []Settings{{RememberAnswers: true}, {}}, Settings{}},
+		{"the default provider is read back", []Settings{{DefaultProviderID: "PROVIDER"}}, Settings{DefaultProviderID: "PROVIDER"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			s := openT(t, dir)
+			prov, err := s.PutProvider(Provider{Name: "Ollama", Kind: ProviderOpenAI})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tc.puts {
+				if tc.puts[i].DefaultProviderID == "PROVIDER" {
+					tc.puts[i].DefaultProviderID = prov.ID
+				}
+			}
+			if tc.want.DefaultProviderID == "PROVIDER" {
+				tc.want.DefaultProviderID = prov.ID
+			}
 			for _, set := range tc.puts {
 				if err := s.PutSettings(set); err != nil {
 					t.Fatal(err)

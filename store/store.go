@@ -39,8 +39,8 @@ var (
 	// ErrNotFound means no record has the given ID or name.
 	ErrNotFound = errors.New("not found")
 
-	// ErrDuplicateName means another server already has the name, ignoring
-	// case and surrounding spaces.
+	// ErrDuplicateName means another record of the same kind (server,
+	// provider) already has the name, ignoring case and surrounding spaces.
 	ErrDuplicateName = errors.New("duplicate name")
 
 	// ErrInvalid means a record was refused because a field is unusable; the

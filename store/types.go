@@ -1,6 +1,8 @@
 // Package store keeps Gatehouse's data in one bbolt file: the configured
-// servers, the app settings, each server's elicitation policy and the
-// history of elicitations. It knows nothing of MCP.
+// servers, the app settings, each server's elicitation and tool-call
+// policies, the history of the questions asked, the model providers, and the
+// chat's conversations with their messages. It knows nothing of MCP or of any
+// model's API.
 //
 // A Store holds the file's lock from Open to Close, so one process at a time
 // uses a data file; another gets ErrLocked. Open reads an existing file in
@@ -16,7 +18,10 @@
 // left as it is.
 package store
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Transport kinds of a server.
 const (
@@ -82,6 +87,10 @@ type Settings struct {
 	// RememberAnswers keeps the values the user submitted in the history
 	// (HistoryEntry.Answer). Off by default: only the outcome is kept.
 	RememberAnswers bool `json:"rememberAnswers,omitempty"`
+	// DefaultProviderID is the Provider.ID new conversations start with;
+	// empty means none chosen. PutSettings refuses an ID no provider has,
+	// and DeleteProvider clears it when it names the deleted provider.
+	DefaultProviderID string `json:"defaultProviderId,omitempty"`
 }
 
 // Policy modes: how Gatehouse answers a server's elicitations.
@@ -138,15 +147,20 @@ const (
 // beyond it.
 const MaxHistory = 10000
 
-// HistoryEntry records one elicitation and what became of it. Message and
-// URL are stored as the server sent them (except that invalid UTF-8 becomes
-// U+FFFD, as in all JSON this package writes): they are untrusted text.
+// HistoryEntry records one question the person was asked, or that a policy
+// answered for them, and what became of it: an elicitation ("form", "url"),
+// a sign-in ("signin"), a model's tool call ("tool-call", with Tool set) or a
+// server's sampling request ("sampling"). For a tool call, accepted means
+// allowed and declined means denied. Message and URL are stored as the
+// server sent them (except that invalid UTF-8 becomes U+FFFD, as in all JSON
+// this package writes): they are untrusted text.
 type HistoryEntry struct {
 	ID         uint64         `json:"id"`               // assigned by AddHistory; later entries have higher IDs
 	Time       time.Time      `json:"time"`             // when the request arrived
 	ServerID   string         `json:"serverId"`         // Server.ID
 	ServerName string         `json:"serverName"`       // the server's name at the time
-	Mode       string         `json:"mode"`             // "form" or "url"
+	Mode       string         `json:"mode"`             // "form", "url", "signin", "tool-call" or "sampling"
+	Tool       string         `json:"tool,omitempty"`   // the tool's name, for a tool call
 	Message    string         `json:"message"`          // as the server sent it
 	Fields     []string       `json:"fields,omitempty"` // field names of a form
 	URL        string         `json:"url,omitempty"`    // URL mode
@@ -163,4 +177,212 @@ type HistoryFilter struct {
 	Outcome  string // only entries with this outcome; "" for all
 	Limit    int    // at most this many; 0 or less means 200
 	Before   uint64 // only entries with a lower ID, to page back; 0 means from the newest
+}
+
+// Provider kinds: the API a model provider speaks.
+const (
+	// ProviderOpenAI is the OpenAI-compatible chat completions API, which
+	// Ollama, LM Studio, llama.cpp, vLLM and most cloud vendors speak.
+	ProviderOpenAI = "openai"
+	// ProviderAnthropic is Anthropic's Messages API.
+	ProviderAnthropic = "anthropic"
+)
+
+// Provider is one configured model provider. Its API key is a secret (see
+// SecretAPIKey) and is never part of this record.
+type Provider struct {
+	ID   string `json:"id"`   // assigned by PutProvider when empty; never reused
+	Name string `json:"name"` // unique among providers, case-insensitively, after trimming spaces
+	Kind string `json:"kind"` // ProviderOpenAI or ProviderAnthropic
+	// Preset names the preset the provider was made from ("ollama",
+	// "deepseek", ...); empty for one set up by hand. The store does not
+	// interpret it.
+	Preset string `json:"preset,omitempty"`
+	// BaseURL is the API's base URL (http or https); empty means the SDK's
+	// default for Kind.
+	BaseURL string `json:"baseUrl,omitempty"`
+	// Model is the model new conversations use; empty means the person
+	// chooses one per conversation.
+	Model string `json:"model,omitempty"`
+	// Quirks are per-provider settings for known vendor differences (such
+	// as sending reasoning back in tool turns): a JSON object that the
+	// package speaking to the provider interprets and the store only checks
+	// to be an object. Empty means none.
+	Quirks    json.RawMessage `json:"quirks,omitempty"`
+	CreatedAt time.Time       `json:"createdAt"`
+	UpdatedAt time.Time       `json:"updatedAt"`
+}
+
+// Secret kinds: what a secret belongs to, and so whose ID names it.
+const (
+	// SecretSignIn is a server's sign-in (OAuth) token; the ID is a
+	// Server.ID.
+	SecretSignIn = "signin"
+	// SecretAPIKey is a model provider's API key; the ID is a Provider.ID.
+	SecretAPIKey = "apikey"
+)
+
+// ToolKey names one tool of one server.
+type ToolKey struct {
+	ServerID string `json:"serverId"` // Server.ID
+	Tool     string `json:"tool"`     // the tool's name as the server lists it
+}
+
+// Conversation is one chat with a model. Its messages are kept apart and
+// read with Store.Messages.
+type Conversation struct {
+	ID string `json:"id"` // assigned by PutConversation when empty; never reused
+	// Title is trimmed and at most MaxTitleLength characters; it may be
+	// empty (a new conversation).
+	Title      string `json:"title"`
+	ProviderID string `json:"providerId,omitempty"` // Provider.ID; the provider may since have been removed
+	Model      string `json:"model,omitempty"`      // empty means the provider's Model
+	// SystemPrompt is sent before the messages; at most
+	// MaxSystemPromptLength characters.
+	SystemPrompt string `json:"systemPrompt,omitempty"`
+	// Servers are the IDs of the servers whose tools are offered to the
+	// model; empty means every enabled server.
+	Servers []string `json:"servers,omitempty"`
+	// AllowedTools are the tools the person allowed "in this conversation":
+	// their calls are not asked about again here. Only
+	// AllowToolInConversation adds to it; PutConversation keeps it.
+	AllowedTools []ToolKey `json:"allowedTools,omitempty"`
+	CreatedAt    time.Time `json:"createdAt"`
+	// UpdatedAt is the time of the last change to the conversation or its
+	// messages; Conversations lists the latest first.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// ConversationFilter selects a page of conversations. The zero value
+// selects the 200 most recently updated.
+type ConversationFilter struct {
+	Limit int // at most this many; 0 or less means 200
+	// Older, when set, pages back: only the conversations listed after it,
+	// that is updated before it. Pass the last conversation of the previous
+	// page.
+	Older *Conversation
+}
+
+// Message roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	// RoleTool is the result of one tool call, answering the assistant
+	// message's ToolCall with the same ID.
+	RoleTool = "tool"
+)
+
+// Message is one message of a conversation, as the person and the model see
+// it. Text, Reasoning, tool arguments and results are untrusted text: they
+// come from a model or a server.
+type Message struct {
+	ConversationID string `json:"conversationId"` // set by AppendMessages
+	// Seq orders the conversation's messages: assigned by AppendMessages,
+	// starting at 1, higher for later messages, never reused.
+	Seq  uint64 `json:"seq"`
+	Role string `json:"role"` // one of the Role constants
+	Text string `json:"text,omitempty"`
+	// Reasoning is the model's reasoning (reasoning_content, thinking),
+	// shown folded and, where the provider needs it, sent back.
+	Reasoning string `json:"reasoning,omitempty"`
+	// ProviderData is what the provider needs to receive this message
+	// again exactly (such as signatures of thinking blocks): JSON the
+	// package speaking to the provider writes and reads.
+	ProviderData json.RawMessage `json:"providerData,omitempty"`
+	ToolCalls    []ToolCall      `json:"toolCalls,omitempty"`  // an assistant's tool calls
+	ToolCallID   string          `json:"toolCallId,omitempty"` // the ToolCall.ID a RoleTool message answers
+	ToolResult   *ToolResult     `json:"toolResult,omitempty"` // a RoleTool message's result
+	Usage        *Usage          `json:"usage,omitempty"`      // tokens of the turn that produced it
+	// Error is why the turn failed, in a sentence, on the message that
+	// stands for the failed turn.
+	Error string `json:"error,omitempty"`
+	// Dropped leaves the message out of what is sent to the model: the
+	// person dropped it, for example to make room in the context.
+	Dropped bool `json:"dropped,omitempty"`
+	// Truncated says, in sentences, what the store cut to keep the message
+	// within MaxMessageBytes; empty when nothing was cut. Whoever shows or
+	// sends the message should show or send this too.
+	Truncated string    `json:"truncated,omitempty"`
+	CreatedAt time.Time `json:"createdAt"` // set by AppendMessages
+}
+
+// ToolCall is one tool call a model asked for.
+type ToolCall struct {
+	ID string `json:"id"` // the model's ID for the call
+	// Name is the tool's name as it was offered to the model (made unique
+	// across servers); ServerID and Tool say which tool that was.
+	Name     string `json:"name,omitempty"`
+	ServerID string `json:"serverId"`
+	Tool     string `json:"tool"`
+	// Arguments are the arguments as JSON, normally an object. If they had
+	// to be cut (see Message.Truncated) they are a JSON string holding the
+	// start of the original text.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// ToolResult is what became of one tool call.
+type ToolResult struct {
+	// Content is the result as JSON (normally the server's CallToolResult;
+	// for a denial, the text returned to the model). If it had to be cut
+	// (see Message.Truncated) it is a JSON string holding the start of the
+	// original JSON text.
+	Content json.RawMessage `json:"content,omitempty"`
+	IsError bool            `json:"isError,omitempty"` // the server, or Gatehouse, reported an error
+	Denied  bool            `json:"denied,omitempty"`  // the person or a policy denied the call: it never reached the server
+}
+
+// Usage is the tokens one model turn used, as the provider reported them.
+type Usage struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+}
+
+// ConversationHit is one conversation found by SearchConversations.
+type ConversationHit struct {
+	Conversation Conversation `json:"conversation"`
+	// Seq is the first message whose text matches; 0 when the title
+	// matches.
+	Seq uint64 `json:"seq,omitempty"`
+	// Snippet is the matching message's text around the match, with "…"
+	// where it was cut; empty when the title matches.
+	Snippet string `json:"snippet,omitempty"`
+}
+
+// Tool-call modes: how Gatehouse treats a model's call of a tool.
+const (
+	// ToolAsk asks the person. It is the default.
+	ToolAsk = ""
+	// ToolAllow calls the tool without asking.
+	ToolAllow = "allow"
+	// ToolDeny answers the model that the call was denied, without asking.
+	ToolDeny = "deny"
+)
+
+// ToolPolicy is how Gatehouse treats a model's calls of one server's tools.
+// The zero value asks about every call and trusts nothing. (A server's
+// sampling requests follow its elicitation Policy.)
+type ToolPolicy struct {
+	// Mode applies to every tool of the server without a mode of its own.
+	Mode string `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
+	// Tools holds modes of single tools, by tool name; they win over Mode.
+	Tools map[string]string `json:"tools,omitempty"`
+	// Trusted means the person believes the server's tool annotations: a
+	// tool it marks readOnlyHint may then be called without asking.
+	// Annotations of servers not trusted are claims and change nothing.
+	Trusted bool `json:"trusted,omitempty"`
+}
+
+// ModeFor returns the mode for a call of the named tool: the tool's own
+// mode if it has one, else Mode. A mode this build does not know is ToolAsk.
+func (p ToolPolicy) ModeFor(tool string) string {
+	mode, ok := p.Tools[tool]
+	if !ok {
+		mode = p.Mode
+	}
+	switch mode {
+	case ToolAllow, ToolDeny:
+		return mode
+	}
+	return ToolAsk
 }

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"go.etcd.io/bbolt"
+)
+
+// ToolPolicy returns the tool-call policy saved for the server, or the zero
+// ToolPolicy (ask about everything, trust nothing) when none is saved or
+// the server is unknown.
+func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
+	var p ToolPolicy
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		p, err = readToolPolicy(tx, serverID)
+		return err
+	})
+	return p, err
+}
+
+// PutToolPolicy saves the server's tool-call policy, replacing the one
+// saved. It returns ErrNotFound if no server has the ID, and ErrInvalid for
+// an unknown mode or a tool with an empty name.
+// A tool set to ToolAsk is removed from Tools (it then follows Mode), and
+// saving the zero policy removes the saved one.
+func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
+	p, err := cleanToolPolicy(p)
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bbolt.Tx) error {
+		return putToolPolicy(tx, serverID, p)
+	})
+}
+
+// PutToolMode sets the mode of one tool of the server (ToolAsk removes the
+// tool's own mode, so Mode applies), keeping the rest of its policy: what
+// "Always allow this tool" saves. It returns ErrNotFound if no server has
+// the ID, and ErrInvalid for an unknown mode or an empty tool name.
+func (s *Store) PutToolMode(serverID, tool, mode string) error {
+	if err := validToolMode(mode); err != nil {
+		return err
+	}
+	if strings.TrimSpace(tool) == "" {
+		return fmt.Errorf("%w: a tool-call policy names a tool without a name", ErrInvalid)
+	}
+	return s.db.Update(func(tx *bbolt.Tx) error {
+		p, err := readToolPolicy(tx, serverID)
+		if err != nil {
+			return err
+		}
+		p.Tools = maps.Clone(p.Tools)
+		if p.Tools == nil {
+			p.Tools = map[string]string{}
+		}
+		p.Tools[tool] = mode
+		if p, err = cleanToolPolicy(p); err != nil {
+			return err
+		}
+		return putToolPolicy(tx, serverID, p)
+	})
+}
+
+// readToolPolicy reads the server's tool-call policy within tx.
+func readToolPolicy(tx *bbolt.Tx, serverID string) (ToolPolicy, error) {
+	var p ToolPolicy
+	if v := tx.Bucket(bucketToolPolicies).Get([]byte(serverID)); v != nil {
+		if err := decodeValue(bucketToolPolicies, []byte(serverID), v, &p); err != nil {
+			return ToolPolicy{}, fmt.Errorf("read the tool-call policy of server %q: %w", serverID, err)
+		}
+	}
+	return p, nil
+}
+
+// putToolPolicy saves a cleaned policy within tx.
+func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
+	if tx.Bucket(bucketServers).Get([]byte(serverID)) == nil {
+		return fmt.Errorf("server %q: %w", serverID, ErrNotFound)
+	}
+	b := tx.Bucket(bucketToolPolicies)
+	if p.Mode == ToolAsk && len(p.Tools) == 0 && !p.Trusted {
+		return b.Delete([]byte(serverID))
+	}
+	if err := putJSON(b, []byte(serverID), p); err != nil {
+		return fmt.Errorf("save the tool-call policy of server %q: %w", serverID, err)
+	}
+	return nil
+}
+
+// cleanToolPolicy checks p and returns it without tools set to ToolAsk.
+func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
+	if err := validToolMode(p.Mode); err != nil {
+		return ToolPolicy{}, err
+	}
+	tools := map[string]string{}
+	for name, mode := range p.Tools {
+		if strings.TrimSpace(name) == "" {
+			return ToolPolicy{}, fmt.Errorf("%w: a tool-call policy names a tool without a name", ErrInvalid)
+		}
+		if err := validToolMode(mode); err != nil {
+			return ToolPolicy{}, fmt.Errorf("tool %q: %w", name, err)
+		}
+		if mode != ToolAsk {
+			tools[name] = mode
+		}
+	}
+	p.Tools = nil
+	if len(tools) > 0 {
+		p.Tools = tools
+	}
+	return p, nil
+}
+
+// validToolMode refuses a mode this build does not know.
+func validToolMode(mode string) error {
+	switch mode {
+	case ToolAsk, ToolAllow, ToolDeny:
+		return nil
+	}
+	return fmt.Errorf("%w: unknown tool-call mode %q", ErrInvalid, mode)
+}
