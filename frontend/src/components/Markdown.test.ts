@@ -93,6 +93,16 @@ describe('Markdown with hostile input', () => {
     expect(document.querySelector('dialog[open]')).toBeNull();
   });
 
+  it.each([
+    ['a thousand', 1000],
+    ['five thousand (more than marked can lex)', 5000],
+  ])('keeps %s nested quotes from making a page too deep to lay out', (_name, n) => {
+    const { container } = render(Markdown, { text: '> '.repeat(n) + 'deep', onlink: vi.fn() });
+    expect(container.querySelectorAll('blockquote').length).toBeLessThanOrEqual(13);
+    expect(container.textContent).toContain('deep');
+    expectInert(container);
+  });
+
   it('shows where a link leads when its text says something else', () => {
     const { container } = render(Markdown, { text: 'Log in at [paypal.com](https://paypal.com.evil.example/login).', onlink: vi.fn() });
     expect(container.textContent).toBe('Log in at paypal.com (paypal.com.evil.example).');

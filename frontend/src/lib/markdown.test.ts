@@ -2,7 +2,7 @@
 // image or raw HTML becomes, and that streaming a text in pieces gives the
 // same blocks as the whole text, while lexing only a bounded tail.
 import { describe, expect, it } from 'vitest';
-import { closeOpenInline, markdownBlocks, MarkdownStream, webURL, type Block } from './markdown';
+import { closeOpenInline, markdownBlocks, maxNesting, MarkdownStream, plainText, webURL, type Block } from './markdown';
 
 // A small deterministic random generator, so a failing case can be replayed.
 function random(seed: number): () => number {
@@ -252,5 +252,29 @@ describe('markdownBlocks', () => {
     expect(image.kind).toBe('image');
     expect([...image.address].length).toBe(121);
     expect(image.address.endsWith('…')).toBe(true);
+  });
+
+  it('shows quotes nested deeper than maxNesting as the text they were written as', () => {
+    let block = markdownBlocks('> '.repeat(100) + 'deep')[0];
+    let quotes = 0;
+    while (block.kind === 'quote') {
+      quotes++;
+      block = block.children[0];
+    }
+    expect(quotes).toBe(maxNesting + 1);
+    expect(block).toEqual({ kind: 'raw', text: '> '.repeat(100 - quotes - 1) + '> deep' });
+  });
+
+  it('shows emphasis nested deeper than maxNesting as text', () => {
+    const [p] = markdownBlocks('**a '.repeat(40) + 'x' + ' b**'.repeat(40)) as Extract<Block, { kind: 'paragraph' }>[];
+    expect(plainText(p.children)).toContain('x');
+    expect(JSON.stringify(p).match(/"strong"/g)!.length).toBeLessThanOrEqual(maxNesting + 1);
+  });
+
+  it('shows text that marked cannot lex as it is, whole or streamed', () => {
+    const hostile = '>'.repeat(5000) + ' x';
+    expect(markdownBlocks(hostile)).toEqual([{ kind: 'raw', text: hostile }]);
+    const view = new MarkdownStream().update(hostile);
+    expect(view.tail.map((k) => k.block)).toEqual([{ kind: 'raw', text: hostile }]);
   });
 });

@@ -129,15 +129,16 @@ export function plainText(nodes: Inline[]): string {
   return out;
 }
 
-// Does a link's text already show where it leads? "https://example.com/"
-// written as "example.com" does; "click here" does not.
-function textShowsURL(text: string, url: string): boolean {
-  const bare = (s: string) => s.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/$/, '');
-  return bare(text) === bare(url);
-}
+/**
+ * How deep quotes, lists and emphasis may nest before the rest is shown as
+ * the text it was written as: hostile text can nest thousands deep, which
+ * would only make a page too deep to lay out (or a stack to overflow).
+ */
+export const maxNesting = 12;
 
 /** Inline nodes from marked's inline tokens. */
-export function inlineNodes(tokens: Token[] | undefined): Inline[] {
+export function inlineNodes(tokens: Token[] | undefined, depth = 0): Inline[] {
+  if (depth > maxNesting) return [{ kind: 'text', text: (tokens ?? []).map((t) => t.raw ?? '').join('') }];
   const out: Inline[] = [];
   const text = (t: string) => {
     if (!t) return;
@@ -153,7 +154,7 @@ export function inlineNodes(tokens: Token[] | undefined): Inline[] {
         // as written; elsewhere character references are decoded to the
         // characters they stand for. Block-level text (tight list items) has
         // its own inline tokens.
-        if ('tokens' in t && t.tokens) out.push(...inlineNodes(t.tokens));
+        if ('tokens' in t && t.tokens) out.push(...inlineNodes(t.tokens, depth));
         else text(t.escaped ? t.raw : decodeHTMLStrict(t.raw));
         break;
       case 'escape':
@@ -171,14 +172,15 @@ export function inlineNodes(tokens: Token[] | undefined): Inline[] {
       case 'em':
       case 'strong':
       case 'del':
-        out.push({ kind: t.type, children: inlineNodes(t.tokens) });
+        out.push({ kind: t.type, children: inlineNodes(t.tokens, depth + 1) });
         break;
       case 'link': {
-        const children = inlineNodes(t.tokens);
+        const children = inlineNodes(t.tokens, depth + 1);
         const href = destination(t.href);
         const url = webURL(href);
         if (url) {
-          out.push({ kind: 'link', url, host: textShowsURL(plainText(children), url) ? '' : hostOf(url), children });
+          const host = hostOf(url);
+          out.push({ kind: 'link', url, host: plainText(children).toLowerCase().includes(host) ? '' : host, children });
         } else {
           const shown = plainText(children).trim();
           const redundant = shown === href || `mailto:${shown}` === href;
@@ -187,7 +189,7 @@ export function inlineNodes(tokens: Token[] | undefined): Inline[] {
         break;
       }
       case 'image':
-        out.push({ kind: 'image', alt: plainText(inlineNodes(t.tokens)), address: shortAddress(destination(t.href)) });
+        out.push({ kind: 'image', alt: plainText(inlineNodes(t.tokens, depth + 1)), address: shortAddress(destination(t.href)) });
         break;
       case 'checkbox':
         out.push({ kind: 'task', checked: t.checked });
@@ -221,17 +223,18 @@ export function isTask(item: Block[]): boolean {
 }
 
 /** Block nodes from marked's block tokens. Definitions and blank lines show nothing. */
-export function blockNodes(tokens: Token[]): Block[] {
+export function blockNodes(tokens: Token[], depth = 0): Block[] {
   const out: Block[] = [];
   for (const token of tokens) {
-    const b = blockNode(token);
+    const b = blockNode(token, depth);
     if (b) out.push(b);
   }
   return out;
 }
 
-function blockNode(token: Token): Block | null {
+function blockNode(token: Token, depth = 0): Block | null {
   const t = token as MarkedToken;
+  if (depth > maxNesting && t.type !== 'space') return { kind: 'raw', text: t.raw };
   switch (t.type) {
     case 'space':
     case 'def':
@@ -247,14 +250,14 @@ function blockNode(token: Token): Block | null {
     case 'code':
       return { kind: 'code', text: t.text, lang: (t.lang ?? '').split(/\s/)[0] };
     case 'blockquote':
-      return { kind: 'quote', children: blockNodes(t.tokens) };
+      return { kind: 'quote', children: blockNodes(t.tokens, depth + 1) };
     case 'list': {
       const start = typeof t.start === 'number' && Number.isFinite(t.start) ? t.start : 1;
       return {
         kind: 'list',
         ordered: t.ordered,
         start,
-        items: (t.items as Tokens.ListItem[]).map((item) => blockNodes(item.tokens)),
+        items: (t.items as Tokens.ListItem[]).map((item) => blockNodes(item.tokens, depth + 1)),
       };
     }
     case 'table':
@@ -557,9 +560,13 @@ export class MarkdownStream {
   private relexSegments(links: Links): void {
     this.segments = this.segments.map((s) => {
       if (!s.refs) return s;
-      const again = lex(s.src, links, false);
-      this.reparsed += countBlocks(again.tokens);
-      return { ...s, blocks: keyed(again.tokens, s.at) };
+      try {
+        const again = lex(s.src, links, false);
+        this.reparsed += countBlocks(again.tokens);
+        return { ...s, blocks: keyed(again.tokens, s.at) };
+      } catch {
+        return s;
+      }
     });
   }
 
@@ -579,5 +586,10 @@ function countBlocks(tokens: Token[]): number {
 
 /** The blocks of a whole text, lexed at once: what a MarkdownStream shows once the text is complete. */
 export function markdownBlocks(text: string): Block[] {
-  return blockNodes(lex(text.replace(/\r\n?/g, '\n'), Object.create(null), false).tokens);
+  const src = text.replace(/\r\n?/g, '\n');
+  try {
+    return blockNodes(lex(src, Object.create(null), false).tokens);
+  } catch {
+    return [{ kind: 'raw', text: src }];
+  }
 }
