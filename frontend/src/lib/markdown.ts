@@ -3,7 +3,7 @@
 // in. Model output is untrusted, like server text: the nodes carry text only,
 // raw HTML stays literal text, an image is only described, and a link can be
 // followed only when it is a web address (http or https), through the
-// caller's consent display. Components/Markdown.svelte renders the nodes.
+// caller's consent display. components/Markdown.svelte renders the nodes.
 //
 // Streaming: re-lexing a whole message on every chunk is quadratic. A
 // MarkdownStream lexes only the tail of the text, the part after the blocks
@@ -22,7 +22,10 @@ export type Inline =
   | { kind: 'code'; text: string }
   | { kind: 'em' | 'strong' | 'del'; children: Inline[] }
   | { kind: 'break' }
-  /** A web link: opened only through the caller's consent display. `host` is set when the text does not show the address. */
+  /**
+   * A web link (http or https), opened only through the caller's consent
+   * display. `host` is set when the link's text does not name it.
+   */
   | { kind: 'link'; url: string; host: string; children: Inline[] }
   /**
    * A link to something other than a web page (javascript:, data:, file:,
@@ -94,8 +97,11 @@ function hostOf(url: string): string {
 }
 
 function shortAddress(address: string): string {
-  const chars = [...address];
-  return chars.length > addressShown ? chars.slice(0, addressShown).join('') + '…' : address;
+  if (address.length <= addressShown) return address;
+  // Only the head is split into characters: a data: URL can be megabytes.
+  const head = [...address.slice(0, addressShown * 2)];
+  if (head.length <= addressShown && address.length <= addressShown * 2) return address;
+  return head.slice(0, addressShown).join('') + '…';
 }
 
 // A link's destination as written, with character references decoded
@@ -246,7 +252,7 @@ function blockNode(token: Token, depth = 0): Block | null {
     case 'checkbox':
       return { kind: 'inline', children: [{ kind: 'task', checked: t.checked }] };
     case 'heading':
-      return { kind: 'heading', level: Math.min(Math.max(t.depth, 1), 6) as 1, children: inlineNodes(t.tokens) };
+      return { kind: 'heading', level: Math.min(Math.max(t.depth, 1), 6) as 1 | 2 | 3 | 4 | 5 | 6, children: inlineNodes(t.tokens) };
     case 'code':
       return { kind: 'code', text: t.text, lang: (t.lang ?? '').split(/\s/)[0] };
     case 'blockquote':
