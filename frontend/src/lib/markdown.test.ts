@@ -2,7 +2,7 @@
 // image or raw HTML becomes, and that streaming a text in pieces gives the
 // same blocks as the whole text, while lexing only a bounded tail.
 import { describe, expect, it } from 'vitest';
-import { closeOpenInline, markdownBlocks, maxNesting, MarkdownStream, plainText, webURL, type Block } from './markdown';
+import { closeOpenInline, markdownBlocks, maxNesting, MarkdownStream, pageSize, plainText, webURL, type Block } from './markdown';
 
 // A small deterministic random generator, so a failing case can be replayed.
 function random(seed: number): () => number {
@@ -103,7 +103,7 @@ function streamed(chunks: string[], check?: (text: string, blocks: Block[]) => v
   for (const c of chunks) {
     text += c;
     const view = stream.update(text);
-    blocks = [...view.frozen, ...view.tail].map((k) => k.block);
+    blocks = [...view.pages.flat(), ...view.tail].map((k) => k.block);
     check?.(text, blocks);
   }
   return blocks;
@@ -154,16 +154,32 @@ describe('MarkdownStream', () => {
     expect(most).toBeLessThanOrEqual(3);
     expect(total / chunks.length).toBeLessThan(2.5);
     const view = stream.update(sofar);
-    expect(view.frozen.length).toBeGreaterThan(190);
+    expect(view.pages.flat().length).toBeGreaterThan(190);
+  });
+
+  it('keeps a full page of frozen blocks the same array while the text grows', () => {
+    const stream = new MarkdownStream();
+    let text = '';
+    let firstPage: unknown = null;
+    for (let i = 0; i < pageSize * 3; i++) {
+      text += `Paragraph ${i}.\n\n`;
+      const view = stream.update(text);
+      expect(view.pages.every((p) => p.length <= pageSize)).toBe(true);
+      if (view.pages[0]?.length === pageSize) {
+        firstPage ??= view.pages[0];
+        expect(view.pages[0]).toBe(firstPage);
+      }
+    }
+    expect(firstPage).not.toBeNull();
   });
 
   it('lexes the text that uses a reference again when its definition arrives later', () => {
     const stream = new MarkdownStream();
     const text = 'Read [the docs][d].\n\nMore text.\n\n[d]: https://docs.example/\n';
     let view = stream.update(text.slice(0, 32));
-    expect(JSON.stringify(view.frozen)).not.toContain('docs.example');
+    expect(JSON.stringify(view.pages)).not.toContain('docs.example');
     view = stream.update(text);
-    const first = view.frozen[0].block as Extract<Block, { kind: 'paragraph' }>;
+    const first = view.pages[0][0].block as Extract<Block, { kind: 'paragraph' }>;
     expect(first.children[1]).toMatchObject({ kind: 'link', url: 'https://docs.example/' });
   });
 
@@ -171,7 +187,7 @@ describe('MarkdownStream', () => {
     const stream = new MarkdownStream();
     stream.update('First answer.\n\nSecond paragraph.\n\nThird');
     const view = stream.update('Another answer');
-    expect([...view.frozen, ...view.tail].map((k) => k.block)).toEqual(markdownBlocks('Another answer'));
+    expect([...view.pages.flat(), ...view.tail].map((k) => k.block)).toEqual(markdownBlocks('Another answer'));
   });
 });
 

@@ -58,8 +58,15 @@ export type Block =
 /** A top-level block with a key that stays the same while the text grows (its offset). */
 export type KeyedBlock = { key: number; block: Block };
 
-/** What to render: the frozen blocks (a new array only when it changed) and the growing tail. */
-export type MarkdownView = { frozen: KeyedBlock[]; tail: KeyedBlock[] };
+/**
+ * What to render: the frozen blocks, in pages of up to pageSize, and the
+ * growing tail. A page is a new array only when it changed, so a renderer
+ * can skip the unchanged ones without even comparing their blocks.
+ */
+export type MarkdownView = { pages: KeyedBlock[][]; tail: KeyedBlock[] };
+
+/** How many frozen blocks a page holds. */
+export const pageSize = 32;
 
 // GitHub-flavoured Markdown; a single newline inside a paragraph is a line
 // break, as people (and models) writing in a chat expect.
@@ -513,7 +520,7 @@ export class MarkdownStream {
   private segments: Segment[] = [];
   /** Definitions in the frozen text, first one of a label first. */
   private links: Links = Object.create(null);
-  private frozen: KeyedBlock[] = [];
+  private pages: KeyedBlock[][] = [];
   /** The definitions (frozen and in the tail) the segments were lexed with, as a signature. */
   private known = signature(Object.create(null));
 
@@ -528,36 +535,46 @@ export class MarkdownStream {
       lexed = lex(tail, this.links, streaming);
     } catch {
       // marked gave up on this text: show it as it is rather than lose it.
-      return { frozen: this.frozen, tail: [{ key: this.frozenLength, block: { kind: 'raw', text: tail } }] };
+      return { pages: this.pages, tail: [{ key: this.frozenLength, block: { kind: 'raw', text: tail } }] };
     }
     const { tokens } = lexed;
     this.reparsed += countBlocks(tokens);
 
     const cut = cutIndex(tokens);
     const known = signature(lexed.links);
-    let changed = false;
     if (known !== this.known) {
       this.relexSegments(lexed.links);
       this.known = known;
-      changed = true;
+      this.pages = [];
+      this.addToPages(this.segments.flatMap((s) => s.blocks));
     }
     if (cut > 0) {
       const frozenTokens = tokens.slice(0, cut);
       const length = frozenTokens.reduce((n, t) => n + t.raw.length, 0);
       const src = tail.slice(0, length);
-      this.segments.push({
-        at: this.frozenLength,
-        src,
-        blocks: keyed(frozenTokens, this.frozenLength),
-        refs: src.includes('['),
-      });
+      const blocks = keyed(frozenTokens, this.frozenLength);
+      this.segments.push({ at: this.frozenLength, src, blocks, refs: src.includes('[') });
       definitionsIn(frozenTokens, this.links);
       this.frozenText += original.slice(0, originalOffset(original, length));
       this.frozenLength += length;
-      changed = true;
+      this.addToPages(blocks);
     }
-    if (changed) this.frozen = this.segments.flatMap((s) => s.blocks);
-    return { frozen: this.frozen, tail: keyed(tokens.slice(cut), this.frozenLength) };
+    return { pages: this.pages, tail: keyed(tokens.slice(cut), this.frozenLength) };
+  }
+
+  // Appends frozen blocks: the last page is replaced by a longer copy, full
+  // pages are left as they are, and the list of pages is a new array.
+  private addToPages(blocks: KeyedBlock[]): void {
+    if (blocks.length === 0) return;
+    const pages = this.pages.slice();
+    let rest = blocks;
+    const last = pages.at(-1);
+    if (last && last.length < pageSize) {
+      pages[pages.length - 1] = last.concat(rest.slice(0, pageSize - last.length));
+      rest = rest.slice(pageSize - last.length);
+    }
+    for (let i = 0; i < rest.length; i += pageSize) pages.push(rest.slice(i, i + pageSize));
+    this.pages = pages;
   }
 
   // Lexes again the frozen segments that may use a reference definition, for
@@ -581,7 +598,7 @@ export class MarkdownStream {
     this.frozenLength = 0;
     this.segments = [];
     this.links = Object.create(null);
-    this.frozen = [];
+    this.pages = [];
     this.known = signature(Object.create(null));
   }
 }
