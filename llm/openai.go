@@ -220,8 +220,9 @@ func reasoningDelta(delta openai.ChatCompletionChunkChoiceDelta) string {
 // choiceUsage reads usage that a provider puts inside the choice instead of
 // the chunk (Moonshot does, on the last chunk).
 func choiceUsage(choice openai.ChatCompletionChunkChoice) (Usage, bool) {
+	// Unknown fields are never Valid in the SDK's terms; their Raw is there.
 	f, ok := choice.JSON.ExtraFields["usage"]
-	if !ok || !f.Valid() {
+	if !ok || f.Raw() == "" || f.Raw() == "null" {
 		return Usage{}, false
 	}
 	var u struct {

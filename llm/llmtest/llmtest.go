@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -139,7 +140,12 @@ type Server struct {
 	mu       sync.Mutex
 	received []Received
 	next     int
+	active   atomic.Int32
 }
+
+// Answering returns how many chat requests the stand-in is still
+// answering: a held stream stays counted until the client leaves.
+func (s *Server) Answering() int { return int(s.active.Load()) }
 
 // Requests returns the requests received so far, oldest first.
 func (s *Server) Requests() []Received {
@@ -193,6 +199,8 @@ func (s *Server) serve(mux *http.ServeMux, path string) {
 // chat answers a chat request: records it, checks the key, then renders
 // the next turn (or its HTTP error).
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, authorized func(*http.Request) bool, unauthorized string) {
+	s.active.Add(1)
+	defer s.active.Add(-1)
 	body := s.record(r)
 	if s.script.APIKey != "" && !authorized(r) {
 		writeBody(w, http.StatusUnauthorized, nil, unauthorized)
