@@ -154,13 +154,13 @@ func TestStream_ErrorsAreSentencesOfAKind(t *testing.T) {
 			turn: llmtest.Turn{Status: 502, Body: ""}, wantKind: llm.ErrProvider, want: "{host} answered with an error (HTTP 502).",
 		},
 		{
-			name: "an HTML error page shows no markup",
-			turn: llmtest.Turn{Status: 502, Header: http.Header{"Content-Type": {"text/html"}}, Body: "<html><body><h1>502 Bad Gateway</h1></body></html>"},
+			name:     "an HTML error page shows no markup",
+			turn:     llmtest.Turn{Status: 502, Header: http.Header{"Content-Type": {"text/html"}}, Body: "<html><body><h1>502 Bad Gateway</h1></body></html>"},
 			wantKind: llm.ErrProvider, want: "{host} answered with an error (HTTP 502).",
 		},
 		{
-			name: "a web page where the API should be",
-			turn: llmtest.Turn{Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, Body: "<!doctype html><title>Welcome</title>"},
+			name:     "a web page where the API should be",
+			turn:     llmtest.Turn{Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, Body: "<!doctype html><title>Welcome</title>"},
 			wantKind: llm.ErrProvider, want: "{url}/chat/completions answered with a web page, not the API. Is the base URL right?",
 		},
 		{
