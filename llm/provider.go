@@ -24,7 +24,9 @@ type Provider interface {
 	// stops the stream at once: Stop in the chat). Breaking out of the loop
 	// closes the connection. Nothing is sent before the loop starts.
 	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
-	// Models lists the models the endpoint offers (the "Test" button).
+	// Models lists the models the endpoint offers (the "Test" button):
+	// Anthropic's newest first, as it lists them; OpenAI-compatible ones
+	// sorted by ID, since their order means nothing.
 	Models(ctx context.Context) ([]Model, error)
 }
 
