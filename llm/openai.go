@@ -161,6 +161,11 @@ func (t *openAITurn) add(chunk openai.ChatCompletionChunk) bool {
 					return false
 				}
 			}
+			// Some servers (older Ollama) say "stop" after tool calls; the
+			// model waits for their results all the same.
+			if len(t.calls) > 0 && t.finish == FinishStop {
+				t.finish = FinishToolCalls
+			}
 		}
 	}
 	if chunk.JSON.Usage.Valid() {

@@ -80,6 +80,17 @@ func TestStream_ParallelToolCallsArriveWhole(t *testing.T) {
 	}
 }
 
+func TestStream_ToolCallsAfterAStopStillWaitForResults(t *testing.T) {
+	// Stand-in server: no model can run on these machines. It ends a turn
+	// with tool calls by "stop", as older Ollama versions do.
+	turn := llmtest.Turn{ToolCalls: []llmtest.ToolCall{{ID: "call_1", Name: "weather", Arguments: []string{`{"city":"广州"}`}}}, Finish: "stop"}
+	s := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{turn}})
+	end := stream(t, provider(t, llm.Config{Preset: "ollama", BaseURL: s.URL}), ask("广州天气")).end(t)
+	if end.Finish != llm.FinishToolCalls || len(end.Message.ToolCalls) != 1 {
+		t.Errorf("finish %q with calls %s, want tool_calls with the one call", end.Finish, callsText(end.Message.ToolCalls))
+	}
+}
+
 func TestStream_ToolArgumentsThatAreNoObjectAreHandedBackAsSent(t *testing.T) {
 	// Stand-in servers: no model can run on these machines.
 	cases := []struct {
