@@ -67,8 +67,10 @@ func (p *openAIProvider) Stream(ctx context.Context, req Request) iter.Seq2[Even
 				return
 			}
 		}
-		if err := stream.Err(); err != nil && !(turn.finish != "" && ctx.Err() == nil && !isStreamError(err)) {
-			// A read error after the finish reason loses only the usage.
+		// A broken connection after the finish reason loses only the usage:
+		// the turn is whole. A cancel or an error event still counts.
+		err = stream.Err()
+		if err != nil && (turn.finish == "" || ctx.Err() != nil || isStreamError(err)) {
 			yield(Event{}, p.streamFailure(ctx, err, params.Model))
 			return
 		}

@@ -91,6 +91,20 @@ func TestStream_ToolCallsAfterAStopStillWaitForResults(t *testing.T) {
 	}
 }
 
+func TestStream_ACutAfterTheFinishKeepsTheTurn(t *testing.T) {
+	// Stand-in server: no model can run on these machines. The stream
+	// breaks off in the usage chunk, after the finish reason: the answer
+	// is whole, only its usage is lost.
+	raw := `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"完整的回答。"},"finish_reason":null}]}` + "\n\n" +
+		`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
+		`data: {"id":"c1","object":"chat.completion.chunk","choices":[],"usa`
+	s := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{{Raw: raw}}})
+	end := stream(t, provider(t, llm.Config{BaseURL: s.URL}), ask("你好")).end(t)
+	if end.Message.Text != "完整的回答。" || end.Finish != llm.FinishStop {
+		t.Errorf("end = %q, %q", end.Message.Text, end.Finish)
+	}
+}
+
 func TestStream_ToolArgumentsThatAreNoObjectAreHandedBackAsSent(t *testing.T) {
 	// Stand-in servers: no model can run on these machines.
 	cases := []struct {
