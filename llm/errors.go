@@ -91,6 +91,7 @@ type httpError struct {
 	page   bool // a 2xx answer with an HTML page
 }
 
+// Error says which answer it was, for logs; describe makes the sentence.
 func (e *httpError) Error() string { return fmt.Sprintf("HTTP %d from %s", e.status, e.url) }
 
 // vendorError is what a provider's error body says, in whichever of the
