@@ -92,7 +92,7 @@ func (s *Server) renderOpenAI(w http.ResponseWriter, r *http.Request, turn Turn,
 		return map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": 1735689600, "model": model,
 			"system_fingerprint": "fp_standin",
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
+			"choices":            []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
 		}
 	}
 	if !e.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)) {
