@@ -501,6 +501,29 @@ func (m *Manager) Close() {
 	}
 }
 
+// Peer describes a connected server for a question the host asks about it
+// (a tool-call approval): its configured name, where it runs, what it calls
+// itself, and the live connection, so that the question ends with it.
+func (m *Manager) Peer(id string) (Peer, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return Peer{}, err
+	}
+	cs, err := s.live()
+	if err != nil {
+		return Peer{}, err
+	}
+	s.mu.Lock()
+	peerOf := s.peerOf
+	s.mu.Unlock()
+	if peerOf != nil {
+		return peerOf(cs), nil
+	}
+	p := m.peer(s)
+	p.session = cs
+	return p, nil
+}
+
 // peer describes a session's server for an elicitation dialog.
 func (m *Manager) peer(s *session) Peer {
 	srv := m.config(s.srv.ID, s.srv)

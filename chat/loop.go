@@ -1,0 +1,366 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/llm"
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
+// DefaultMaxRounds bounds the tool rounds of one turn: a model that keeps
+// calling tools cannot keep the person answering questions forever.
+const DefaultMaxRounds = 10
+
+// maxResultText bounds a tool result as the model receives it; the rest is
+// cut with a note saying so, never silently.
+const maxResultText = 64 * 1024
+
+// ErrTooManyRounds ends a turn whose model kept calling tools past MaxRounds.
+var ErrTooManyRounds = errors.New("the model kept calling tools, so Gatehouse stopped this turn")
+
+// Runner runs turns of conversations.
+type Runner struct {
+	Manager  *mcp.Manager
+	Broker   *mcp.Broker
+	Settings ToolSettings
+	// MaxRounds bounds the tool rounds of a turn; 0 means DefaultMaxRounds.
+	MaxRounds int
+}
+
+// Turn is one message of the person and what it takes to answer it.
+type Turn struct {
+	ConversationID    string
+	ConversationTitle string
+	Provider          llm.Provider
+	Model             string
+	System            string
+	// Servers are the servers whose tools are offered, by ID.
+	Servers []string
+	// History is the conversation before this turn, oldest first.
+	History []llm.Message
+	// Text is the person's message.
+	Text string
+	// AllowedHere are the tools allowed for the rest of this conversation,
+	// as AllowedKey gives them.
+	AllowedHere map[string]bool
+}
+
+// AllowedKey names a server's tool in Turn.AllowedHere.
+func AllowedKey(serverID, tool string) string { return serverID + "\x00" + tool }
+
+// Result is what a turn added to its conversation.
+type Result struct {
+	// Messages are the turn's messages: the person's, then the model's and
+	// the tool results, in order. They are returned also when the turn
+	// failed part way, so that nothing that happened is lost.
+	Messages []llm.Message
+	// Calls describe the tool calls, by the model's call ID.
+	Calls map[string]Call
+	// AllowedHere are tools the person allowed for the rest of the
+	// conversation during the turn, as AllowedKey gives them.
+	AllowedHere []string
+	Usage       llm.Usage
+}
+
+// Call is one tool call of a turn, as its card shows it.
+type Call struct {
+	ID         string          `json:"id"`
+	ServerID   string          `json:"serverId"`
+	ServerName string          `json:"serverName"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments" ts_type:"any"`
+	// State is CallAsking, CallRunning, CallDone, CallFailed or CallDenied.
+	State string `json:"state"`
+	// Result is the result's text as the model receives it.
+	Result string `json:"result"`
+	// Note says, in a sentence, why a call did not run or how it was allowed.
+	Note string `json:"note"`
+}
+
+// Call states.
+const (
+	CallAsking  = "asking"
+	CallRunning = "running"
+	CallDone    = "done"
+	CallFailed  = "failed"
+	CallDenied  = "denied"
+)
+
+// Event kinds: what a running turn tells the window as it happens.
+const (
+	EventText      = "text"
+	EventReasoning = "reasoning"
+	EventCall      = "call"
+	EventUsage     = "usage"
+	// EventRound starts another model request after tool results.
+	EventRound = "round"
+)
+
+// Event is one thing that happened in a running turn.
+type Event struct {
+	Kind  string     `json:"kind"`
+	Text  string     `json:"text,omitempty"`
+	Call  *Call      `json:"call,omitempty"`
+	Usage *llm.Usage `json:"usage,omitempty"`
+}
+
+// Run answers turn: it streams the model, asks the person about each tool
+// call through the broker, runs the allowed ones with exactly the approved
+// arguments, and gives the model the results, round after round until the
+// model answers without a tool call or MaxRounds is reached. emit is called
+// as things happen, on Run's goroutine. Ending ctx (Stop) cancels the
+// stream, a question on screen and a running call. The error is a sentence:
+// the provider's (llm.Error), ErrTooManyRounds, or ctx's.
+func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, error) {
+	res := Result{Calls: map[string]Call{}}
+	res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text})
+	catalog := NewCatalog(r.serverTools(turn.Servers))
+	allowedHere := map[string]bool{}
+	for k, v := range turn.AllowedHere {
+		allowedHere[k] = v
+	}
+	maxRounds := r.MaxRounds
+	if maxRounds <= 0 {
+		maxRounds = DefaultMaxRounds
+	}
+	for round := 1; ; round++ {
+		if round > 1 {
+			emit(Event{Kind: EventRound})
+		}
+		req := llm.Request{Model: turn.Model, System: turn.System, Tools: catalog.Tools(),
+			Messages: append(append([]llm.Message{}, turn.History...), res.Messages...)}
+		answer, err := r.stream(ctx, turn.Provider, req, &res, emit)
+		if err != nil {
+			return res, err
+		}
+		res.Messages = append(res.Messages, answer)
+		if len(answer.ToolCalls) == 0 {
+			return res, nil
+		}
+		if round > maxRounds {
+			// The calls of this answer are not made: each gets a result
+			// saying so, so the conversation stays well formed.
+			for _, tc := range answer.ToolCalls {
+				res.Messages = append(res.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true,
+					Text: "Not run: Gatehouse stopped this turn after too many tool rounds."})
+			}
+			return res, fmt.Errorf("%w (after %d rounds)", ErrTooManyRounds, maxRounds)
+		}
+		for _, tc := range answer.ToolCalls {
+			msg, err := r.runCall(ctx, turn, catalog, tc, allowedHere, &res, emit)
+			res.Messages = append(res.Messages, msg)
+			if err != nil {
+				return res, err
+			}
+		}
+	}
+}
+
+// stream runs one model request and returns the assistant's message.
+func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, res *Result, emit func(Event)) (llm.Message, error) {
+	for ev, err := range p.Stream(ctx, req) {
+		if err != nil {
+			return llm.Message{}, err
+		}
+		switch ev.Type {
+		case llm.EventText:
+			emit(Event{Kind: EventText, Text: ev.Text})
+		case llm.EventReasoning:
+			emit(Event{Kind: EventReasoning, Text: ev.Text})
+		case llm.EventUsage:
+			res.Usage.InputTokens += ev.Usage.InputTokens
+			res.Usage.OutputTokens += ev.Usage.OutputTokens
+			u := ev.Usage
+			emit(Event{Kind: EventUsage, Usage: &u})
+		case llm.EventEnd:
+			return ev.Message, nil
+		}
+	}
+	return llm.Message{}, errors.New("the model's answer ended without its end")
+}
+
+// runCall decides on one tool call, runs it when allowed, and returns the
+// tool message for the model. An error ends the turn (Stop).
+func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]bool,
+	res *Result, emit func(Event)) (llm.Message, error) {
+	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+	result := func(state, text, note string, isError bool) llm.Message {
+		call.State, call.Result, call.Note = state, text, note
+		res.Calls[call.ID] = call
+		c := call
+		emit(Event{Kind: EventCall, Call: &c})
+		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Text: text, IsError: isError}
+	}
+	offered, ok := catalog.Lookup(tc.Name)
+	if !ok {
+		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), "", true), nil
+	}
+	call.ServerID, call.ServerName, call.Tool = offered.ServerID, offered.ServerName, offered.Tool.Name
+	if tc.Arguments == nil {
+		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, "", true), nil
+	}
+	args, err := decodeArguments(tc.Arguments)
+	if err != nil {
+		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called.", "", true), nil
+	}
+
+	peer, err := r.Manager.Peer(offered.ServerID)
+	if err != nil {
+		return result(CallFailed, fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName), "", true), nil
+	}
+	policy, why := r.policy(offered, allowedHere)
+	call.State = CallAsking
+	c := call
+	emit(Event{Kind: EventCall, Call: &c})
+	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: offered.Tool.Name, Title: toolTitle(offered.Tool),
+		Description: offered.Tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(offered.Tool),
+		Destructive: destructive(offered.Tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle}, policy, why)
+	if err != nil {
+		result(CallDenied, "The person stopped the turn before answering.", "", true)
+		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "Not run: the turn was stopped."}, err
+	}
+	if !approval.Allowed {
+		return result(CallDenied, approval.Reason, approval.Reason, true), nil
+	}
+	note := why
+	switch approval.Scope {
+	case mcp.ScopeConversation:
+		key := AllowedKey(offered.ServerID, offered.Tool.Name)
+		if !allowedHere[key] {
+			allowedHere[key] = true
+			res.AllowedHere = append(res.AllowedHere, key)
+		}
+		note = "allowed in this conversation"
+	case mcp.ScopeAlways:
+		if r.Settings != nil {
+			if err := r.Settings.AllowAlways(offered.ServerID, offered.Tool.Name); err != nil {
+				note = "allowed, but Always allow could not be saved: " + err.Error()
+			} else {
+				note = "always allowed from now on"
+			}
+		}
+	}
+
+	call.State, call.Note = CallRunning, note
+	c = call
+	emit(Event{Kind: EventCall, Call: &c})
+	out, err := r.Manager.CallTool(ctx, offered.ServerID, offered.Tool.Name, args)
+	if ctx.Err() != nil {
+		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
+		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
+	}
+	if err != nil {
+		return result(CallFailed, "The tool call failed: "+mcp.Describe(err), note, true), nil
+	}
+	text := resultText(out)
+	if out.IsError {
+		return result(CallFailed, text, note, true), nil
+	}
+	return result(CallDone, text, note, false), nil
+}
+
+// policy decides, from the person's settings, whether a call is asked.
+func (r *Runner) policy(o OfferedTool, allowedHere map[string]bool) (string, string) {
+	var tool, server string
+	var trusted bool
+	if r.Settings != nil {
+		tool, _ = r.Settings.ToolPolicy(o.ServerID, o.Tool.Name)
+		server, _ = r.Settings.ServerPolicy(o.ServerID)
+		trusted, _ = r.Settings.Trusted(o.ServerID)
+	}
+	return decide(tool, server, trusted, readOnly(o.Tool), allowedHere[AllowedKey(o.ServerID, o.Tool.Name)])
+}
+
+// serverTools lists the tools of the servers offered (those not connected
+// offer none).
+func (r *Runner) serverTools(ids []string) []ServerTools {
+	var out []ServerTools
+	for _, id := range ids {
+		tools, err := r.Manager.Tools(id)
+		if err != nil {
+			continue
+		}
+		peer, err := r.Manager.Peer(id)
+		if err != nil {
+			continue
+		}
+		out = append(out, ServerTools{ServerID: id, ServerName: peer.Server.Name, Tools: tools})
+	}
+	return out
+}
+
+// decodeArguments decodes approved arguments for the call, keeping numbers
+// exactly as written (json.Number), so that the server receives the values
+// the person saw.
+func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil || args == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	return args, nil
+}
+
+// resultText is a tool result as the model reads it: its text, structured
+// content, and a word for what cannot be text.
+func resultText(res *sdk.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		case *sdk.ImageContent:
+			parts = append(parts, fmt.Sprintf("[an image, %s]", c.MIMEType))
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio, %s]", c.MIMEType))
+		case *sdk.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[a link: %s %s]", c.Name, c.URI))
+		case *sdk.EmbeddedResource:
+			if c.Resource != nil && c.Resource.Text != "" {
+				parts = append(parts, c.Resource.Text)
+			} else if c.Resource != nil {
+				parts = append(parts, fmt.Sprintf("[a resource: %s]", c.Resource.URI))
+			}
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && !slices.Contains(parts, string(b)) {
+			parts = append(parts, string(b))
+		}
+	}
+	text := strings.Join(parts, "\n")
+	if len(text) > maxResultText {
+		cut := maxResultText
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + fmt.Sprintf("\n[Gatehouse cut the result here: it was %d bytes, more than %d.]", len(text), maxResultText)
+	}
+	return text
+}
+
+func toolTitle(t *sdk.Tool) string {
+	switch {
+	case t.Title != "":
+		return t.Title
+	case t.Annotations != nil && t.Annotations.Title != "":
+		return t.Annotations.Title
+	}
+	return t.Name
+}
+
+func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+
+func destructive(t *sdk.Tool) bool {
+	return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
+}

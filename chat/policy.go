@@ -1,0 +1,49 @@
+package chat
+
+import "github.com/gatehouse-app/gatehouse/mcp"
+
+// Stored tool-call policies, as the person set them in Settings, per tool
+// and per server. Empty means none is set.
+const (
+	PolicyAsk   = "ask"
+	PolicyAllow = "allow"
+	PolicyDeny  = "deny"
+)
+
+// ToolSettings is what the loop reads and writes of the person's choices
+// about tools. The app implements it over the store.
+type ToolSettings interface {
+	// ToolPolicy is the policy set for one tool of a server; "" for none.
+	ToolPolicy(serverID, tool string) (string, error)
+	// ServerPolicy is the policy set for all of a server's tools; "" for none.
+	ServerPolicy(serverID string) (string, error)
+	// Trusted reports whether the person marked the server trusted: only
+	// then may its annotations (a read-only hint) skip the question.
+	Trusted(serverID string) (bool, error)
+	// AllowAlways records "Always allow this tool".
+	AllowAlways(serverID, tool string) error
+}
+
+// decide returns the broker policy for one call and why, in a sentence: the
+// tool's own policy first, then an allowance for this conversation, then
+// the server's policy, then a read-only tool of a trusted server; anything
+// else is asked.
+func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy, why string) {
+	switch {
+	case tool == PolicyDeny:
+		return mcp.ToolPolicyDeny, "this tool is set to Always deny"
+	case tool == PolicyAllow:
+		return mcp.ToolPolicyAllow, "this tool is set to Always allow"
+	case tool == PolicyAsk:
+		return mcp.ToolPolicyAsk, ""
+	case allowedHere:
+		return mcp.ToolPolicyAllow, "allowed in this conversation"
+	case server == PolicyDeny:
+		return mcp.ToolPolicyDeny, "this server's tools are set to Always deny"
+	case server == PolicyAllow:
+		return mcp.ToolPolicyAllow, "this server's tools are set to Always allow"
+	case trusted && readOnly && server != PolicyAsk:
+		return mcp.ToolPolicyAllow, "a read-only tool of a server you trust"
+	}
+	return mcp.ToolPolicyAsk, ""
+}
