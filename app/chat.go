@@ -1,0 +1,354 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/llm"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// EventChat carries a ChatEvent: something that happened in a running turn
+// of a conversation, as it happens (streamed text, a tool call's card, the
+// end of the turn).
+const EventChat = "chat"
+
+// Chat event kinds beyond chat's own (text, reasoning, call, usage, round).
+const (
+	// ChatDone ends a turn; its messages are stored (read them again).
+	ChatDone = "done"
+	// ChatFailed ends a turn that failed; Error says why in a sentence and
+	// ContextTooLong says whether dropping old tool results may help.
+	ChatFailed = "failed"
+)
+
+// ChatEvent is one event of a running turn.
+type ChatEvent struct {
+	ConversationID string     `json:"conversationId"`
+	Kind           string     `json:"kind"`
+	Text           string     `json:"text,omitempty"`
+	Call           *chat.Call `json:"call,omitempty"`
+	Usage          *llm.Usage `json:"usage,omitempty"`
+	Error          string     `json:"error,omitempty"`
+	ContextTooLong bool       `json:"contextTooLong,omitempty"`
+}
+
+// ProviderResolver returns the model provider a conversation uses, ready to
+// stream, with its record (for its default model).
+type ProviderResolver func(providerID string) (llm.Provider, store.Provider, error)
+
+// ChatService is bound to the frontend: conversations, their messages, and
+// turns that run in the background and stream ChatEvents.
+type ChatService struct {
+	core    *Core
+	runner  *chat.Runner
+	resolve ProviderResolver
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // by conversation ID
+	wg      sync.WaitGroup
+}
+
+// NewChatService returns the service; resolve finds a conversation's
+// provider (Core.ProviderFor in the app).
+func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
+	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{},
+		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core.Store}}}
+}
+
+// Conversations lists conversations, the most recently active first; a
+// query finds those whose title or messages contain it.
+func (s *ChatService) Conversations(query string) ([]store.Conversation, error) {
+	if q := strings.TrimSpace(query); q != "" {
+		hits, err := s.core.Store.SearchConversations(q, 0)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]store.Conversation, 0, len(hits))
+		for _, h := range hits {
+			out = append(out, h.Conversation)
+		}
+		return out, nil
+	}
+	list, err := s.core.Store.Conversations(store.ConversationFilter{})
+	if list == nil {
+		list = []store.Conversation{}
+	}
+	return list, err
+}
+
+// NewConversation starts a conversation with a provider (empty: the
+// default one), a model (empty: the provider's), a system prompt and the
+// servers whose tools it offers (none: every enabled server).
+func (s *ChatService) NewConversation(providerID, model, systemPrompt string, servers []string) (store.Conversation, error) {
+	if providerID == "" {
+		settings, err := s.core.Store.Settings()
+		if err != nil {
+			return store.Conversation{}, err
+		}
+		providerID = settings.DefaultProviderID
+	}
+	if providerID == "" {
+		return store.Conversation{}, errors.New("add a model provider first (Settings → Models)")
+	}
+	return s.core.Store.PutConversation(store.Conversation{ProviderID: providerID, Model: model, SystemPrompt: systemPrompt, Servers: servers})
+}
+
+// Messages returns a conversation's messages, oldest first.
+func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
+	msgs, err := s.core.Store.Messages(conversationID)
+	if msgs == nil {
+		msgs = []store.Message{}
+	}
+	return msgs, err
+}
+
+// Rename gives a conversation a title.
+func (s *ChatService) Rename(conversationID, title string) error {
+	_, err := s.core.Store.RenameConversation(conversationID, title)
+	return err
+}
+
+// Delete stops a conversation's turn and deletes it with its messages.
+func (s *ChatService) Delete(conversationID string) error {
+	s.Stop(conversationID)
+	return s.core.Store.DeleteConversation(conversationID)
+}
+
+// ErrTurnRunning refuses a second turn while one runs in the conversation.
+var ErrTurnRunning = errors.New("the model is still answering in this conversation; wait, or press Stop")
+
+// Send adds the person's message to a conversation and starts the model's
+// turn in the background; its events follow as EventChat, ending with
+// ChatDone or ChatFailed once everything is stored.
+func (s *ChatService) Send(conversationID, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return errors.New("write a message first")
+	}
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return err
+	}
+	provider, record, err := s.resolve(conv.ProviderID)
+	if err != nil {
+		return err
+	}
+	stored, err := s.core.Store.Messages(conversationID)
+	if err != nil {
+		return err
+	}
+	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
+		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored),
+		Text: text, AllowedHere: map[string]bool{}}
+	if turn.Model == "" {
+		turn.Model = record.Model
+	}
+	for _, k := range conv.AllowedTools {
+		turn.AllowedHere[chat.AllowedKey(k.ServerID, k.Tool)] = true
+	}
+	s.mu.Lock()
+	if s.running[conv.ID] != nil {
+		s.mu.Unlock()
+		return ErrTurnRunning
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.running[conv.ID] = cancel
+	s.wg.Add(1)
+	s.mu.Unlock()
+	if conv.Title == "" {
+		_, _ = s.core.Store.RenameConversation(conv.ID, titleFrom(text))
+	}
+	go s.run(ctx, cancel, turn)
+	return nil
+}
+
+func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn chat.Turn) {
+	defer s.wg.Done()
+	defer cancel()
+	emit := func(ev ChatEvent) {
+		ev.ConversationID = turn.ConversationID
+		s.core.emit(EventChat, ev)
+	}
+	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
+		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
+	})
+	msgs := toStore(res)
+	if err != nil {
+		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err)})
+	}
+	_, storeErr := s.core.Store.AppendMessages(turn.ConversationID, msgs...)
+	for _, key := range res.AllowedHere {
+		serverID, tool, _ := strings.Cut(key, "\x00")
+		_, _ = s.core.Store.AllowToolInConversation(turn.ConversationID, store.ToolKey{ServerID: serverID, Tool: tool})
+	}
+	s.mu.Lock()
+	delete(s.running, turn.ConversationID)
+	s.mu.Unlock()
+	switch {
+	case storeErr != nil:
+		emit(ChatEvent{Kind: ChatFailed, Error: "The conversation could not be saved: " + storeErr.Error()})
+	case err != nil:
+		emit(ChatEvent{Kind: ChatFailed, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong)})
+	default:
+		emit(ChatEvent{Kind: ChatDone})
+	}
+}
+
+// Stop ends the running turn of a conversation: the model's stream, a
+// question on screen and a running tool call.
+func (s *ChatService) Stop(conversationID string) {
+	s.mu.Lock()
+	cancel := s.running[conversationID]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Wait waits until no turn runs (for the app's exit and tests).
+func (s *ChatService) Wait() { s.wg.Wait() }
+
+// offeredServers are the servers whose tools a conversation offers: its
+// chosen ones, or every enabled server.
+func (s *ChatService) offeredServers(conv store.Conversation) []string {
+	if len(conv.Servers) > 0 {
+		return conv.Servers
+	}
+	servers, _ := s.core.Store.Servers()
+	var ids []string
+	for _, srv := range servers {
+		if srv.Enabled {
+			ids = append(ids, srv.ID)
+		}
+	}
+	return ids
+}
+
+// turnError is a failed turn in a sentence.
+func turnError(err error) string {
+	var le *llm.Error
+	switch {
+	case errors.As(err, &le):
+		s := le.Message.String()
+		if errors.Is(err, llm.ErrContextTooLong) {
+			s += " Drop old tool results from the conversation, or continue in a new one."
+		}
+		return s
+	case errors.Is(err, context.Canceled):
+		return "Stopped."
+	}
+	return err.Error()
+}
+
+// titleFrom makes a conversation's first title from its first message.
+func titleFrom(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	line = strings.TrimSpace(line)
+	if utf8.RuneCountInString(line) > 60 {
+		line = string([]rune(line)[:60]) + "…"
+	}
+	return line
+}
+
+// toLLM turns stored messages into the model's history, leaving out the
+// dropped ones and the markers of failed turns.
+func toLLM(msgs []store.Message) []llm.Message {
+	var out []llm.Message
+	for _, m := range msgs {
+		if m.Dropped || (m.Error != "" && m.Text == "" && len(m.ToolCalls) == 0) {
+			continue
+		}
+		lm := llm.Message{Role: llm.Role(m.Role), Text: m.Text, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
+		if len(m.ProviderData) > 0 {
+			_ = json.Unmarshal(m.ProviderData, &lm.Thinking)
+		}
+		for _, c := range m.ToolCalls {
+			lm.ToolCalls = append(lm.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		if r := m.ToolResult; r != nil {
+			lm.IsError = r.IsError || r.Denied
+			var text string
+			if json.Unmarshal(r.Content, &text) == nil {
+				lm.Text = text
+			}
+		}
+		out = append(out, lm)
+	}
+	return out
+}
+
+// toStore turns a turn's messages into stored ones, naming the server and
+// tool behind each call.
+func toStore(res chat.Result) []store.Message {
+	out := make([]store.Message, 0, len(res.Messages))
+	for i, m := range res.Messages {
+		sm := store.Message{Role: string(m.Role), Text: m.Text, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
+		if len(m.Thinking) > 0 {
+			sm.ProviderData, _ = json.Marshal(m.Thinking)
+		}
+		for _, c := range m.ToolCalls {
+			call := res.Calls[c.ID]
+			args := c.Arguments
+			if args == nil {
+				args, _ = json.Marshal(c.MalformedArguments)
+			}
+			sm.ToolCalls = append(sm.ToolCalls, store.ToolCall{ID: c.ID, Name: c.Name, ServerID: call.ServerID, Tool: call.Tool, Arguments: args})
+		}
+		if m.Role == llm.RoleTool {
+			content, _ := json.Marshal(m.Text)
+			sm.ToolResult = &store.ToolResult{Content: content, IsError: m.IsError, Denied: res.Calls[m.ToolCallID].State == chat.CallDenied}
+			sm.Text = ""
+		}
+		if m.Role == llm.RoleAssistant && i == len(res.Messages)-1 && (res.Usage != llm.Usage{}) {
+			sm.Usage = &store.Usage{Input: res.Usage.InputTokens, Output: res.Usage.OutputTokens}
+		}
+		out = append(out, sm)
+	}
+	return out
+}
+
+// storeToolSettings is chat.ToolSettings over the store's tool policies.
+type storeToolSettings struct{ st *store.Store }
+
+func (t storeToolSettings) ToolPolicy(serverID, tool string) (string, error) {
+	p, err := t.st.ToolPolicy(serverID)
+	if err != nil {
+		return "", err
+	}
+	return chatPolicy(p.Tools[tool]), nil
+}
+
+func (t storeToolSettings) ServerPolicy(serverID string) (string, error) {
+	p, err := t.st.ToolPolicy(serverID)
+	if err != nil {
+		return "", err
+	}
+	return chatPolicy(p.Mode), nil
+}
+
+func (t storeToolSettings) Trusted(serverID string) (bool, error) {
+	p, err := t.st.ToolPolicy(serverID)
+	return p.Trusted, err
+}
+
+func (t storeToolSettings) AllowAlways(serverID, tool string) error {
+	return t.st.PutToolMode(serverID, tool, store.ToolAllow)
+}
+
+// chatPolicy maps a stored mode to the chat's: the store's "ask" is no
+// choice at all.
+func chatPolicy(mode string) string {
+	switch mode {
+	case store.ToolAllow:
+		return chat.PolicyAllow
+	case store.ToolDeny:
+		return chat.PolicyDeny
+	}
+	return ""
+}
