@@ -8,3 +8,5 @@ export const EventServers = 'servers:changed';
 export const EventTools = 'tools:changed';
 /** The broker's snapshot of every pending question (app.EventQuestions). */
 export const EventQuestions = 'questions';
+/** Something that happened in a running chat turn (app.EventChat). */
+export const EventChat = 'chat';
