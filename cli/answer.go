@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -106,6 +107,9 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.
 	if req.OpensPage() {
 		a.showLink(req)
 	}
+	if req.Kind == mcp.KindToolCall {
+		a.showCall(req)
+	}
 	if a.scripts {
 		return a.scripted(req)
 	}
@@ -113,9 +117,12 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.
 	defer a.in.prompting(false)
 	var resp mcp.Response
 	var err error
-	if req.OpensPage() {
+	switch {
+	case req.Kind == mcp.KindToolCall:
+		resp, err = a.interactiveCall(ctx, req)
+	case req.OpensPage():
 		resp, err = a.interactiveURL(ctx, req)
-	} else {
+	default:
 		resp, err = a.interactive(ctx, req)
 	}
 	if ctx.Err() != nil {
@@ -133,6 +140,8 @@ func (a *terminalAnswerer) header(req *mcp.Question) {
 		asks = "is asking you to open a web page"
 	case mcp.KindSignIn:
 		asks = "wants you to sign in"
+	case mcp.KindToolCall:
+		asks = "would be called by the model"
 	}
 	fmt.Fprintf(a.out, "\n── %s %s ──\n", oneLine(p.Server.Name), asks)
 	who := "runs: " + oneLine(p.Where)
@@ -169,6 +178,16 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	var word string
 	if json.Unmarshal(entry, &word) == nil {
 		switch {
+		case req.Kind == mcp.KindToolCall && word == "allow":
+			fmt.Fprintf(a.out, "Answer %d: allowed once.\n", n)
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeOnce}, nil
+		case req.Kind == mcp.KindToolCall && word == "deny":
+			fmt.Fprintf(a.out, "Answer %d: denied.\n", n)
+			return mcp.Response{Action: mcp.ActionDecline}, nil
+		case req.Kind == mcp.KindToolCall:
+			return a.scriptFailure(fmt.Errorf("answer %d is %q, but request %d is a tool call: use \"allow\" or \"deny\"", n, word, n)), nil
+		case word == "allow" || word == "deny":
+			return a.scriptFailure(fmt.Errorf("answer %d is %q, but request %d is not a tool call", n, word, n)), nil
 		case word == mcp.ActionDecline || word == mcp.ActionCancel:
 			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
 			return mcp.Response{Action: word}, nil
@@ -181,6 +200,9 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	}
 	if req.OpensPage() {
 		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d asks to open a web page: use \"open\", \"decline\" or \"cancel\"", n, n)), nil
+	}
+	if req.Form == nil {
+		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d is not a form", n, n)), nil
 	}
 	var values map[string]any
 	if err := json.Unmarshal(entry, &values); err != nil || values == nil {
@@ -401,4 +423,45 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// showCall prints the tool a model wants to call and its exact arguments.
+func (a *terminalAnswerer) showCall(req *mcp.Question) {
+	c := req.ToolCall
+	fmt.Fprintf(a.out, "Tool: %s", oneLine(c.Tool))
+	if c.Title != "" && c.Title != c.Tool {
+		fmt.Fprintf(a.out, " (%s)", oneLine(c.Title))
+	}
+	fmt.Fprintln(a.out)
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, c.Arguments, "  ", "  ") == nil {
+		fmt.Fprintf(a.out, "Arguments:\n  %s\n", visible(pretty.String()))
+	} else {
+		fmt.Fprintf(a.out, "Arguments: %s\n", visible(string(c.Arguments)))
+	}
+	if c.ReadOnly || c.Destructive {
+		fmt.Fprintf(a.out, "The server says it is %s (a claim).\n", map[bool]string{true: "read-only", false: "destructive"}[c.ReadOnly])
+	}
+}
+
+// interactiveCall asks whether to allow a tool call: once, for the
+// conversation, always, or not.
+func (a *terminalAnswerer) interactiveCall(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
+	for {
+		line, err := a.readLine(ctx, "Allow? [o]nce, this [c]onversation, [a]lways, [d]eny: ")
+		if err != nil {
+			return mcp.Response{Action: mcp.ActionCancel}, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "o", "once", "y", "yes":
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeOnce}, nil
+		case "c", "conversation":
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeConversation}, nil
+		case "a", "always":
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeAlways}, nil
+		case "d", "deny", "n", "no":
+			return mcp.Response{Action: mcp.ActionDecline}, nil
+		}
+		fmt.Fprintln(a.out, "Type o, c, a or d.")
+	}
 }

@@ -530,7 +530,7 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	now := b.opts.Now()
 	settings, _ := b.opts.Store.Settings()
 	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
-		Message: fmt.Sprintf("Call %s", call.Tool)}
+		Message: fmt.Sprintf("Call %s", call.Tool), Tool: call.Tool}
 	if settings.RememberAnswers {
 		entry.Answer = map[string]any{"arguments": call.Arguments}
 	}

@@ -463,7 +463,7 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 					t.Errorf("the question shows %+v %+v", shown, shown.ToolCall)
 				}
 			}
-			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "Call echo" {
+			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "Call echo" || h[0].Tool != "echo" {
 				t.Errorf("history = %+v", h)
 			}
 		})
