@@ -79,9 +79,10 @@ func (d *wailsDesktop) Attention() {
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
-	bind := []any{NewServersService(core), NewToolsService(core), NewSettingsService(core), &QuestionService{}}
+	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
+		NewProvidersService(core)}
 	if core != nil {
-		bind[3] = NewQuestionService(core, desktop)
+		bind[0] = NewQuestionService(core, desktop)
 	}
 	width, height := 1100, 760
 	if core != nil {

@@ -149,4 +149,7 @@ const (
 	EventServers = "servers:changed"
 	// EventTools carries the ID of a server whose tool list changed.
 	EventTools = "tools:changed"
+	// EventProviders carries []ProviderView whenever a model provider is
+	// added, changed or removed, or the default changes.
+	EventProviders = "providers:changed"
 )
