@@ -38,6 +38,19 @@ Usage:
   gatehouse servers add NAME --url URL [--header KEY=VALUE ...]
   gatehouse servers remove|enable|disable NAME
   gatehouse servers signin|signout NAME        sign in to a remote server that requires it
+  gatehouse providers list                      the model providers the chat can use
+  gatehouse providers add NAME --base-url URL --model MODEL [--api-key-env VAR]
+                          [--kind openai|anthropic] [--preset ID]
+                                                OpenAI-compatible unless --kind anthropic;
+                                                --preset (ollama, lmstudio, llamacpp, vllm,
+                                                deepseek, qwen, moonshot, glm, siliconflow,
+                                                openai, anthropic) fills the base URL and the
+                                                vendor's settings. The API key is read from
+                                                the environment variable VAR, never from the
+                                                command line, and kept in the OS keyring
+                                                (else in the data file).
+  gatehouse providers remove NAME
+  gatehouse providers test NAME                 list the models the provider offers
   gatehouse tools SERVER                        list a server's tools
   gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]
                                                 answers the server's questions on the
@@ -76,7 +89,7 @@ func Main(args []string, assets fs.FS) int {
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK
-		case "servers", "tools", "call":
+		case "servers", "providers", "tools", "call":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.run(ctx, rest)
@@ -116,6 +129,8 @@ func (e *env) run(ctx context.Context, args []string) int {
 	switch args[0] {
 	case "servers":
 		err = e.servers(args[1:])
+	case "providers":
+		err = e.providers(args[1:])
 	case "tools":
 		err = e.tools(ctx, args[1:])
 	case "call":
