@@ -146,6 +146,20 @@ export namespace app {
 	        this.prompts = source["prompts"];
 	    }
 	}
+	export class ModelView {
+	    id: string;
+	    displayName: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.displayName = source["displayName"];
+	    }
+	}
 	export class OpenedView {
 	    id: string;
 	    serverId: string;
@@ -199,6 +213,138 @@ export namespace app {
 	        this.mode = source["mode"];
 	        this.mutedUntil = source["mutedUntil"];
 	    }
+	}
+	export class PresetView {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    baseUrl: string;
+	    needsKey: boolean;
+	    local: boolean;
+	    quirks: llm.Quirks;
+	
+	    static createFrom(source: any = {}) {
+	        return new PresetView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.baseUrl = source["baseUrl"];
+	        this.needsKey = source["needsKey"];
+	        this.local = source["local"];
+	        this.quirks = this.convertValues(source["quirks"], llm.Quirks);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderInput {
+	    name: string;
+	    kind: string;
+	    preset: string;
+	    baseUrl: string;
+	    model: string;
+	    apiKey: string;
+	    clearKey: boolean;
+	    quirks: llm.Quirks;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.apiKey = source["apiKey"];
+	        this.clearKey = source["clearKey"];
+	        this.quirks = this.convertValues(source["quirks"], llm.Quirks);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderView {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    preset: string;
+	    baseUrl: string;
+	    model: string;
+	    keyHint: string;
+	    isDefault: boolean;
+	    quirks: llm.Quirks;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.model = source["model"];
+	        this.keyHint = source["keyHint"];
+	        this.isDefault = source["isDefault"];
+	        this.quirks = this.convertValues(source["quirks"], llm.Quirks);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class QuestionView {
 	    id: string;
@@ -435,6 +581,38 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.sent = source["sent"];
 	        this.errors = this.convertValues(source["errors"], i18n.Message, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TestResult {
+	    models: ModelView[];
+	    problem?: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new TestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.models = this.convertValues(source["models"], ModelView);
+	        this.problem = this.convertValues(source["problem"], i18n.Message);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -761,6 +939,27 @@ export namespace linkcheck {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace llm {
+	
+	export class Quirks {
+	    echoReasoning?: boolean;
+	    toolStream?: boolean;
+	    maxCompletionTokens?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Quirks(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.echoReasoning = source["echoReasoning"];
+	        this.toolStream = source["toolStream"];
+	        this.maxCompletionTokens = source["maxCompletionTokens"];
+	    }
 	}
 
 }
