@@ -245,9 +245,10 @@ func TestProvidersService_Validate(t *testing.T) {
 }
 
 // TestProvidersService_Default: the first provider becomes the default;
-// SetDefault moves it; an unknown provider cannot be the default.
+// SetDefault moves it, and the window hears of it; an unknown provider
+// cannot be the default.
 func TestProvidersService_Default(t *testing.T) {
-	_, svc := providersCore(t, &fakeKeyring{broken: true})
+	core, svc := providersCore(t, &fakeKeyring{broken: true})
 	if list, err := svc.List(); err != nil || list == nil || len(list) != 0 {
 		t.Errorf("List with no providers = %#v, %v; want an empty list (never null)", list, err)
 	}
@@ -268,6 +269,9 @@ func TestProvidersService_Default(t *testing.T) {
 	list, _ := svc.List()
 	if len(list) != 2 || list[0].IsDefault || !list[1].IsDefault {
 		t.Errorf("List after SetDefault = %+v", list)
+	}
+	if sent, _ := core.events.(*recorder).last(EventProviders).([]ProviderView); len(sent) != 2 || !sent[1].IsDefault {
+		t.Errorf("the window was last told %+v", sent)
 	}
 	if err := svc.SetDefault("0123456789abcdef"); err == nil {
 		t.Error("an unknown provider became the default")

@@ -10,3 +10,5 @@ export const EventTools = 'tools:changed';
 export const EventQuestions = 'questions';
 /** Something that happened in a running chat turn (app.EventChat). */
 export const EventChat = 'chat';
+/** Every model provider, whenever one is added, changed or removed, or the default changes (app.EventProviders). */
+export const EventProviders = 'providers:changed';
