@@ -57,6 +57,13 @@ Usage:
                                                 terminal, or from FILE: a JSON array with,
                                                 per request, an object of field values,
                                                 "open" (a web page), "decline" or "cancel"
+  gatehouse chat [--provider NAME] [--answers FILE] [--json] MESSAGE
+                                                one turn with the model (the default
+                                                provider unless --provider) and every
+                                                enabled server's tools; each tool call is
+                                                asked on the terminal, or taken from FILE
+                                                ("allow" or "deny", in order with the
+                                                servers' questions)
   gatehouse version
 
 Data is kept in the user's config folder (gatehouse/gatehouse.db); set
@@ -89,7 +96,7 @@ func Main(args []string, assets fs.FS) int {
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK
-		case "servers", "providers", "tools", "call":
+		case "servers", "providers", "tools", "call", "chat":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.run(ctx, rest)
@@ -135,6 +142,8 @@ func (e *env) run(ctx context.Context, args []string) int {
 		err = e.tools(ctx, args[1:])
 	case "call":
 		return e.call(ctx, args[1:])
+	case "chat":
+		return e.chat(ctx, args[1:])
 	}
 	return e.exit(err)
 }

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gatehouse-app/gatehouse/app"
+)
+
+// chat runs `gatehouse chat [--provider NAME] [--answers FILE] [--json]
+// MESSAGE`: one turn of a new conversation with every enabled server's tools
+// offered. The model's text streams to stdout; approvals and elicitations
+// are asked on the terminal (stderr), or taken from the answers file in the
+// order they come ("allow"/"deny" for a tool call). It exits 1 when the
+// provider fails or an answer was missing.
+func (e *env) chat(ctx context.Context, args []string) int {
+	var providerName, answersFile string
+	asJSON := false
+	var words []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--json":
+			asJSON = true
+		case a == "--provider" || a == "--answers":
+			if i+1 >= len(args) {
+				return e.exit(usageError(a + " needs a value"))
+			}
+			i++
+			if a == "--provider" {
+				providerName = args[i]
+			} else {
+				answersFile = args[i]
+			}
+		case strings.HasPrefix(a, "--provider="):
+			providerName = strings.TrimPrefix(a, "--provider=")
+		case strings.HasPrefix(a, "--answers="):
+			answersFile = strings.TrimPrefix(a, "--answers=")
+		default:
+			words = append(words, a)
+		}
+	}
+	message := strings.TrimSpace(strings.Join(words, " "))
+	if message == "" {
+		return e.exit(usageError("chat needs a message"))
+	}
+	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, answersFile)
+	if err != nil {
+		return e.exit(err)
+	}
+	defer answerer.close()
+	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
+	core, err := e.openCore()
+	if err != nil {
+		return e.exit(err)
+	}
+	defer core.Close()
+	answerer.useBroker(core.Broker)
+	core.SetAnswerer(answerer)
+
+	providerID, err := chatProvider(core, providerName)
+	if err != nil {
+		return e.exit(err)
+	}
+	events := &chatPrinter{out: e.stdout, asJSON: asJSON}
+	core.SetEmitter(events) // before any server connects: sessions emit too
+	e.connectEnabled(ctx, core)
+	svc := app.NewChatService(core, core.ProviderFor)
+	conv, err := svc.NewConversation(providerID, "", "", nil)
+	if err != nil {
+		return e.exit(err)
+	}
+	if err := svc.Send(conv.ID, message); err != nil {
+		return e.exit(err)
+	}
+	go func() { // Ctrl-C stops the turn: the model, a question, a running call.
+		<-ctx.Done()
+		svc.Stop(conv.ID)
+	}()
+	svc.Wait()
+	events.finish()
+	if failed := events.failure(); failed != "" {
+		fmt.Fprintln(e.stderr, "gatehouse:", failed)
+		return exitError
+	}
+	if err := answerer.Failure(); err != nil {
+		fmt.Fprintln(e.stderr, "gatehouse:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// chatProvider finds the provider by name, or the default one.
+func chatProvider(core *app.Core, name string) (string, error) {
+	if name != "" {
+		p, err := core.Store.ProviderByName(name)
+		if err != nil {
+			return "", fmt.Errorf("no model provider is named %q (see: gatehouse providers list)", name)
+		}
+		return p.ID, nil
+	}
+	s, err := core.Store.Settings()
+	if err != nil {
+		return "", err
+	}
+	if s.DefaultProviderID == "" {
+		return "", fmt.Errorf("no model provider is set up; add one with: gatehouse providers add NAME --base-url URL --model MODEL")
+	}
+	return s.DefaultProviderID, nil
+}
+
+// connectEnabled connects every enabled server and waits a while for them;
+// one that does not connect is named and left out.
+func (e *env) connectEnabled(ctx context.Context, core *app.Core) {
+	servers, _ := core.Store.Servers()
+	for _, s := range servers {
+		core.Manager.Set(s)
+	}
+	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
+	defer cancel()
+	for _, s := range servers {
+		if !s.Enabled {
+			continue
+		}
+		if err := core.Manager.WaitConnected(wctx, s.ID); err != nil {
+			fmt.Fprintf(e.stderr, "%s is not connected, so its tools are not offered: %v\n", s.Name, err)
+		}
+	}
+}
+
+// chatPrinter prints a turn's events: the model's text as it streams, a
+// line per tool call; with --json, the events as JSON lines.
+type chatPrinter struct {
+	out    interface{ Write([]byte) (int, error) }
+	asJSON bool
+
+	mu      sync.Mutex
+	failed  string
+	midLine bool
+}
+
+// Emit implements app.Emitter.
+func (p *chatPrinter) Emit(name string, data any) {
+	ev, ok := data.(app.ChatEvent)
+	if name != app.EventChat || !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ev.Kind == app.ChatFailed {
+		p.failed = ev.Error
+	}
+	if p.asJSON {
+		b, _ := json.Marshal(ev)
+		fmt.Fprintf(p.out, "%s\n", b)
+		return
+	}
+	switch ev.Kind {
+	case "text":
+		fmt.Fprint(p.out, visible(ev.Text))
+		p.midLine = !strings.HasSuffix(ev.Text, "\n")
+	case "call":
+		if ev.Call.State == "running" || ev.Call.State == "asking" {
+			return
+		}
+		if p.midLine {
+			fmt.Fprintln(p.out)
+			p.midLine = false
+		}
+		fmt.Fprintf(p.out, "[%s %s on %s: %s]\n", ev.Call.State, oneLine(ev.Call.Tool), oneLine(ev.Call.ServerName), oneLine(truncateRunes(ev.Call.Result, 200)))
+	}
+}
+
+func (p *chatPrinter) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.midLine && !p.asJSON {
+		fmt.Fprintln(p.out)
+	}
+}
+
+func (p *chatPrinter) failure() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
