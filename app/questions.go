@@ -32,7 +32,7 @@ type SnapshotView struct {
 // shown as text (E16).
 type QuestionView struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // mcp.KindForm, KindURL or KindSignIn
+	Kind string `json:"kind"` // mcp.KindForm, KindURL, KindSignIn, KindToolCall, KindSampling or KindSamplingResult
 	// Server says who asks (E27): the name the person gave it first.
 	Server  mcp.ServerRef `json:"server"`
 	Message string        `json:"message"`
@@ -41,9 +41,15 @@ type QuestionView struct {
 	Link *linkcheck.Report `json:"link,omitempty"`
 	// OpensPage is true when answering means opening Link in the browser
 	// (mcp.Question.OpensPage, the one place that decides it).
-	OpensPage  bool   `json:"opensPage"`
-	ReceivedAt string `json:"receivedAt"`
-	Deadline   string `json:"deadline"`
+	OpensPage bool `json:"opensPage"`
+	// ToolCall is the call a model wants to make (KindToolCall): the
+	// arguments shown are the arguments sent.
+	ToolCall *mcp.ToolCall `json:"toolCall,omitempty"`
+	// Sampling is a server's request to the person's model, and for
+	// KindSamplingResult the model's answer.
+	Sampling   *mcp.Sampling `json:"sampling,omitempty"`
+	ReceivedAt string        `json:"receivedAt"`
+	Deadline   string        `json:"deadline"`
 }
 
 // OpenedView is a web page the person opened, waiting for its server.
@@ -165,6 +171,38 @@ func (s *QuestionService) Open(id string) error {
 	}
 	if err := OpenLink(q.Link); err != nil {
 		return err
+	}
+	_, err = s.core.Broker.Answer(id, nil)
+	return err
+}
+
+// Allow approves the tool call on screen: "once", "conversation" (for the
+// rest of the conversation) or "always" (until changed in Settings).
+func (s *QuestionService) Allow(id, scope string) error {
+	if _, err := s.onScreen(id); err != nil {
+		return err
+	}
+	return s.core.Broker.Allow(id, scope)
+}
+
+// ReviewSampling approves the sampling request on screen with the person's
+// changes: the model they chose and the prompt as they left it.
+func (s *QuestionService) ReviewSampling(id string, edit mcp.SamplingEdit) error {
+	if _, err := s.onScreen(id); err != nil {
+		return err
+	}
+	return s.core.Broker.ReviewSampling(id, edit)
+}
+
+// Accept approves the model's answer to a sampling request on screen, so
+// that the server gets it.
+func (s *QuestionService) Accept(id string) error {
+	q, err := s.onScreen(id)
+	if err != nil {
+		return err
+	}
+	if q.Kind != mcp.KindSamplingResult {
+		return errors.New("this request is not a model's answer to review")
 	}
 	_, err = s.core.Broker.Answer(id, nil)
 	return err
@@ -317,7 +355,7 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 
 func questionView(q *mcp.Question) *QuestionView {
 	return &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Form: q.Form, Link: q.Link,
-		OpensPage: q.OpensPage(), ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
+		OpensPage: q.OpensPage(), ToolCall: q.ToolCall, Sampling: q.Sampling, ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 }
 
 func truncate(s string, n int) string {

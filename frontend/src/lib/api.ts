@@ -62,11 +62,23 @@ export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: 
 /** Who asks a question (E27): the name the person gave the server first. */
 export type ServerRef = Data<mcp.ServerRef>;
 /** The question in the consent dialog: a form, a web page to open, or a sign-in. */
-export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'link'> & {
+export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'link' | 'toolCall' | 'sampling'> & {
   server: ServerRef;
   form?: Form;
   link?: LinkReport;
+  toolCall?: ToolCallView;
+  sampling?: SamplingView;
 };
+/** A tool call a model wants to make: its arguments are shown as they will be sent. */
+export type ToolCallView = Data<mcp.ToolCall>;
+/** A server's sampling request (and the model's answer), for the person to review. */
+export type SamplingView = Omit<Data<mcp.Sampling>, 'messages' | 'models' | 'result'> & {
+  messages: { role: string; text: string }[];
+  models: { id: string; label: string }[];
+  result?: { model: string; text: string; stopReason: string };
+};
+/** What the person changed in a sampling request before it runs. */
+export type SamplingEdit = { model: string; systemPrompt: string; messages: { role: string; text: string }[] };
 export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkReport };
 export type WaitingView = Data<mcp.Waiting>;
 /** A notice about a server from the broker: a flood, a question that closed unanswered. */
@@ -233,6 +245,21 @@ export async function validateAnswer(id: string, values: AnswerValues): Promise<
 /** Sends the answer if Go finds it valid; otherwise nothing is sent and the errors come back. */
 export async function submitAnswer(id: string, values: AnswerValues): Promise<SubmitResult> {
   return (await call(() => Questions.Submit(id, values))) as unknown as SubmitResult;
+}
+
+/** Allows the tool call on screen: once, for the rest of the conversation, or always. */
+export function allowToolCall(id: string, scope: 'once' | 'conversation' | 'always'): Promise<void> {
+  return call(() => Questions.Allow(id, scope));
+}
+
+/** Sends a sampling request to the person's model, with their edits. */
+export function reviewSampling(id: string, edit: SamplingEdit): Promise<void> {
+  return call(() => Questions.ReviewSampling(id, edit as mcp.SamplingEdit));
+}
+
+/** Sends the model's answer to the server that asked for it. */
+export function acceptModelAnswer(id: string): Promise<void> {
+  return call(() => Questions.Accept(id));
 }
 
 export function declineQuestion(id: string): Promise<void> {

@@ -354,6 +354,8 @@ export namespace app {
 	    form?: forms.Form;
 	    link?: linkcheck.Report;
 	    opensPage: boolean;
+	    toolCall?: mcp.ToolCall;
+	    sampling?: mcp.Sampling;
 	    receivedAt: string;
 	    deadline: string;
 	
@@ -370,6 +372,8 @@ export namespace app {
 	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.opensPage = source["opensPage"];
+	        this.toolCall = this.convertValues(source["toolCall"], mcp.ToolCall);
+	        this.sampling = this.convertValues(source["sampling"], mcp.Sampling);
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
 	    }
@@ -988,6 +992,127 @@ export namespace mcp {
 	        this.text = source["text"];
 	    }
 	}
+	export class SamplingResult {
+	    model: string;
+	    text: string;
+	    stopReason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.text = source["text"];
+	        this.stopReason = source["stopReason"];
+	    }
+	}
+	export class SamplingModel {
+	    id: string;
+	    label: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingModel(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	    }
+	}
+	export class SamplingMessage {
+	    role: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.text = source["text"];
+	    }
+	}
+	export class Sampling {
+	    systemPrompt: string;
+	    messages: SamplingMessage[];
+	    modelHints: string[];
+	    maxTokens: number;
+	    models: SamplingModel[];
+	    result?: SamplingResult;
+	
+	    static createFrom(source: any = {}) {
+	        return new Sampling(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.systemPrompt = source["systemPrompt"];
+	        this.messages = this.convertValues(source["messages"], SamplingMessage);
+	        this.modelHints = source["modelHints"];
+	        this.maxTokens = source["maxTokens"];
+	        this.models = this.convertValues(source["models"], SamplingModel);
+	        this.result = this.convertValues(source["result"], SamplingResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SamplingEdit {
+	    model: string;
+	    systemPrompt: string;
+	    messages: SamplingMessage[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingEdit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.systemPrompt = source["systemPrompt"];
+	        this.messages = this.convertValues(source["messages"], SamplingMessage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
 	export class ServerRef {
 	    id: string;
 	    name: string;
@@ -1006,6 +1131,32 @@ export namespace mcp {
 	        this.where = source["where"];
 	        this.selfName = source["selfName"];
 	        this.selfVersion = source["selfVersion"];
+	    }
+	}
+	export class ToolCall {
+	    tool: string;
+	    title: string;
+	    description: string;
+	    arguments: any;
+	    readOnly: boolean;
+	    destructive: boolean;
+	    conversationId: string;
+	    conversation: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = source["arguments"];
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	        this.conversationId = source["conversationId"];
+	        this.conversation = source["conversation"];
 	    }
 	}
 	export class Waiting {

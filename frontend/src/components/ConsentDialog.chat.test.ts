@@ -1,0 +1,110 @@
+// The consent dialog for the chat's questions: a model's tool call and a
+// server's sampling request. api.ts is mocked; the Go side of the same
+// questions is tested in app/questions_chat_test.go against the real broker.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import ConsentDialog from './ConsentDialog.svelte';
+import { question } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+beforeEach(() => vi.clearAllMocks());
+
+function show(q: api.QuestionView) {
+  render(ConsentDialog, { props: { request: q, waiting: [], onproblem: vi.fn(), onrefuse: vi.fn() } });
+  return userEvent.setup();
+}
+
+const toolCall = (over: Partial<api.ToolCallView> = {}) =>
+  question({
+    kind: 'tool-call',
+    message: 'Returns what it was given.',
+    toolCall: { tool: 'echo', title: 'Echo', description: '', arguments: { message: '你好', n: 1 }, readOnly: false, destructive: true,
+      conversationId: 'c1', conversation: 'Trip', ...over },
+  });
+
+describe('a tool call', () => {
+  it('names the server and the tool and shows the exact arguments', () => {
+    show(toolCall());
+    expect(screen.getByRole('heading').textContent).toBe('Allow a tool call on Demo server?');
+    expect(screen.getByText('echo')).toBeTruthy();
+    expect(screen.getByLabelText('Arguments').textContent).toContain('你好');
+    expect(screen.getByText(/may change or delete things/)).toBeTruthy();
+  });
+
+  it.each([
+    ['Allow once', 'once'],
+    ['Allow in this conversation', 'conversation'],
+    ['Always allow this tool', 'always'],
+  ] as const)('%s allows it with that scope', async (button, scope) => {
+    const user = show(toolCall());
+    await user.click(screen.getByRole('button', { name: button }));
+    await waitFor(() => expect(mocked.allowToolCall).toHaveBeenCalledWith('req-1', scope));
+    expect(mocked.declineQuestion).not.toHaveBeenCalled();
+  });
+
+  it('Deny declines it', async () => {
+    const user = show(toolCall());
+    await user.click(screen.getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.allowToolCall).not.toHaveBeenCalled();
+  });
+});
+
+describe('a sampling request', () => {
+  const sampling = () =>
+    question({
+      kind: 'sampling',
+      message: '',
+      sampling: {
+        systemPrompt: 'You are a helpful test server.',
+        messages: [{ role: 'user', text: 'Weather?' }],
+        modelHints: ['claude'],
+        maxTokens: 100,
+        models: [
+          { id: 'p1', label: 'Ollama · qwen3' },
+          { id: 'p2', label: 'DeepSeek · chat' },
+        ],
+      },
+    });
+
+  it('sends the prompt as the person edited it, to the model they chose', async () => {
+    const user = show(sampling());
+    expect(screen.getByText(/prefers: claude/)).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Model'), 'p2');
+    const msg = screen.getByLabelText('User message');
+    await user.clear(msg);
+    await user.type(msg, 'Weather in Oslo?');
+    await user.click(screen.getByRole('button', { name: 'Send to the model' }));
+    await waitFor(() =>
+      expect(mocked.reviewSampling).toHaveBeenCalledWith('req-1', {
+        model: 'p2',
+        systemPrompt: 'You are a helpful test server.',
+        messages: [{ role: 'user', text: 'Weather in Oslo?' }],
+      }),
+    );
+  });
+
+  it('Reject declines it; nothing reaches the model', async () => {
+    const user = show(sampling());
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.reviewSampling).not.toHaveBeenCalled();
+  });
+
+  it('the answer is shown as text and sent to the server only on Send', async () => {
+    const user = show(
+      question({
+        kind: 'sampling-result',
+        message: '',
+        sampling: { ...sampling().sampling!, result: { model: 'p1', text: '<b>晴天</b>', stopReason: 'endTurn' } },
+      }),
+    );
+    expect(screen.getByText('<b>晴天</b>')).toBeTruthy();
+    expect(document.querySelector('dialog b')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send to the server' }));
+    await waitFor(() => expect(mocked.acceptModelAnswer).toHaveBeenCalledWith('req-1'));
+  });
+});
