@@ -41,6 +41,9 @@ type Core struct {
 	answererMu   sync.Mutex
 	stopAnswerer func() // stops the current blocking answerer, if any
 
+	samplingMu sync.Mutex
+	sampling   bool // EnableSampling was called (the window reviews requests)
+
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
 	emitMu sync.Mutex

@@ -80,9 +80,11 @@ func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
-		NewProvidersService(core)}
+		NewProvidersService(core), &ChatService{}}
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
+		bind[5] = NewChatService(core, core.ProviderFor)
+		core.EnableSampling() // the consent dialog reviews sampling requests
 	}
 	width, height := 1100, 760
 	if core != nil {

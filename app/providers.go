@@ -401,6 +401,7 @@ func (c *Core) providerView(p store.Provider) (ProviderView, error) {
 }
 
 func (c *Core) emitProviders() {
+	c.updateSampling()
 	if c.events == nil {
 		return
 	}

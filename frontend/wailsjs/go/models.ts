@@ -1184,3 +1184,180 @@ export namespace mcp {
 
 }
 
+export namespace store {
+	
+	export class ToolKey {
+	    serverId: string;
+	    tool: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolKey(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.tool = source["tool"];
+	    }
+	}
+	export class Conversation {
+	    id: string;
+	    title: string;
+	    providerId?: string;
+	    model?: string;
+	    systemPrompt?: string;
+	    servers?: string[];
+	    allowedTools?: ToolKey[];
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conversation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.providerId = source["providerId"];
+	        this.model = source["model"];
+	        this.systemPrompt = source["systemPrompt"];
+	        this.servers = source["servers"];
+	        this.allowedTools = this.convertValues(source["allowedTools"], ToolKey);
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Usage {
+	    input: number;
+	    output: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input = source["input"];
+	        this.output = source["output"];
+	    }
+	}
+	export class ToolResult {
+	    content?: number[];
+	    isError?: boolean;
+	    denied?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.isError = source["isError"];
+	        this.denied = source["denied"];
+	    }
+	}
+	export class ToolCall {
+	    id: string;
+	    name?: string;
+	    serverId: string;
+	    tool: string;
+	    arguments?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.serverId = source["serverId"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class Message {
+	    conversationId: string;
+	    seq: number;
+	    role: string;
+	    text?: string;
+	    reasoning?: string;
+	    providerData?: number[];
+	    toolCalls?: ToolCall[];
+	    toolCallId?: string;
+	    toolResult?: ToolResult;
+	    usage?: Usage;
+	    error?: string;
+	    dropped?: boolean;
+	    truncated?: string;
+	    // Go type: time
+	    createdAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.seq = source["seq"];
+	        this.role = source["role"];
+	        this.text = source["text"];
+	        this.reasoning = source["reasoning"];
+	        this.providerData = source["providerData"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.toolResult = this.convertValues(source["toolResult"], ToolResult);
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.error = source["error"];
+	        this.dropped = source["dropped"];
+	        this.truncated = source["truncated"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+
+}
+
