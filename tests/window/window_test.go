@@ -497,10 +497,22 @@ func searchWindow(a *app, display string) (string, error) {
 		case <-ctx.Done():
 		}
 	}()
-	cmd := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--onlyvisible", "--name", windowTitle)
-	cmd.Env = append(cleanEnv(), "DISPLAY="+display)
-	outb, err := cmd.Output()
-	ids := strings.Fields(string(outb))
+	var outb []byte
+	var err error
+	var ids []string
+	for {
+		cmd := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--onlyvisible", "--name", windowTitle)
+		cmd.Env = append(cleanEnv(), "DISPLAY="+display)
+		outb, err = cmd.Output()
+		ids = strings.Fields(string(outb))
+		// xdotool fails now and then when a window it lists disappears
+		// before it reads it (WebKit makes and drops windows as it
+		// starts): search again while the app runs and time is left.
+		if (err == nil && len(ids) > 0) || ctx.Err() != nil || a.exited() {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil || len(ids) == 0 {
 		select {
 		case <-a.done:
