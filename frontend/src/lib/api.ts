@@ -10,9 +10,11 @@ import * as Servers from '../../wailsjs/go/app/ServersService';
 import * as Tools from '../../wailsjs/go/app/ToolsService';
 import * as Settings from '../../wailsjs/go/app/SettingsService';
 import * as Questions from '../../wailsjs/go/app/QuestionService';
+import * as Chat from '../../wailsjs/go/app/ChatService';
+import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app, forms, i18n, linkcheck, mcp } from '../../wailsjs/go/models';
-import { EventQuestions, EventServers, EventTools } from './events';
+import type { app, forms, i18n, linkcheck, mcp, store } from '../../wailsjs/go/models';
+import { EventChat, EventProviders, EventQuestions, EventServers, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
 // which the app sends as it is. The generated classes in wailsjs/go/models.ts
@@ -99,6 +101,53 @@ export type PolicyView = Data<app.PolicyView>;
 export type SubmitResult = { sent: boolean; errors: MessageErrors };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
+
+/** A conversation with a model (store.Conversation); times arrive as RFC 3339 text. */
+export type Conversation = Omit<Data<store.Conversation>, 'createdAt' | 'updatedAt' | 'allowedTools'> & {
+  createdAt: string;
+  updatedAt: string;
+};
+/**
+ * A tool call a model asked for, as stored (store.ToolCall). Its arguments
+ * arrive as the JSON value itself (normally an object; a string when the
+ * store had to cut them).
+ */
+export type StoredToolCall = Omit<Data<store.ToolCall>, 'arguments'> & { arguments?: unknown };
+/** What became of a tool call: content is the JSON value (for the chat, the text the model received). */
+export type StoredToolResult = Omit<Data<store.ToolResult>, 'content'> & { content?: unknown };
+/** One stored message of a conversation (store.Message): role user, assistant or tool. */
+export type ChatMessage = Omit<
+  Data<store.Message>,
+  'providerData' | 'toolCalls' | 'toolResult' | 'usage' | 'createdAt'
+> & {
+  toolCalls?: StoredToolCall[];
+  toolResult?: StoredToolResult;
+  usage?: Data<store.Usage>;
+  createdAt: string;
+};
+/** A tool call's card while a turn runs (chat.Call); state is asking, running, done, failed or denied. */
+export type ChatCall = {
+  id: string;
+  serverId: string;
+  serverName: string;
+  tool: string;
+  arguments: unknown;
+  state: string;
+  result: string;
+  note: string;
+};
+/** One event of a running turn (app.ChatEvent). */
+export type ChatEvent = {
+  conversationId: string;
+  kind: 'text' | 'reasoning' | 'call' | 'usage' | 'round' | 'done' | 'failed';
+  text?: string;
+  call?: ChatCall;
+  usage?: { inputTokens: number; outputTokens: number };
+  error?: string;
+  contextTooLong?: boolean;
+};
+/** A model provider the person set up (app.ProviderView), for the picker. */
+export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'>;
 
 /** A sentence for people from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
@@ -305,6 +354,52 @@ export function notifyUnfocused(id: string): Promise<void> {
   return call(() => Questions.NotifyUnfocused(id));
 }
 
+// --- Chat pane ----------------------------------------------------------------
+
+/** Conversations, the most recently active first; a query finds those whose title or messages contain it. */
+export async function listConversations(query: string): Promise<Conversation[]> {
+  return (await call(() => Chat.Conversations(query))) as unknown as Conversation[];
+}
+
+/** Starts a conversation with a provider ("" for the default), a model ("" for the provider's), and servers (none: every enabled one). */
+export async function newConversation(
+  providerID: string,
+  model: string,
+  systemPrompt: string,
+  serverIDs: string[],
+): Promise<Conversation> {
+  return (await call(() => Chat.NewConversation(providerID, model, systemPrompt, serverIDs))) as unknown as Conversation;
+}
+
+/** A conversation's stored messages, oldest first. */
+export async function conversationMessages(id: string): Promise<ChatMessage[]> {
+  return (await call(() => Chat.Messages(id))) as unknown as ChatMessage[];
+}
+
+export function renameConversation(id: string, title: string): Promise<void> {
+  return call(() => Chat.Rename(id, title));
+}
+
+/** Stops a conversation's turn and deletes it with its messages. */
+export function deleteConversation(id: string): Promise<void> {
+  return call(() => Chat.Delete(id));
+}
+
+/** Sends the person's message; the model's turn follows as chat events, ending with done or failed. */
+export function sendMessage(id: string, text: string): Promise<void> {
+  return call(() => Chat.Send(id, text));
+}
+
+/** Stops a conversation's running turn: the stream, a question on screen, a running tool call. */
+export function stopTurn(id: string): Promise<void> {
+  return call(() => Chat.Stop(id));
+}
+
+/** The model providers the person set up. */
+export async function listProviders(): Promise<ProviderView[]> {
+  return (await call(() => Providers.List())) as ProviderView[];
+}
+
 // --- Events -------------------------------------------------------------------
 
 type Unsubscribe = () => void;
@@ -328,6 +423,16 @@ export function onToolsChanged(cb: (serverID: string) => void): Unsubscribe {
 /** Calls cb with every snapshot of the broker's questions Go publishes. */
 export function onQuestions(cb: (s: Snapshot) => void): Unsubscribe {
   return on(EventQuestions, (s) => cb(s as Snapshot));
+}
+
+/** Calls cb with every event of every running chat turn. */
+export function onChat(cb: (ev: ChatEvent) => void): Unsubscribe {
+  return on(EventChat, (ev) => cb(ev as ChatEvent));
+}
+
+/** Calls cb whenever the providers change (read them again with listProviders). */
+export function onProvidersChanged(cb: () => void): Unsubscribe {
+  return on(EventProviders, () => cb());
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

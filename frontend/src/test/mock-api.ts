@@ -49,5 +49,15 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     stopWaiting: vi.fn(async () => {}),
     onServersChanged: vi.fn(() => () => {}),
     onToolsChanged: vi.fn(() => () => {}),
+    listConversations: vi.fn(async () => []),
+    newConversation: vi.fn(),
+    conversationMessages: vi.fn(async () => []),
+    renameConversation: vi.fn(async () => {}),
+    deleteConversation: vi.fn(async () => {}),
+    sendMessage: vi.fn(async () => {}),
+    stopTurn: vi.fn(async () => {}),
+    listProviders: vi.fn(async () => []),
+    onChat: vi.fn(() => () => {}),
+    onProvidersChanged: vi.fn(() => () => {}),
   };
 }

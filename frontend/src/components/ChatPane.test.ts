@@ -1,0 +1,229 @@
+// Component tests of the Chat pane. api.ts is mocked: these tests check what
+// the pane sends to Go and what it shows from the chat events and stored
+// messages Go gives it. The turn itself (model, tools, approvals) is tested
+// in Go (chat/, app/) against stand-in providers and real MCP peers.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../lib/api';
+import { chat } from '../lib/chat.svelte';
+import ChatPane from './ChatPane.svelte';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+const provider: ProviderView = {
+  id: 'p1',
+  name: 'Local Ollama',
+  kind: 'openai',
+  preset: 'ollama',
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  model: 'qwen3',
+  keyHint: '',
+  isDefault: true,
+};
+
+function conversation(id: string, title: string): Conversation {
+  return { id, title, providerId: 'p1', createdAt: '2026-11-22T10:00:00Z', updatedAt: '2026-11-22T10:00:00Z' };
+}
+
+function message(seq: number, over: Partial<ChatMessage>): ChatMessage {
+  return { conversationId: 'c1', seq, role: 'assistant', createdAt: '2026-11-22T10:00:00Z', ...over };
+}
+
+/** Starts the store as the window does and returns a function that sends chat events. */
+async function startPane(): Promise<(ev: Omit<ChatEvent, 'conversationId'>) => void> {
+  let emit: (ev: ChatEvent) => void = () => {};
+  mocked.onChat.mockImplementation((cb) => {
+    emit = cb;
+    return () => {};
+  });
+  const stop = chat.start();
+  render(ChatPane);
+  await waitFor(() => expect(chat.providersLoaded).toBe(true));
+  stopAfter.push(stop);
+  return (ev) => emit({ conversationId: 'c1', ...ev });
+}
+const stopAfter: (() => void)[] = [];
+
+/** Types a message into a new conversation and sends it with Enter. */
+async function sendFirst(user: ReturnType<typeof userEvent.setup>, text: string) {
+  await user.type(screen.getByRole('textbox', { name: 'Message' }), `${text}{Enter}`);
+  await waitFor(() => expect(mocked.sendMessage).toHaveBeenCalled());
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  stopAfter.splice(0).forEach((f) => f());
+  Object.assign(chat, {
+    conversations: [],
+    query: '',
+    selected: '',
+    messages: [],
+    live: {},
+    failures: {},
+    providers: [],
+    providersLoaded: false,
+    error: '',
+  });
+  mocked.listProviders.mockResolvedValue([provider]);
+  mocked.listConversations.mockResolvedValue([]);
+  mocked.newConversation.mockResolvedValue(conversation('c1', ''));
+  mocked.conversationMessages.mockResolvedValue([]);
+});
+
+describe('ChatPane', () => {
+  it('Enter starts a conversation on the chosen provider and sends the message; Shift+Enter is a new line', async () => {
+    const user = userEvent.setup();
+    await startPane();
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect((screen.getByRole('combobox', { name: 'Model provider' }) as HTMLSelectElement).value).toBe('p1');
+
+    await user.type(box, 'Hello{Shift>}{Enter}{/Shift}there{Enter}');
+
+    await waitFor(() => expect(mocked.sendMessage).toHaveBeenCalledWith('c1', 'Hello\nthere'));
+    expect(mocked.newConversation).toHaveBeenCalledWith('p1', '', '', []);
+    expect((box as HTMLTextAreaElement).value).toBe('');
+    // The person's message shows while the model answers; Stop is offered.
+    expect(screen.getByLabelText('You').textContent).toContain('Hello\nthere');
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(mocked.stopTurn).toHaveBeenCalledWith('c1');
+  });
+
+  it('streamed text shows as Markdown while it arrives, and the stored messages replace it when the turn is done', async () => {
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Say hi');
+
+    emit({ kind: 'reasoning', text: 'The person greets me.' });
+    emit({ kind: 'text', text: '你好，' });
+    emit({ kind: 'text', text: 'this is **bold**' });
+    await waitFor(() => expect(screen.getByText('bold').tagName).toBe('STRONG'));
+    expect(screen.getByLabelText('Model').textContent).toContain('你好，this is');
+    expect(screen.getByText('Reasoning').closest('details')).toBeTruthy();
+
+    mocked.conversationMessages.mockResolvedValue([
+      message(1, { role: 'user', text: 'Say hi' }),
+      message(2, { text: '你好，this is **bold**', usage: { input: 123, output: 45 } }),
+    ]);
+    emit({ kind: 'done' });
+    await waitFor(() => expect(screen.getByText('123 in · 45 out tokens')).toBeTruthy());
+    expect(mocked.conversationMessages).toHaveBeenCalledWith('c1');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.queryByText('The model is answering…')).toBeNull();
+  });
+
+  it('a tool call shows as a card with its server, tool, arguments and state, updated as the state changes', async () => {
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Weather?');
+    const call = {
+      id: 'call-1',
+      serverId: 's1',
+      serverName: 'Weather desk',
+      tool: 'forecast',
+      arguments: { city: 'Zürich', days: 3 },
+      state: 'asking',
+      result: '',
+      note: '',
+    };
+
+    emit({ kind: 'call', call });
+    const card = await screen.findByRole('region', { name: 'Tool call forecast' });
+    expect(card.textContent).toContain('Weather desk');
+    expect(card.textContent).toContain('waiting for your approval');
+    expect(card.textContent).toContain('city');
+    expect(card.textContent).toContain('Zürich');
+
+    emit({ kind: 'call', call: { ...call, state: 'done', result: 'Sunny, 21 °C', note: 'allowed in this conversation' } });
+    await waitFor(() => expect(card.textContent).toContain('done'));
+    expect(screen.getAllByRole('region', { name: 'Tool call forecast' })).toHaveLength(1);
+    expect(card.textContent).toContain('allowed in this conversation');
+    expect(within(card).getByText('Result').closest('details')?.textContent).toContain('Sunny, 21 °C');
+  });
+
+  it('a stored denied call shows as denied, and a failed turn says why with a hint when the context is too long', async () => {
+    mocked.listConversations.mockResolvedValue([conversation('c1', 'Files')]);
+    mocked.conversationMessages.mockResolvedValue([
+      message(1, { role: 'user', text: 'Delete my files' }),
+      message(2, { toolCalls: [{ id: 't1', serverId: 's9', tool: 'delete_all', arguments: { path: '/' } }] }),
+      message(3, { role: 'tool', toolCallId: 't1', toolResult: { content: 'The person denied this call.', isError: true, denied: true } }),
+    ]);
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await user.click(await screen.findByRole('button', { name: 'Files' }));
+    const card = await screen.findByRole('region', { name: 'Tool call delete_all' });
+    expect(card.textContent).toContain('denied');
+    expect(card.textContent).toContain('path');
+
+    emit({ kind: 'failed', error: 'The request is longer than the model’s context.', contextTooLong: true });
+    expect(await screen.findByText('The request is longer than the model’s context.')).toBeTruthy();
+    expect(screen.getByText(/no longer fits in the model’s context/)).toBeTruthy();
+  });
+
+  it('with no model provider the composer is disabled and says where to add one', async () => {
+    mocked.listProviders.mockResolvedValue([]);
+    await startPane();
+    await waitFor(() => expect(screen.getByText('Add a model provider in Settings → Models.')).toBeTruthy());
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('hostile model Markdown stays inert: no image, no link address, and a web link only shows a notice', async () => {
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Show me');
+    emit({
+      kind: 'text',
+      text:
+        '![pixel](https://evil.example/p.png) <img src=x onerror="alert(1)"> [run](javascript:alert(1)) ' +
+        '<a href="https://evil.example">raw</a> [site](https://example.com/page)',
+    });
+    const model = await screen.findByLabelText('Model');
+    await waitFor(() => expect(model.textContent).toContain('site'));
+    expect(document.querySelector('img')).toBeNull();
+    expect(document.querySelector('a[href]')).toBeNull();
+    expect(document.querySelector('[onerror]')).toBeNull();
+
+    const before = window.location.href;
+    await user.click(within(model).getByRole('button', { name: /site/ }));
+    expect(screen.getByRole('status').textContent).toContain(
+      'Links from the model open after your consent in a coming version.',
+    );
+    expect(window.location.href).toBe(before);
+  });
+
+  it('deleting a conversation asks first, and Cancel deletes nothing', async () => {
+    mocked.listConversations.mockResolvedValue([conversation('c1', 'Trip plans')]);
+    const user = userEvent.setup();
+    await startPane();
+    await user.click(await screen.findByRole('button', { name: 'Delete Trip plans' }));
+    let dialog = screen.getByRole('dialog', { name: 'Delete this conversation?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(mocked.deleteConversation).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Delete Trip plans' }));
+    dialog = screen.getByRole('dialog', { name: 'Delete this conversation?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(mocked.deleteConversation).toHaveBeenCalledWith('c1'));
+  });
+
+  it('renames a conversation inline: Enter saves the new title', async () => {
+    mocked.listConversations.mockResolvedValue([conversation('c1', 'Trip plans')]);
+    const user = userEvent.setup();
+    await startPane();
+    await user.click(await screen.findByRole('button', { name: 'Rename Trip plans' }));
+    const input = screen.getByRole('textbox', { name: 'New title' });
+    await user.clear(input);
+    await user.type(input, 'Lisbon in May{Enter}');
+    await waitFor(() => expect(mocked.renameConversation).toHaveBeenCalledWith('c1', 'Lisbon in May'));
+  });
+
+  it('the search box asks Go for the conversations matching it', async () => {
+    const user = userEvent.setup();
+    await startPane();
+    await user.type(screen.getByRole('searchbox', { name: 'Search conversations' }), 'lisbon');
+    await waitFor(() => expect(mocked.listConversations).toHaveBeenLastCalledWith('lisbon'));
+  });
+});

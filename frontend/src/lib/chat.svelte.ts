@@ -1,0 +1,225 @@
+// The Chat pane's state: the conversations, the chosen one's stored
+// messages, and the turns running now, fed by Go's chat events.
+//
+// A turn's messages are stored by Go only when the turn ends (done or
+// failed); until then the window shows what the events said: the person's
+// message, the model's text and reasoning as they stream in, and a card per
+// tool call, updated as its state changes. On done or failed the stored
+// messages are read again and the live turn is dropped.
+
+import * as api from './api';
+import type { ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
+
+/** One model request of a running turn: its text, its reasoning, its tool calls. */
+export interface LiveRound {
+  text: string;
+  reasoning: string;
+  calls: ChatCall[];
+}
+
+/** A turn running now, as its events told it. */
+export interface LiveTurn {
+  /** What the person sent. */
+  userText: string;
+  rounds: LiveRound[];
+  usage: { input: number; output: number } | null;
+}
+
+/** How the last turn of a conversation failed, when its sentence was not stored. */
+export interface Failure {
+  error: string;
+  contextTooLong: boolean;
+}
+
+function newRound(): LiveRound {
+  return { text: '', reasoning: '', calls: [] };
+}
+
+class ChatStore {
+  conversations = $state<Conversation[]>([]);
+  query = $state('');
+  /** The conversation on screen; '' for a new one not yet started. */
+  selected = $state('');
+  messages = $state<ChatMessage[]>([]);
+  /** Running turns by conversation ID. */
+  live = $state<Record<string, LiveTurn>>({});
+  /** The last failure per conversation, shown under its messages. */
+  failures = $state<Record<string, Failure>>({});
+  providers = $state<ProviderView[]>([]);
+  providersLoaded = $state(false);
+  /** A sentence about this pane's own failed call. */
+  error = $state('');
+
+  private listRead = 0;
+  private messagesRead = 0;
+
+  /** Loads conversations and providers and follows chat events; returns a function that stops following. */
+  start(): () => void {
+    const offChat = api.onChat((ev) => this.apply(ev));
+    const offProviders = api.onProvidersChanged(() => void this.loadProviders());
+    void this.loadConversations();
+    void this.loadProviders();
+    return () => {
+      offChat();
+      offProviders();
+    };
+  }
+
+  get current(): Conversation | undefined {
+    return this.conversations.find((c) => c.id === this.selected);
+  }
+
+  get running(): boolean {
+    return this.selected !== '' && this.live[this.selected] !== undefined;
+  }
+
+  /** Reads the conversations matching the query; a read overtaken by a newer one is ignored. */
+  async loadConversations(): Promise<void> {
+    const n = ++this.listRead;
+    try {
+      const list = await api.listConversations(this.query);
+      if (n === this.listRead) this.conversations = list;
+    } catch (e) {
+      this.error = `Could not read the conversations: ${api.errorText(e)}`;
+    }
+  }
+
+  async loadProviders(): Promise<void> {
+    try {
+      this.providers = await api.listProviders();
+    } catch (e) {
+      this.error = `Could not read the model providers: ${api.errorText(e)}`;
+    }
+    this.providersLoaded = true;
+  }
+
+  search(query: string): Promise<void> {
+    this.query = query;
+    return this.loadConversations();
+  }
+
+  /** Shows a conversation and reads its messages. */
+  async select(id: string): Promise<void> {
+    this.selected = id;
+    this.messages = [];
+    if (id) await this.loadMessages();
+  }
+
+  /** Reads the chosen conversation's messages again. */
+  async loadMessages(): Promise<void> {
+    const id = this.selected;
+    const n = ++this.messagesRead;
+    if (!id) return;
+    try {
+      const msgs = await api.conversationMessages(id);
+      if (n === this.messagesRead && id === this.selected) this.messages = msgs;
+    } catch (e) {
+      this.error = `Could not read the messages: ${api.errorText(e)}`;
+    }
+  }
+
+  /**
+   * Sends text in the chosen conversation, starting one with providerID
+   * first when none is chosen. Returns whether it was sent.
+   */
+  async send(text: string, providerID: string): Promise<boolean> {
+    const t = text.trim();
+    if (!t) return false;
+    this.error = '';
+    try {
+      let id = this.selected;
+      if (!id) {
+        const conv = await api.newConversation(providerID, '', '', []);
+        this.conversations = [conv, ...this.conversations];
+        this.selected = id = conv.id;
+        this.messages = [];
+      }
+      delete this.failures[id];
+      this.live[id] = { userText: t, rounds: [newRound()], usage: null };
+      try {
+        await api.sendMessage(id, t);
+      } catch (e) {
+        delete this.live[id];
+        throw e;
+      }
+      void this.loadConversations();
+      return true;
+    } catch (e) {
+      this.error = api.errorText(e);
+      return false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.selected) return;
+    try {
+      await api.stopTurn(this.selected);
+    } catch (e) {
+      this.error = api.errorText(e);
+    }
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    try {
+      await api.renameConversation(id, title.trim());
+      await this.loadConversations();
+    } catch (e) {
+      this.error = api.errorText(e);
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    try {
+      await api.deleteConversation(id);
+      delete this.live[id];
+      delete this.failures[id];
+      if (this.selected === id) await this.select('');
+      await this.loadConversations();
+    } catch (e) {
+      this.error = api.errorText(e);
+    }
+  }
+
+  /** Applies one event of a running turn. */
+  apply(ev: ChatEvent): void {
+    const id = ev.conversationId;
+    if (ev.kind === 'done' || ev.kind === 'failed') {
+      delete this.live[id];
+      if (ev.kind === 'failed') this.failures[id] = { error: ev.error ?? '', contextTooLong: !!ev.contextTooLong };
+      if (id === this.selected) void this.loadMessages();
+      void this.loadConversations();
+      return;
+    }
+    // A turn this window did not start (or started before a reload).
+    const turn = (this.live[id] ??= { userText: '', rounds: [newRound()], usage: null });
+    const round = turn.rounds[turn.rounds.length - 1];
+    switch (ev.kind) {
+      case 'text':
+        round.text += ev.text ?? '';
+        break;
+      case 'reasoning':
+        round.reasoning += ev.text ?? '';
+        break;
+      case 'round':
+        turn.rounds.push(newRound());
+        break;
+      case 'usage':
+        if (ev.usage) {
+          const u = turn.usage ?? { input: 0, output: 0 };
+          turn.usage = { input: u.input + ev.usage.inputTokens, output: u.output + ev.usage.outputTokens };
+        }
+        break;
+      case 'call':
+        if (ev.call) {
+          const call = ev.call;
+          const owner = turn.rounds.find((r) => r.calls.some((c) => c.id === call.id)) ?? round;
+          const i = owner.calls.findIndex((c) => c.id === call.id);
+          if (i >= 0) owner.calls[i] = call;
+          else owner.calls.push(call);
+        }
+        break;
+    }
+  }
+}
+
+export const chat = new ChatStore();
