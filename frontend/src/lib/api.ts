@@ -13,7 +13,7 @@ import * as Questions from '../../wailsjs/go/app/QuestionService';
 import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
-import type { app, forms, i18n, linkcheck, mcp, store } from '../../wailsjs/go/models';
+import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
 import { EventChat, EventProviders, EventQuestions, EventServers, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
@@ -101,6 +101,15 @@ export type PolicyView = Data<app.PolicyView>;
 export type SubmitResult = { sent: boolean; errors: MessageErrors };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
+/** Per-provider settings for known vendor differences; a preset's always apply. */
+export type Quirks = Data<llm.Quirks>;
+/** A provider Gatehouse knows (Ollama, DeepSeek, ...), offered when adding one; local ones come first. */
+export type PresetView = Omit<Data<app.PresetView>, 'quirks'> & { quirks: Quirks };
+/** What the provider editor sends: an empty apiKey keeps the saved key, clearKey removes it. */
+export type ProviderInput = Omit<Data<app.ProviderInput>, 'quirks'> & { quirks: Quirks };
+export type ModelView = Data<app.ModelView>;
+/** What "Test" found: the endpoint's models, or a sentence saying why it could not list them. */
+export type ProviderTest = { models: ModelView[]; problem?: Message };
 
 /** A conversation with a model (store.Conversation); times arrive as RFC 3339 text. */
 export type Conversation = Omit<Data<store.Conversation>, 'createdAt' | 'updatedAt' | 'allowedTools'> & {
@@ -146,7 +155,11 @@ export type ChatEvent = {
   error?: string;
   contextTooLong?: boolean;
 };
-/** A model provider the person set up (app.ProviderView), for the picker. */
+/**
+ * A model provider the person set up (app.ProviderView). It never carries the
+ * API key, only a masked keyHint. Its quirks are not used here: the preset's
+ * apply on the Go side, and the window sets no others.
+ */
 export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'>;
 
 /** A sentence for people from whatever a failed call rejected with. */
@@ -258,6 +271,45 @@ export async function getSettings(): Promise<SettingsView> {
 
 export function saveSettings(v: SettingsView): Promise<void> {
   return call(() => Settings.Save(v as app.SettingsView));
+}
+
+// --- Model providers (Settings → Models) --------------------------------------
+
+/** The providers Gatehouse knows, local servers first. */
+export async function providerPresets(): Promise<PresetView[]> {
+  return (await call(() => Providers.Presets())) as PresetView[];
+}
+
+/** Field errors for the provider editor's input; id is "" when adding. An empty object means valid. */
+export async function validateProvider(id: string, input: ProviderInput): Promise<FieldErrors> {
+  return call(() => Providers.Validate(id, input as app.ProviderInput));
+}
+
+export async function addProvider(input: ProviderInput): Promise<ProviderView> {
+  return (await call(() => Providers.Add(input as app.ProviderInput))) as ProviderView;
+}
+
+export async function updateProvider(id: string, input: ProviderInput): Promise<ProviderView> {
+  return (await call(() => Providers.Update(id, input as app.ProviderInput))) as ProviderView;
+}
+
+/** Deletes a provider and its saved API key. */
+export function removeProvider(id: string): Promise<void> {
+  return call(() => Providers.Remove(id));
+}
+
+/** Makes a provider the one new conversations start with. */
+export function setDefaultProvider(id: string): Promise<void> {
+  return call(() => Providers.SetDefault(id));
+}
+
+/**
+ * Lists the models the endpoint in the editor offers, without saving; id is
+ * the provider being edited ("" when adding), whose saved key is used when
+ * the input has none. A failure to reach the endpoint is a problem, not an error.
+ */
+export async function testProvider(id: string, input: ProviderInput): Promise<ProviderTest> {
+  return (await call(() => Providers.Test(id, input as app.ProviderInput))) as unknown as ProviderTest;
 }
 
 // --- Questions (consent dialog, queue, opened pages) ---------------------------

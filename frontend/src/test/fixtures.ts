@@ -1,6 +1,16 @@
 // Small builders for the Go views the component tests feed to the UI.
 
-import type { Field, Message, QuestionView, ServerView, StatusView, ToolResultView, ToolView } from '../lib/api';
+import type {
+  Field,
+  Message,
+  PresetView,
+  ProviderView,
+  QuestionView,
+  ServerView,
+  StatusView,
+  ToolResultView,
+  ToolView,
+} from '../lib/api';
 
 export function status(over: Partial<StatusView> = {}): StatusView {
   return {
@@ -97,5 +107,30 @@ export function question(over: QuestionOverrides = {}): QuestionView {
     receivedAt: '2026-11-22T10:00:00Z',
     deadline: '2026-11-22T10:10:00Z',
     ...rest,
+  };
+}
+
+/** Some of the presets Go offers, in its order: local servers first. */
+export function presets(): PresetView[] {
+  return [
+    { id: 'ollama', name: 'Ollama', kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', needsKey: false, local: true, quirks: {} },
+    { id: 'lmstudio', name: 'LM Studio', kind: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', needsKey: false, local: true, quirks: {} },
+    { id: 'deepseek', name: 'DeepSeek', kind: 'openai', baseUrl: 'https://api.deepseek.com', needsKey: true, local: false, quirks: { echoReasoning: true } },
+    { id: 'anthropic', name: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com', needsKey: true, local: false, quirks: {} },
+  ];
+}
+
+/** A configured provider as Go lists it: the key only as a masked hint. */
+export function providerView(id: string, name: string, over: Partial<ProviderView> = {}): ProviderView {
+  return {
+    id,
+    name,
+    kind: 'openai',
+    preset: '',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'qwen3:8b',
+    keyHint: '',
+    isDefault: false,
+    ...over,
   };
 }

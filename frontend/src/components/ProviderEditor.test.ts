@@ -1,0 +1,169 @@
+// Component tests of the model provider editor. api.ts is mocked here: these
+// tests check what the dialog does with Go's answers (app/providers_test.go
+// tests Go's side against stand-in endpoints).
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
+import type { ProviderInput } from '../lib/api';
+import ProviderEditor from './ProviderEditor.svelte';
+import { msg, presets, providerView } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+function saveButton() {
+  return screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+}
+
+function open(provider: ReturnType<typeof providerView> | null = null, onsaved = vi.fn(), onclose = vi.fn()) {
+  render(ProviderEditor, { provider, presets: presets(), onsaved, onclose, debounceMs: 0 });
+  return { onsaved, onclose };
+}
+
+describe('ProviderEditor', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    // Go's rules, as far as these tests need them.
+    mocked.validateProvider.mockImplementation(async (_id: string, input: ProviderInput) => {
+      const errs: Record<string, string> = {};
+      if (!input.name.trim()) errs.name = 'Give the provider a name.';
+      if (!/^https?:\/\/./.test(input.baseUrl)) errs.baseUrl = 'The base URL must be an http or https address.';
+      if (!input.model.trim()) errs.model = 'Choose a model; Test lists the models the provider offers.';
+      if (input.apiKey && input.clearKey) errs.apiKey = 'Either give a new API key or remove the saved one, not both.';
+      return errs;
+    });
+  });
+
+  it('offers the local presets first, and choosing Ollama fills the base URL, the kind and the name', async () => {
+    const user = userEvent.setup();
+    open();
+    const picker = screen.getByLabelText('Preset') as HTMLSelectElement;
+    const groups = [...picker.querySelectorAll('optgroup')].map((g) => g.label);
+    expect(groups).toEqual(['On this computer', 'Online services']);
+    expect(picker.querySelector('optgroup')?.textContent).toContain('Ollama');
+
+    await user.selectOptions(picker, 'anthropic');
+    expect((screen.getByLabelText('Kind') as HTMLSelectElement).value).toBe('anthropic');
+
+    await user.selectOptions(picker, 'ollama');
+    expect((screen.getByLabelText('Base URL') as HTMLInputElement).value).toBe('http://127.0.0.1:11434/v1');
+    expect((screen.getByLabelText('Kind') as HTMLSelectElement).value).toBe('openai');
+    // The name followed the preset, as the person had not written one.
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Ollama');
+    expect(screen.getByText(/Ollama runs on this computer and needs no API key/)).toBeTruthy();
+  });
+
+  it("Test lists the endpoint's models, and picking one fills the model", async () => {
+    const user = userEvent.setup();
+    mocked.testProvider.mockResolvedValue({
+      models: [
+        { id: 'qwen3:8b', displayName: '' },
+        { id: 'deepseek-r1:7b', displayName: 'DeepSeek R1 7B' },
+      ],
+    });
+    open();
+    await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');
+    await user.click(screen.getByRole('button', { name: 'Test' }));
+
+    const offered = (await screen.findByLabelText('The provider offers 2 models')) as HTMLSelectElement;
+    expect([...offered.options].map((o) => o.textContent)).toEqual(['qwen3:8b', 'DeepSeek R1 7B (deepseek-r1:7b)']);
+    expect(mocked.testProvider).toHaveBeenCalledWith('', expect.objectContaining({ preset: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1' }));
+
+    await user.selectOptions(offered, 'deepseek-r1:7b');
+    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('deepseek-r1:7b');
+  });
+
+  it("a problem found by Test is shown as Go's sentence", async () => {
+    const user = userEvent.setup();
+    mocked.testProvider.mockResolvedValue({
+      models: [],
+      problem: msg('Nothing answers at 127.0.0.1:11434 — is Ollama running?', 'llm.error.unreachable'),
+    });
+    open();
+    await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');
+    await user.click(screen.getByRole('button', { name: 'Test' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Nothing answers at 127.0.0.1:11434 — is Ollama running?');
+    expect(screen.queryByLabelText(/The provider offers/)).toBeNull();
+  });
+
+  it('keeps Save disabled and says why while Go finds the input incomplete, with errors beside the fields', async () => {
+    const user = userEvent.setup();
+    open();
+    await waitFor(() => expect(mocked.validateProvider).toHaveBeenCalled());
+    expect(saveButton().disabled).toBe(true);
+    expect(screen.getByText('To save, fill in: Name, Base URL, Model.')).toBeTruthy();
+
+    const baseUrl = screen.getByLabelText('Base URL');
+    await user.type(baseUrl, 'ftp://x');
+    const err = await screen.findByText('The base URL must be an http or https address.');
+    expect(baseUrl.getAttribute('aria-invalid')).toBe('true');
+    expect(baseUrl.getAttribute('aria-describedby')).toBe(err.id);
+    expect(screen.getByText('To save, fill in: Name, Model.')).toBeTruthy();
+  });
+
+  it('Save sends the input, with the API key typed into a password field', async () => {
+    const user = userEvent.setup();
+    const saved = providerView('p1', 'DeepSeek', { preset: 'deepseek', keyHint: 'sk-…a1b2' });
+    mocked.addProvider.mockResolvedValue(saved);
+    const { onsaved, onclose } = open();
+
+    await user.selectOptions(screen.getByLabelText('Preset'), 'deepseek');
+    const key = screen.getByLabelText(/API key/) as HTMLInputElement;
+    expect(key.type).toBe('password');
+    await user.type(key, 'sk-secret-a1b2');
+    await user.type(screen.getByLabelText('Model'), 'deepseek-chat');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+
+    await waitFor(() => expect(onsaved).toHaveBeenCalledWith(saved));
+    expect(mocked.addProvider).toHaveBeenCalledWith({
+      name: 'DeepSeek',
+      kind: 'openai',
+      preset: 'deepseek',
+      baseUrl: 'https://api.deepseek.com',
+      model: 'deepseek-chat',
+      apiKey: 'sk-secret-a1b2',
+      clearKey: false,
+      quirks: {},
+    });
+    expect(onclose).toHaveBeenCalled();
+  });
+
+  it('editing keeps the saved key unless one is typed, never shows it, and can remove it', async () => {
+    const user = userEvent.setup();
+    const p = providerView('p1', 'DeepSeek', { preset: 'deepseek', baseUrl: 'https://api.deepseek.com', keyHint: 'sk-…a1b2' });
+    mocked.updateProvider.mockResolvedValue(p);
+    open(p);
+
+    expect(screen.getByRole('heading', { name: 'Edit DeepSeek' })).toBeTruthy();
+    expect((screen.getByLabelText(/API key/) as HTMLInputElement).value).toBe('');
+    expect(screen.getByText('A key is saved (sk-…a1b2). Leave this empty to keep it.')).toBeTruthy();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Remove the saved key' }));
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() =>
+      expect(mocked.updateProvider).toHaveBeenCalledWith('p1', {
+        name: 'DeepSeek',
+        kind: 'openai',
+        preset: 'deepseek',
+        baseUrl: 'https://api.deepseek.com',
+        model: 'qwen3:8b',
+        apiKey: '',
+        clearKey: true,
+        quirks: {},
+      }),
+    );
+  });
+
+  it('shows why saving failed and stays open', async () => {
+    const user = userEvent.setup();
+    mocked.updateProvider.mockRejectedValue(new Error('the keyring refused the key'));
+    const { onclose } = open(providerView('p1', 'Local'));
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    expect(await screen.findByText('Could not save: the keyring refused the key')).toBeTruthy();
+    expect(onclose).not.toHaveBeenCalled();
+  });
+});
