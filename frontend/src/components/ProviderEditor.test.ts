@@ -102,6 +102,20 @@ describe('ProviderEditor', () => {
     expect(screen.getByText('To save, fill in: Name, Model.')).toBeTruthy();
   });
 
+  it("an error leaves its field as soon as the person changes it, before Go's next answer", async () => {
+    const user = userEvent.setup();
+    render(ProviderEditor, { provider: null, presets: presets(), onclose: () => {}, debounceMs: 60_000 });
+    await waitFor(() => expect(mocked.validateProvider).toHaveBeenCalledTimes(1));
+    const baseUrl = screen.getByLabelText('Base URL');
+    await user.click(baseUrl);
+    await user.tab();
+    expect(await screen.findByText('The base URL must be an http or https address.')).toBeTruthy();
+    await user.type(baseUrl, 'h');
+    expect(screen.queryByText('The base URL must be an http or https address.')).toBeNull();
+    expect(baseUrl.getAttribute('aria-invalid')).toBeNull();
+    expect(saveButton().disabled).toBe(true);
+  });
+
   it('Save sends the input, with the API key typed into a password field', async () => {
     const user = userEvent.setup();
     const saved = providerView('p1', 'DeepSeek', { preset: 'deepseek', keyHint: 'sk-…a1b2' });
