@@ -439,8 +439,11 @@ func (a *terminalAnswerer) showCall(req *mcp.Question) {
 	} else {
 		fmt.Fprintf(a.out, "Arguments: %s\n", visible(string(c.Arguments)))
 	}
-	if c.ReadOnly || c.Destructive {
-		fmt.Fprintf(a.out, "The server says it is %s (a claim).\n", map[bool]string{true: "read-only", false: "destructive"}[c.ReadOnly])
+	if c.ReadOnly {
+		fmt.Fprintln(a.out, "The server says this tool only reads (a claim).")
+	}
+	if c.Destructive {
+		fmt.Fprintln(a.out, "The server says this tool may change or delete things.")
 	}
 }
 

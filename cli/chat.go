@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/chat"
 )
 
 // chat runs `gatehouse chat [--provider NAME] [--answers FILE] [--json]
@@ -158,11 +159,11 @@ func (p *chatPrinter) Emit(name string, data any) {
 		return
 	}
 	switch ev.Kind {
-	case "text":
+	case chat.EventText:
 		fmt.Fprint(p.out, visible(ev.Text))
 		p.midLine = !strings.HasSuffix(ev.Text, "\n")
-	case "call":
-		if ev.Call.State == "running" || ev.Call.State == "asking" {
+	case chat.EventCall:
+		if ev.Call.State == chat.CallRunning || ev.Call.State == chat.CallAsking {
 			return
 		}
 		if p.midLine {
