@@ -211,6 +211,17 @@ func (s *ChatService) Stop(conversationID string) {
 	}
 }
 
+// StopAll stops every running turn and waits until each has stored what it
+// had (the app's exit).
+func (s *ChatService) StopAll() {
+	s.mu.Lock()
+	for _, cancel := range s.running {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.Wait()
+}
+
 // Wait waits until no turn runs (for the app's exit and tests).
 func (s *ChatService) Wait() { s.wg.Wait() }
 

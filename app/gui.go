@@ -129,6 +129,9 @@ func RunGUI(opts GUIOptions) error {
 		},
 		OnShutdown: func(context.Context) {
 			if core != nil {
+				if chat, ok := bind[5].(*ChatService); ok {
+					chat.StopAll() // a turn stores what it has before the store closes
+				}
 				if err := core.Close(); err != nil {
 					log.Printf("gatehouse: closing: %v", err)
 				}
