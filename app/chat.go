@@ -145,7 +145,7 @@ func (s *ChatService) Send(conversationID, text string) error {
 	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
 		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored),
-		Text: text, AllowedHere: map[string]bool{}}
+		Text: text, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
 	if turn.Model == "" {
 		turn.Model = record.Model
 	}

@@ -94,9 +94,7 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	}
 	// The call's own timeout pauses while the person answers one of this
 	// server's requests: a form being filled in must not time the call out.
-	ctx, cancel := pausingTimeout(context.Background(), t.core.toolCallTimeout(), func() bool {
-		return t.core.Broker.Busy(serverID)
-	})
+	ctx, cancel := t.core.Broker.CallTimeout(context.Background(), serverID, t.core.toolCallTimeout())
 	defer cancel()
 	if callID != "" {
 		t.mu.Lock()
@@ -179,36 +177,6 @@ func (t *ToolsService) Cancel(callID string) error {
 	}
 	cancel()
 	return nil
-}
-
-// pauseCheckEvery is how often a pausing timeout looks at its pause condition.
-const pauseCheckEvery = 100 * time.Millisecond
-
-// pausingTimeout is context.WithTimeout whose clock stops while paused()
-// reports true. The context ends with context.DeadlineExceeded.
-func pausingTimeout(parent context.Context, d time.Duration, paused func() bool) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(parent)
-	go func() {
-		ticker := time.NewTicker(pauseCheckEvery)
-		defer ticker.Stop()
-		left, last := d, time.Now()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-ticker.C:
-				if !paused() {
-					left -= now.Sub(last)
-				}
-				last = now
-				if left <= 0 {
-					cancel(context.DeadlineExceeded)
-					return
-				}
-			}
-		}
-	}()
-	return ctx, func() { cancel(context.Canceled) }
 }
 
 // parseArgs reads tool arguments: a JSON object, or nothing.

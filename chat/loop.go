@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +54,9 @@ type Turn struct {
 	// AllowedHere are the tools allowed for the rest of this conversation,
 	// as AllowedKey gives them.
 	AllowedHere map[string]bool
+	// CallTimeout bounds each tool call; its clock stops while the person
+	// answers the server's requests (mcp.Broker.CallTimeout). 0: no limit.
+	CallTimeout time.Duration
 }
 
 // AllowedKey names a server's tool in Turn.AllowedHere.
@@ -78,7 +83,8 @@ type Call struct {
 	ServerName string          `json:"serverName"`
 	Tool       string          `json:"tool"`
 	Arguments  json.RawMessage `json:"arguments" ts_type:"any"`
-	// State is CallAsking, CallRunning, CallDone, CallFailed or CallDenied.
+	// State is CallAsking, CallRunning, CallWaiting, CallDone, CallFailed
+	// or CallDenied.
 	State string `json:"state"`
 	// Result is the result's text as the model receives it.
 	Result string `json:"result"`
@@ -90,6 +96,10 @@ type Call struct {
 const (
 	CallAsking  = "asking"
 	CallRunning = "running"
+	// CallWaiting is a running call whose server asked the person something
+	// (a form, a page to open, a sampling review): the call waits for the
+	// answer and its time limit pauses.
+	CallWaiting = "waiting"
 	CallDone    = "done"
 	CallFailed  = "failed"
 	CallDenied  = "denied"
@@ -117,7 +127,8 @@ type Event struct {
 // call through the broker, runs the allowed ones with exactly the approved
 // arguments, and gives the model the results, round after round until the
 // model answers without a tool call or MaxRounds is reached. emit is called
-// as things happen, on Run's goroutine. Ending ctx (Stop) cancels the
+// as things happen, never twice at once: on Run's goroutine, except that a
+// running call turning CallWaiting and back is told from the broker's. Ending ctx (Stop) cancels the
 // stream, a question on screen and a running call. The error is a sentence:
 // the provider's (llm.Error), ErrTooManyRounds, or ctx's.
 func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, error) {
@@ -253,12 +264,14 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	call.State, call.Note = CallRunning, note
 	c = call
 	emit(Event{Kind: EventCall, Call: &c})
-	out, err := r.Manager.CallTool(ctx, offered.ServerID, offered.Tool.Name, args)
-	if ctx.Err() != nil {
+	out, err := r.callTool(ctx, turn, call, args, emit)
+	switch {
+	case ctx.Err() != nil:
 		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
-	}
-	if err != nil {
+	case errors.Is(err, errCallTimedOut):
+		return result(CallFailed, fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", turn.CallTimeout), note, true), nil
+	case err != nil:
 		return result(CallFailed, "The tool call failed: "+mcp.Describe(err), note, true), nil
 	}
 	text := resultText(out)
@@ -266,6 +279,42 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		return result(CallFailed, text, note, true), nil
 	}
 	return result(CallDone, text, note, false), nil
+}
+
+// errCallTimedOut is a call that reached Turn.CallTimeout.
+var errCallTimedOut = errors.New("the tool call reached its time limit")
+
+// callTool runs an approved call under the turn's call time limit. While the
+// server asks the person something, the card says the call waits for an
+// answer (CallWaiting) and the limit pauses.
+func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[string]any, emit func(Event)) (*sdk.CallToolResult, error) {
+	callCtx, cancel := r.Broker.CallTimeout(ctx, call.ServerID, turn.CallTimeout)
+	defer cancel()
+	var mu sync.Mutex
+	waiting, over := false, false
+	unsubscribe := r.Broker.Subscribe(func(s mcp.Snapshot) {
+		asking := s.Asking(call.ServerID)
+		mu.Lock()
+		defer mu.Unlock()
+		if over || asking == waiting {
+			return
+		}
+		waiting = asking
+		c := call
+		if asking {
+			c.State = CallWaiting
+		}
+		emit(Event{Kind: EventCall, Call: &c})
+	})
+	out, err := r.Manager.CallTool(callCtx, call.ServerID, call.Tool, args)
+	unsubscribe()
+	mu.Lock()
+	over = true // no waiting event after the result's
+	mu.Unlock()
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded) {
+		return nil, errCallTimedOut
+	}
+	return out, err
 }
 
 // policy decides, from the person's settings, whether a call is asked.

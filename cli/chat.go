@@ -163,7 +163,7 @@ func (p *chatPrinter) Emit(name string, data any) {
 		fmt.Fprint(p.out, visible(ev.Text))
 		p.midLine = !strings.HasSuffix(ev.Text, "\n")
 	case chat.EventCall:
-		if ev.Call.State == chat.CallRunning || ev.Call.State == chat.CallAsking {
+		if ev.Call.State == chat.CallRunning || ev.Call.State == chat.CallAsking || ev.Call.State == chat.CallWaiting {
 			return
 		}
 		if p.midLine {

@@ -966,13 +966,14 @@ func (b *Broker) DismissFlood(serverID string) {
 	b.publish()
 }
 
-// Busy reports whether a question from the server is on screen or waiting,
-// or a page it asked for is open, so that a tool call's own timeout can pause
-// while the person answers.
+// Busy reports whether a request from the server is on screen or waiting,
+// or a page it asked for is open, so that a tool call's own time limit can
+// pause while the person answers (CallTimeout). Gatehouse's questions about
+// a model's tool calls are not the server's requests and do not count.
 func (b *Broker) Busy(serverID string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.current != nil && b.current.q.Server.ID == serverID {
+	if b.current != nil && b.current.q.Server.ID == serverID && b.current.q.Kind != KindToolCall {
 		return true
 	}
 	for _, o := range b.openedURLs {
@@ -980,8 +981,14 @@ func (b *Broker) Busy(serverID string) bool {
 			return true // the person is finishing something in the browser
 		}
 	}
-	q := b.servers[serverID]
-	return q != nil && len(q.waiting) > 0
+	if q := b.servers[serverID]; q != nil {
+		for _, pd := range q.waiting {
+			if pd.q.Kind != KindToolCall {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Snapshot returns everything pending now, with the version of the latest
