@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"html"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -51,13 +55,19 @@ type ChatService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
-	wg      sync.WaitGroup
+	// streamed is the model's text of each running turn so far, by
+	// conversation ID: links in it may be opened before it is stored.
+	streamed map[string]*strings.Builder
+	wg       sync.WaitGroup
+	// links are the checked addresses of the model's text: OpenLink opens
+	// only these (E31).
+	links linkBook
 }
 
 // NewChatService returns the service; resolve finds a conversation's
 // provider (Core.ProviderFor in the app).
 func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
-	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{},
+	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, streamed: map[string]*strings.Builder{},
 		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core.Store}}}
 }
 
@@ -159,6 +169,7 @@ func (s *ChatService) Send(conversationID, text string) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.running[conv.ID] = cancel
+	s.streamed[conv.ID] = &strings.Builder{}
 	s.wg.Add(1)
 	s.mu.Unlock()
 	if conv.Title == "" {
@@ -176,6 +187,11 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		s.core.emit(EventChat, ev)
 	}
 	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
+		if ev.Kind == chat.EventText || ev.Kind == chat.EventReasoning {
+			s.mu.Lock()
+			s.streamed[turn.ConversationID].WriteString(ev.Text)
+			s.mu.Unlock()
+		}
 		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
 	})
 	msgs := toStore(res)
@@ -189,6 +205,7 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 	}
 	s.mu.Lock()
 	delete(s.running, turn.ConversationID)
+	delete(s.streamed, turn.ConversationID)
 	s.mu.Unlock()
 	switch {
 	case storeErr != nil:
@@ -224,6 +241,84 @@ func (s *ChatService) StopAll() {
 
 // Wait waits until no turn runs (for the app's exit and tests).
 func (s *ChatService) Wait() { s.wg.Wait() }
+
+// CheckedLink is a web address Gatehouse checked, as the consent display
+// shows it, with the ID under which OpenLink opens it.
+type CheckedLink struct {
+	ID   string            `json:"id"`
+	Link *linkcheck.Report `json:"link"`
+}
+
+// CheckLink checks a web address in the model's text of a conversation (a
+// Markdown link or a bare URL the person clicked) for the consent display
+// (E20–E22). Only an address the model wrote in that conversation is
+// checked; anything else, and anything the link check refuses, is refused
+// with a sentence.
+func (s *ChatService) CheckLink(conversationID, url string) (CheckedLink, error) {
+	wrote, err := s.modelWrote(conversationID, url)
+	if err != nil {
+		return CheckedLink{}, err
+	}
+	if !wrote {
+		return CheckedLink{}, errors.New("Gatehouse opens only addresses the model wrote in this conversation")
+	}
+	report, err := linkcheck.Check(url)
+	if err != nil {
+		return CheckedLink{}, fmt.Errorf("Gatehouse will not open this address: %w", err)
+	}
+	return CheckedLink{ID: s.links.add(report), Link: report}, nil
+}
+
+// OpenLink opens an address CheckLink checked, by its ID, in the system
+// browser; the window calls it only after the person consented.
+func (s *ChatService) OpenLink(linkID string) error {
+	return s.links.open(linkID)
+}
+
+// modelWrote reports whether the model's text in a conversation, stored or
+// still streaming, contains url as a Markdown link or bare URL gives it.
+func (s *ChatService) modelWrote(conversationID, url string) (bool, error) {
+	if url == "" {
+		return false, nil
+	}
+	s.mu.Lock()
+	live := ""
+	if b := s.streamed[conversationID]; b != nil {
+		live = b.String()
+	}
+	s.mu.Unlock()
+	if containsAddress(live, url) {
+		return true, nil
+	}
+	msgs, err := s.core.Store.Messages(conversationID)
+	if err != nil {
+		return false, err
+	}
+	for _, m := range msgs {
+		if m.Role == store.RoleAssistant && (containsAddress(m.Text, url) || containsAddress(m.Reasoning, url)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// containsAddress reports whether Markdown text contains url as the
+// Markdown reader gives it: with backslash escapes and character references
+// resolved, and "www." links with the http:// the reader adds.
+func containsAddress(text, url string) bool {
+	if text == "" {
+		return false
+	}
+	plain := html.UnescapeString(markdownEscape.ReplaceAllString(text, "$1"))
+	if strings.Contains(plain, url) || strings.Contains(text, url) {
+		return true
+	}
+	bare, ok := strings.CutPrefix(url, "http://")
+	return ok && strings.HasPrefix(bare, "www.") && strings.Contains(plain, bare)
+}
+
+// markdownEscape is a backslash escape of ASCII punctuation (CommonMark).
+var markdownEscape = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~])`)
 
 // offeredServers are the servers whose tools a conversation offers: its
 // chosen ones, or every enabled server.

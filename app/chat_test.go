@@ -121,3 +121,58 @@ func TestChatService_TurnIsStoredAndStreamed(t *testing.T) {
 		t.Errorf("history = %+v", hist)
 	}
 }
+
+// TestChatService_CheckLink: a link in the model's answer is checked for the
+// consent display only when the model wrote it in that conversation; the
+// person's own words, other conversations and made-up addresses are refused,
+// and so is what the link check refuses.
+func TestChatService_CheckLink(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewChatService(core, nil)
+	p, err := core.Store.PutProvider(store.Provider{Name: "Stand-in", Kind: store.ProviderOpenAI, BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, _ := svc.NewConversation(p.ID, "", "", nil)
+	other, _ := svc.NewConversation(p.ID, "", "", nil)
+	answer := "见[文档](https://docs.example.com/a\\_b?x=1&amp;y=2)，或 www.example.org/path，别点 [这里](javascript:alert(1))。"
+	if _, err := core.Store.AppendMessages(conv.ID,
+		store.Message{Role: store.RoleUser, Text: "open https://person.example.net/ please"},
+		store.Message{Role: store.RoleAssistant, Text: answer, Reasoning: "maybe https://thinking.example.com/x"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Store.AppendMessages(other.ID, store.Message{Role: store.RoleAssistant, Text: "https://elsewhere.example.com/"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, url, wantURL, wantErr string
+	}{
+		{"a Markdown link, escapes and references resolved", "https://docs.example.com/a_b?x=1&y=2", "https://docs.example.com/a_b?x=1&y=2", ""},
+		{"a bare www address, as the reader completes it", "http://www.example.org/path", "", "will not open"},
+		{"an address in the model's reasoning", "https://thinking.example.com/x", "https://thinking.example.com/x", ""},
+		{"an address only the person wrote", "https://person.example.net/", "", "only addresses the model wrote"},
+		{"an address from another conversation", "https://elsewhere.example.com/", "", "only addresses the model wrote"},
+		{"an address nobody wrote", "https://evil.example.com/", "", "only addresses the model wrote"},
+		{"a javascript: link the model wrote", "javascript:alert(1)", "", "will not open"},
+		{"nothing", "", "", "only addresses the model wrote"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := svc.CheckLink(conv.ID, tc.url)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ID == "" || got.Link == nil || got.Link.URL != tc.wantURL {
+				t.Errorf("checked = %+v", got)
+			}
+		})
+	}
+	if err := svc.OpenLink("not-an-id"); err == nil {
+		t.Error("an unknown link ID opened something")
+	}
+}

@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,18 +26,10 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
-	// links are the checked resource_link URLs of recent results, by link ID,
-	// oldest first: OpenLink opens only these (E31).
-	links []recordedLink
+	// links are the checked resource_link URLs of recent results: OpenLink
+	// opens only these (E31).
+	links linkBook
 }
-
-type recordedLink struct {
-	id   string
-	link *linkcheck.Report
-}
-
-// maxRecordedLinks bounds the resource links remembered for OpenLink.
-const maxRecordedLinks = 500
 
 // NewToolsService returns the tools pane's service on core.
 func NewToolsService(core *Core) *ToolsService {
@@ -128,18 +118,10 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 // recordLinks gives each openable resource link of a result an ID, under
 // which OpenLink can open it after the person's consent.
 func (t *ToolsService) recordLinks(v *ToolResultView) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	for i := range v.Content {
-		c := &v.Content[i]
-		if c.Link == nil {
-			continue
+		if c := &v.Content[i]; c.Link != nil {
+			c.LinkID = t.links.add(c.Link)
 		}
-		c.LinkID = newLinkID()
-		t.links = append(t.links, recordedLink{id: c.LinkID, link: c.Link})
-	}
-	if n := len(t.links) - maxRecordedLinks; n > 0 {
-		t.links = t.links[n:]
 	}
 }
 
@@ -147,24 +129,11 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 // after the person consented in the same display as URL requests (E31). It
 // takes the link's ID, never a URL: only links Gatehouse checked can open.
 func (t *ToolsService) OpenLink(linkID string) error {
-	t.mu.Lock()
-	var link *linkcheck.Report
-	for _, l := range t.links {
-		if l.id == linkID {
-			link = l.link
-		}
-	}
-	t.mu.Unlock()
-	if link == nil {
+	err := t.links.open(linkID)
+	if errors.Is(err, errUnknownLink) {
 		return errors.New("this link is no longer known; call the tool again")
 	}
-	return OpenLink(link)
-}
-
-func newLinkID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return err
 }
 
 // Cancel cancels a running call; the server is told with notifications/cancelled.

@@ -170,7 +170,25 @@ describe('ChatPane', () => {
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('hostile model Markdown stays inert: no image, no link address, and a web link only shows a notice', async () => {
+  it('hostile model Markdown stays inert: no image, no link address; a web link opens only through Go after consent', async () => {
+    mocked.checkChatLink.mockResolvedValue({
+      id: 'L1',
+      link: {
+        url: 'https://example.com/page',
+        scheme: 'https',
+        host: 'example.com',
+        asciiHost: 'example.com',
+        port: '',
+        domain: 'example.com',
+        asciiDomain: 'example.com',
+        display: 'https://example.com/page',
+        before: 'https://',
+        domainPart: 'example.com',
+        after: '/page',
+        loopback: false,
+        warnings: [],
+      },
+    });
     const user = userEvent.setup();
     const emit = await startPane();
     await sendFirst(user, 'Show me');
@@ -185,13 +203,31 @@ describe('ChatPane', () => {
     expect(document.querySelector('img')).toBeNull();
     expect(document.querySelector('a[href]')).toBeNull();
     expect(document.querySelector('[onerror]')).toBeNull();
+    // The javascript: link is not a button at all.
+    expect(within(model).queryByRole('button', { name: /run/ })).toBeNull();
 
     const before = window.location.href;
     await user.click(within(model).getByRole('button', { name: /site/ }));
-    expect(screen.getByRole('status').textContent).toContain(
-      'Links from the model open after your consent in a coming version.',
-    );
+    expect(mocked.checkChatLink).toHaveBeenCalledWith('c1', 'https://example.com/page');
+    const dialog = await screen.findByRole('dialog', { name: 'Open this address in your browser?' });
+    expect(dialog.textContent).toContain("The model's answer links to it.");
+    expect(mocked.openChatLink).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Open in browser' }));
+    expect(mocked.openChatLink).toHaveBeenCalledWith('L1');
     expect(window.location.href).toBe(before);
+  });
+
+  it('a link Go refuses opens no dialog and says why', async () => {
+    mocked.checkChatLink.mockRejectedValue('Gatehouse opens only addresses the model wrote in this conversation');
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Show me');
+    emit({ kind: 'text', text: '[site](https://example.com/page)' });
+    const model = await screen.findByLabelText('Model');
+    await user.click(await within(model).findByRole('button', { name: /site/ }));
+    expect((await screen.findByRole('status')).textContent).toContain('only addresses the model wrote');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(mocked.openChatLink).not.toHaveBeenCalled();
   });
 
   it('deleting a conversation asks first, and Cancel deletes nothing', async () => {

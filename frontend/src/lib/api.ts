@@ -477,6 +477,19 @@ export function onQuestions(cb: (s: Snapshot) => void): Unsubscribe {
   return on(EventQuestions, (s) => cb(s as Snapshot));
 }
 
+/** A web address of the model's text, checked by Go for the consent display, with the ID it opens under. */
+export type CheckedLink = { id: string; link: LinkReport };
+
+/** Checks an address the model wrote in a conversation for the consent display; refused with a sentence otherwise. */
+export async function checkChatLink(conversationID: string, url: string): Promise<CheckedLink> {
+  return (await call(() => Chat.CheckLink(conversationID, url))) as unknown as CheckedLink;
+}
+
+/** Opens a checked address of the model's text, by its ID, after the person's consent (E21). */
+export function openChatLink(linkID: string): Promise<void> {
+  return call(() => Chat.OpenLink(linkID));
+}
+
 /** Calls cb with every event of every running chat turn. */
 export function onChat(cb: (ev: ChatEvent) => void): Unsubscribe {
   return on(EventChat, (ev) => cb(ev as ChatEvent));

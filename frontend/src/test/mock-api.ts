@@ -44,6 +44,8 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     reviewSampling: vi.fn(async () => {}),
     acceptModelAnswer: vi.fn(async () => {}),
     openResultLink: vi.fn(async () => {}),
+    checkChatLink: vi.fn(),
+    openChatLink: vi.fn(async () => {}),
     openAgain: vi.fn(async () => {}),
     finishedPage: vi.fn(async () => {}),
     stopWaiting: vi.fn(async () => {}),

@@ -50,6 +50,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CheckedLink {
+	    id: string;
+	    link?: linkcheck.Report;
+	
+	    static createFrom(source: any = {}) {
+	        return new CheckedLink(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.link = this.convertValues(source["link"], linkcheck.Report);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ContentView {
 	    type: string;
 	    text: string;
