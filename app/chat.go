@@ -68,7 +68,7 @@ type ChatService struct {
 // provider (Core.ProviderFor in the app).
 func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
 	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, streamed: map[string]*strings.Builder{},
-		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core.Store}}}
+		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core}}}
 }
 
 // Conversations lists conversations, the most recently active first; a
@@ -420,10 +420,10 @@ func toStore(res chat.Result) []store.Message {
 }
 
 // storeToolSettings is chat.ToolSettings over the store's tool policies.
-type storeToolSettings struct{ st *store.Store }
+type storeToolSettings struct{ core *Core }
 
 func (t storeToolSettings) ToolPolicy(serverID, tool string) (string, error) {
-	p, err := t.st.ToolPolicy(serverID)
+	p, err := t.core.Store.ToolPolicy(serverID)
 	if err != nil {
 		return "", err
 	}
@@ -431,7 +431,7 @@ func (t storeToolSettings) ToolPolicy(serverID, tool string) (string, error) {
 }
 
 func (t storeToolSettings) ServerPolicy(serverID string) (string, error) {
-	p, err := t.st.ToolPolicy(serverID)
+	p, err := t.core.Store.ToolPolicy(serverID)
 	if err != nil {
 		return "", err
 	}
@@ -439,22 +439,29 @@ func (t storeToolSettings) ServerPolicy(serverID string) (string, error) {
 }
 
 func (t storeToolSettings) Trusted(serverID string) (bool, error) {
-	p, err := t.st.ToolPolicy(serverID)
+	p, err := t.core.Store.ToolPolicy(serverID)
 	return p.Trusted, err
 }
 
+// AllowAlways saves "Always allow this tool" and shows it in Settings.
 func (t storeToolSettings) AllowAlways(serverID, tool string) error {
-	return t.st.PutToolMode(serverID, tool, store.ToolAllow)
+	if err := t.core.Store.PutToolMode(serverID, tool, store.ToolAllow); err != nil {
+		return err
+	}
+	_, _ = t.core.emitPolicies(serverID)
+	return nil
 }
 
-// chatPolicy maps a stored mode to the chat's: the store's "ask" is no
-// choice at all.
+// chatPolicy maps a stored mode to the chat's: the store's ToolAsk is no
+// choice at all, its ToolAskEachTime the chat's ask.
 func chatPolicy(mode string) string {
 	switch mode {
 	case store.ToolAllow:
 		return chat.PolicyAllow
 	case store.ToolDeny:
 		return chat.PolicyDeny
+	case store.ToolAskEachTime:
+		return chat.PolicyAsk
 	}
 	return ""
 }

@@ -80,7 +80,7 @@ func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
-		NewProvidersService(core), &ChatService{}}
+		NewProvidersService(core), &ChatService{}, NewPoliciesService(core)}
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		bind[5] = NewChatService(core, core.ProviderFor)

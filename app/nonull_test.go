@@ -46,9 +46,13 @@ func TestViewsNeverSendNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	permissions, err := NewPoliciesService(core).List()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, v := range map[string]any{
 		"servers": list, "tools": toolList, "a tool result": echo, "the snapshot": snapshot,
-		"the question": q, "history": history,
+		"the question": q, "history": history, "tool permissions": permissions,
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {

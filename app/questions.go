@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"fmt"
 	"log"
 	"time"
 
@@ -251,38 +250,22 @@ func (s *QuestionService) Mute(serverID string, minutes int) error {
 	}
 	s.core.Broker.RefuseAll(serverID, mcp.ActionCancel)
 	s.core.Broker.DismissFlood(serverID)
+	_, _ = s.core.emitPolicies(serverID)
 	return nil
 }
 
 // Policy returns a server's elicitation policy.
 func (s *QuestionService) Policy(serverID string) (PolicyView, error) {
-	p, err := s.core.Store.Policy(serverID)
-	if err != nil {
-		return PolicyView{}, err
-	}
-	v := PolicyView{Mode: p.Effective(time.Now())}
-	if v.Mode == store.PolicyAsk {
-		v.Mode = "ask"
-	}
-	if v.Mode == store.PolicyMute {
-		v.MutedUntil = rfc3339(p.MutedUntil)
-	}
-	return v, nil
+	return s.core.requestPolicy(serverID)
 }
 
 // SetPolicy sets a server's policy to "ask" or "decline" (use Mute to mute).
 func (s *QuestionService) SetPolicy(serverID, mode string) error {
-	switch mode {
-	case "ask":
-		return s.core.Store.PutPolicy(serverID, store.Policy{})
-	case "decline":
-		if err := s.core.Store.PutPolicy(serverID, store.Policy{Mode: store.PolicyDecline}); err != nil {
-			return err
-		}
-		s.core.Broker.RefuseAll(serverID, mcp.ActionDecline)
-		return nil
+	if err := s.core.setRequestPolicy(serverID, mode); err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown policy %q: use ask or decline", mode)
+	_, _ = s.core.emitPolicies(serverID)
+	return nil
 }
 
 // History returns past questions, newest first, filtered by server and

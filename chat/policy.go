@@ -24,20 +24,29 @@ type ToolSettings interface {
 	AllowAlways(serverID, tool string) error
 }
 
+// Decide returns what the person's settings do with a call of one tool
+// outside any conversation's allowance, as the broker policy
+// (mcp.ToolPolicyAsk, Allow or Deny) and why, in a sentence: what Settings
+// shows for the tool. tool and server are the policies set ("" for none).
+func Decide(tool, server string, trusted, readOnly bool) (policy, why string) {
+	return decide(tool, server, trusted, readOnly, false)
+}
+
 // decide returns the broker policy for one call and why, in a sentence: the
-// tool's own policy first, then an allowance for this conversation, then
-// the server's policy, then a read-only tool of a trusted server; anything
-// else is asked.
+// tool's own allow or deny first, then an allowance for this conversation
+// (the person's answer in the dialog, which a tool set to ask each time
+// also honours), then the tool's own ask, then the server's policy, then a
+// read-only tool of a trusted server; anything else is asked.
 func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy, why string) {
 	switch {
 	case tool == PolicyDeny:
 		return mcp.ToolPolicyDeny, "this tool is set to Always deny"
 	case tool == PolicyAllow:
 		return mcp.ToolPolicyAllow, "this tool is set to Always allow"
-	case tool == PolicyAsk:
-		return mcp.ToolPolicyAsk, ""
 	case allowedHere:
 		return mcp.ToolPolicyAllow, "allowed in this conversation"
+	case tool == PolicyAsk:
+		return mcp.ToolPolicyAsk, ""
 	case server == PolicyDeny:
 		return mcp.ToolPolicyDeny, "this server's tools are set to Always deny"
 	case server == PolicyAllow:

@@ -45,7 +45,7 @@ func NewCatalog(servers []ServerTools) *Catalog {
 	count := map[string]int{}
 	for _, s := range servers {
 		for _, t := range s.Tools {
-			if forModel(t) {
+			if ForModel(t) {
 				count[safeName(t.Name)]++
 			}
 		}
@@ -53,7 +53,7 @@ func NewCatalog(servers []ServerTools) *Catalog {
 	c := &Catalog{byName: map[string]OfferedTool{}}
 	for _, s := range servers {
 		for _, t := range s.Tools {
-			if !forModel(t) {
+			if !ForModel(t) {
 				continue
 			}
 			name := safeName(t.Name)
@@ -104,9 +104,9 @@ func (c *Catalog) Tools() []llm.Tool {
 	return out
 }
 
-// forModel reports whether a tool may be offered to a model: MCP Apps'
+// ForModel reports whether a tool may be offered to a model: MCP Apps'
 // _meta.ui.visibility, when present, must include "model".
-func forModel(t *sdk.Tool) bool {
+func ForModel(t *sdk.Tool) bool {
 	ui, _ := t.Meta["ui"].(map[string]any)
 	vis, has := ui["visibility"].([]any)
 	if !has {

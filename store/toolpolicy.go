@@ -22,7 +22,8 @@ func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
 
 // PutToolPolicy saves the server's tool-call policy, replacing the one
 // saved. It returns ErrNotFound if no server has the ID, and ErrInvalid for
-// an unknown mode or a tool with an empty name.
+// an unknown mode or a tool with an empty name. Mode cannot be
+// ToolAskEachTime (ToolAsk is the same for a whole server).
 // A tool set to ToolAsk is removed from Tools (it then follows Mode), and
 // saving the zero policy removes the saved one.
 func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
@@ -36,11 +37,12 @@ func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
 }
 
 // PutToolMode sets the mode of one tool of the server (ToolAsk removes the
-// tool's own mode, so Mode applies), keeping the rest of its policy: what
-// "Always allow this tool" saves. It returns ErrNotFound if no server has
-// the ID, and ErrInvalid for an unknown mode or an empty tool name.
+// tool's own mode, so Mode applies; ToolAskEachTime asks whatever Mode
+// says), keeping the rest of its policy: what "Always allow this tool"
+// saves. It returns ErrNotFound if no server has the ID, and ErrInvalid for
+// an unknown mode or an empty tool name.
 func (s *Store) PutToolMode(serverID, tool, mode string) error {
-	if err := validToolMode(mode); err != nil {
+	if err := validToolMode(mode, true); err != nil {
 		return err
 	}
 	if strings.TrimSpace(tool) == "" {
@@ -91,7 +93,7 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 
 // cleanToolPolicy checks p and returns it without tools set to ToolAsk.
 func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
-	if err := validToolMode(p.Mode); err != nil {
+	if err := validToolMode(p.Mode, false); err != nil {
 		return ToolPolicy{}, err
 	}
 	tools := map[string]string{}
@@ -99,7 +101,7 @@ func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 		if strings.TrimSpace(name) == "" {
 			return ToolPolicy{}, fmt.Errorf("%w: a tool-call policy names a tool without a name", ErrInvalid)
 		}
-		if err := validToolMode(mode); err != nil {
+		if err := validToolMode(mode, true); err != nil {
 			return ToolPolicy{}, fmt.Errorf("tool %q: %w", name, err)
 		}
 		if mode != ToolAsk {
@@ -113,11 +115,16 @@ func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	return p, nil
 }
 
-// validToolMode refuses a mode this build does not know.
-func validToolMode(mode string) error {
+// validToolMode refuses a mode this build does not know; ToolAskEachTime
+// is known only as a tool's own mode.
+func validToolMode(mode string, ofTool bool) error {
 	switch mode {
 	case ToolAsk, ToolAllow, ToolDeny:
 		return nil
+	case ToolAskEachTime:
+		if ofTool {
+			return nil
+		}
 	}
 	return fmt.Errorf("%w: unknown tool-call mode %q", ErrInvalid, mode)
 }

@@ -24,6 +24,7 @@ func TestToolPolicyModeFor(t *testing.T) {
 		{"tool names are exact", p, "Delete", ToolAllow},
 		{"an unknown mode asks", p, "odd", ToolAsk},
 		{"trust alone allows nothing", ToolPolicy{Trusted: true}, "read", ToolAsk},
+		{"a tool that asks each time asks under a server that allows", ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}}, "rm", ToolAsk},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,6 +55,9 @@ func TestPutToolPolicy(t *testing.T) {
 			put: ToolPolicy{Tools: map[string]string{"ls": ToolAsk}}},
 		{name: "an unknown mode is refused and keeps the saved policy", before: &ToolPolicy{Mode: ToolDeny},
 			put: ToolPolicy{Mode: "always"}, wantErr: ErrInvalid, want: ToolPolicy{Mode: ToolDeny}, stored: true},
+		{name: "a tool that asks each time is kept under a server that allows", put: ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}},
+			want: ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}}, stored: true},
+		{name: "ask each time is a tool's mode, not a server's", put: ToolPolicy{Mode: ToolAskEachTime}, wantErr: ErrInvalid},
 		{name: "an unknown tool mode is refused", put: ToolPolicy{Tools: map[string]string{"rm": "never"}}, wantErr: ErrInvalid},
 		{name: "a tool without a name is refused", put: ToolPolicy{Tools: map[string]string{" ": ToolDeny}}, wantErr: ErrInvalid},
 		{name: "an unknown server is not found", put: ToolPolicy{Mode: ToolAllow}, unknown: true, wantErr: ErrNotFound},
@@ -105,6 +109,8 @@ func TestPutToolMode(t *testing.T) {
 	}{
 		{"always allow one tool keeps the rest", "read", ToolAllow, nil,
 			ToolPolicy{Trusted: true, Tools: map[string]string{"rm": ToolDeny, "read": ToolAllow}}},
+		{"ask each time is kept as the tool's own mode", "rm", ToolAskEachTime, nil,
+			ToolPolicy{Trusted: true, Tools: map[string]string{"rm": ToolAskEachTime, "read": ToolAllow}}},
 		{"ask again removes the tool's own mode", "rm", ToolAsk, nil,
 			ToolPolicy{Trusted: true, Tools: map[string]string{"read": ToolAllow}}},
 		{"an unknown mode is refused", "read", "yes", ErrInvalid,

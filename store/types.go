@@ -357,6 +357,10 @@ const (
 	ToolAllow = "allow"
 	// ToolDeny answers the model that the call was denied, without asking.
 	ToolDeny = "deny"
+	// ToolAskEachTime is only a tool's own mode: every call of that tool is
+	// asked, whatever the server's Mode and trust (a server allowed without
+	// asking can keep one tool that asks). For a whole server, ToolAsk is it.
+	ToolAskEachTime = "ask"
 )
 
 // ToolPolicy is how Gatehouse treats a model's calls of one server's tools.
@@ -366,6 +370,7 @@ type ToolPolicy struct {
 	// Mode applies to every tool of the server without a mode of its own.
 	Mode string `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
 	// Tools holds modes of single tools, by tool name; they win over Mode.
+	// A tool's mode may also be ToolAskEachTime.
 	Tools map[string]string `json:"tools,omitempty"`
 	// Trusted means the person believes the server's tool annotations: a
 	// tool it marks readOnlyHint may then be called without asking.
@@ -374,7 +379,8 @@ type ToolPolicy struct {
 }
 
 // ModeFor returns the mode for a call of the named tool: the tool's own
-// mode if it has one, else Mode. A mode this build does not know is ToolAsk.
+// mode if it has one, else Mode. ToolAskEachTime, and a mode this build does
+// not know, are ToolAsk.
 func (p ToolPolicy) ModeFor(tool string) string {
 	mode, ok := p.Tools[tool]
 	if !ok {

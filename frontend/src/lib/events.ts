@@ -12,3 +12,5 @@ export const EventQuestions = 'questions';
 export const EventChat = 'chat';
 /** Every model provider, whenever one is added, changed or removed, or the default changes (app.EventProviders). */
 export const EventProviders = 'providers:changed';
+/** One server's tool permissions and request policy, whenever they change, also from the consent dialog (app.EventPolicies). */
+export const EventPolicies = 'policies:changed';

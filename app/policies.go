@@ -1,0 +1,317 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// EventPolicies carries a ServerPolicyView whenever one server's policies
+// change: in Settings, or when the consent dialog's "Always allow this
+// tool" or "Mute" saves one.
+const EventPolicies = "policies:changed"
+
+// Modes of a server's tool calls as the window and the CLI name them.
+const (
+	// ModeAsk asks the person about each call (a trusted server's
+	// read-only tools excepted).
+	ModeAsk = "ask"
+	// ModeAllow calls without asking.
+	ModeAllow = "allow"
+	// ModeDeny answers the model that the call was denied, without asking.
+	ModeDeny = "deny"
+	// ModeDefault, for one tool, removes its own mode: the server's applies.
+	ModeDefault = "default"
+)
+
+// ServerPolicyView is one server's policies, as Settings → Tool permissions
+// shows them.
+type ServerPolicyView struct {
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"` // the name the person gave it
+	// Connected says whether Tools holds what the server offers now.
+	Connected bool `json:"connected"`
+	// Mode is what a call of the server's tools does: ModeAsk, ModeAllow or
+	// ModeDeny. A tool's own mode wins.
+	Mode string `json:"mode"`
+	// Trusted: the person believes the server's read-only claims, so its
+	// read-only tools run without asking while Mode is ModeAsk.
+	Trusted bool `json:"trusted"`
+	// Requests is how the server's elicitations and sampling requests are
+	// answered: "ask", "decline", or "mute" until MutedUntil (RFC 3339).
+	Requests   string `json:"requests"`
+	MutedUntil string `json:"mutedUntil"`
+	// Tools are the tools the server offers the model now, by name, then
+	// those with a mode of their own that it does not offer now (Offered
+	// false), so that an old "Always allow" can still be revoked.
+	Tools []ToolPolicyView `json:"tools"`
+}
+
+// ToolPolicyView is one tool's policy.
+type ToolPolicyView struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	// Hints are the server's claims about the tool (empty when not offered).
+	Hints   ToolHints `json:"hints"`
+	Offered bool      `json:"offered"`
+	// Mode is the tool's own mode: ModeDefault (the server's), ModeAsk (each
+	// time, whatever the server's mode and trust), ModeAllow or ModeDeny.
+	Mode string `json:"mode"`
+	// Effective is what a call does now, outside a conversation where the
+	// person allowed it: ModeAsk, ModeAllow or ModeDeny; Why says why in a
+	// sentence when it is not asked.
+	Effective string `json:"effective"`
+	Why       string `json:"why"`
+}
+
+// PoliciesService is bound to the frontend: Settings → Tool permissions.
+// Every change it makes is what the chat obeys on the next call.
+type PoliciesService struct {
+	core *Core
+}
+
+// NewPoliciesService returns the tool permissions' service on core.
+func NewPoliciesService(core *Core) *PoliciesService { return &PoliciesService{core: core} }
+
+// List returns every configured server's policies, in the servers' order.
+func (s *PoliciesService) List() ([]ServerPolicyView, error) {
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return nil, err
+	}
+	views := make([]ServerPolicyView, 0, len(servers))
+	for _, srv := range servers {
+		v, err := s.core.policyView(srv)
+		if err != nil {
+			return nil, err
+		}
+		views = append(views, v)
+	}
+	return views, nil
+}
+
+// Server returns one server's policies.
+func (s *PoliciesService) Server(serverID string) (ServerPolicyView, error) {
+	srv, err := s.core.policyServer(serverID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	return s.core.policyView(srv)
+}
+
+// SetMode sets what a call of the server's tools does: "ask", "allow" or
+// "deny". Tools with a mode of their own keep it.
+func (s *PoliciesService) SetMode(serverID, mode string) (ServerPolicyView, error) {
+	stored, ok := map[string]string{ModeAsk: store.ToolAsk, ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
+	if !ok {
+		return ServerPolicyView{}, fmt.Errorf("%q is not a choice for a server's tools: use ask, allow or deny", mode)
+	}
+	return s.change(serverID, func(p *store.ToolPolicy) { p.Mode = stored })
+}
+
+// SetTrusted marks the server trusted or not: only a trusted server's
+// read-only claims let a tool run without asking.
+func (s *PoliciesService) SetTrusted(serverID string, trusted bool) (ServerPolicyView, error) {
+	return s.change(serverID, func(p *store.ToolPolicy) { p.Trusted = trusted })
+}
+
+// SetToolMode sets one tool's own mode: "default" (the server's mode
+// applies), "ask" (each time), "allow" or "deny". The tool need not be
+// offered now.
+func (s *PoliciesService) SetToolMode(serverID, tool, mode string) (ServerPolicyView, error) {
+	stored, ok := map[string]string{ModeDefault: store.ToolAsk, ModeAsk: store.ToolAskEachTime,
+		ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
+	if !ok {
+		return ServerPolicyView{}, fmt.Errorf("%q is not a choice for a tool: use default, ask, allow or deny", mode)
+	}
+	if strings.TrimSpace(tool) == "" {
+		return ServerPolicyView{}, errors.New("name the tool to set")
+	}
+	srv, err := s.core.policyServer(serverID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	if err := s.core.Store.PutToolMode(srv.ID, tool, stored); err != nil {
+		return ServerPolicyView{}, fmt.Errorf("the setting of %s was not saved: %w", tool, err)
+	}
+	return s.core.emitPolicies(srv.ID)
+}
+
+// SetRequests sets how the server's elicitations and sampling requests are
+// answered: "ask" (shown to the person; also ends a mute) or "decline"
+// (without showing them; those waiting are declined now).
+func (s *PoliciesService) SetRequests(serverID, mode string) (ServerPolicyView, error) {
+	if _, err := s.core.policyServer(serverID); err != nil {
+		return ServerPolicyView{}, err
+	}
+	if err := s.core.setRequestPolicy(serverID, mode); err != nil {
+		return ServerPolicyView{}, err
+	}
+	return s.core.emitPolicies(serverID)
+}
+
+// Reset puts the server back to the defaults: every tool call and every
+// request is asked, no claim is trusted, no tool has a mode of its own.
+func (s *PoliciesService) Reset(serverID string) (ServerPolicyView, error) {
+	srv, err := s.core.policyServer(serverID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	if err := s.core.Store.PutToolPolicy(srv.ID, store.ToolPolicy{}); err != nil {
+		return ServerPolicyView{}, err
+	}
+	if err := s.core.Store.PutPolicy(srv.ID, store.Policy{}); err != nil {
+		return ServerPolicyView{}, err
+	}
+	return s.core.emitPolicies(srv.ID)
+}
+
+// change edits the server's tool policy and tells the window.
+func (s *PoliciesService) change(serverID string, edit func(*store.ToolPolicy)) (ServerPolicyView, error) {
+	srv, err := s.core.policyServer(serverID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	p, err := s.core.Store.ToolPolicy(srv.ID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	edit(&p)
+	if err := s.core.Store.PutToolPolicy(srv.ID, p); err != nil {
+		return ServerPolicyView{}, fmt.Errorf("the setting was not saved: %w", err)
+	}
+	return s.core.emitPolicies(srv.ID)
+}
+
+// policyServer finds a server by ID, saying so in a sentence when none has it.
+func (c *Core) policyServer(serverID string) (store.Server, error) {
+	srv, err := c.Store.Server(serverID)
+	if errors.Is(err, store.ErrNotFound) {
+		return srv, fmt.Errorf("no server has the ID %q; it may have been removed", serverID)
+	}
+	return srv, err
+}
+
+// emitPolicies tells the window that a server's policies changed, and
+// returns them.
+func (c *Core) emitPolicies(serverID string) (ServerPolicyView, error) {
+	srv, err := c.policyServer(serverID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	v, err := c.policyView(srv)
+	if err != nil {
+		return v, err
+	}
+	c.emit(EventPolicies, v)
+	return v, nil
+}
+
+// policyView reads a server's policies and, when it is connected, the
+// tools it offers the model now.
+func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
+	p, err := c.Store.ToolPolicy(srv.ID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	requests, err := c.requestPolicy(srv.ID)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	v := ServerPolicyView{ServerID: srv.ID, ServerName: srv.Name, Mode: viewMode(p.Mode), Trusted: p.Trusted,
+		Requests: requests.Mode, MutedUntil: requests.MutedUntil, Tools: []ToolPolicyView{}}
+	offered := map[string]bool{}
+	if tools, err := c.Manager.Tools(srv.ID); err == nil {
+		v.Connected = true
+		for _, t := range tools {
+			if !chat.ForModel(t) {
+				continue
+			}
+			offered[t.Name] = true
+			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolView(t).Annotations, Offered: true}
+			v.Tools = append(v.Tools, tv.with(p))
+		}
+	}
+	var others []ToolPolicyView
+	for name := range p.Tools {
+		if !offered[name] {
+			others = append(others, ToolPolicyView{Name: name, Title: name}.with(p))
+		}
+	}
+	slices.SortFunc(others, func(a, b ToolPolicyView) int { return strings.Compare(a.Name, b.Name) })
+	v.Tools = append(v.Tools, others...)
+	return v, nil
+}
+
+// with fills the tool's own mode and what a call of it does under p, as
+// the chat decides it.
+func (t ToolPolicyView) with(p store.ToolPolicy) ToolPolicyView {
+	own := p.Tools[t.Name]
+	t.Mode = ModeDefault
+	if own != store.ToolAsk {
+		t.Mode = viewMode(own)
+	}
+	policy, why := chat.Decide(chatPolicy(own), chatPolicy(p.Mode), p.Trusted, t.Hints.ReadOnly)
+	switch policy {
+	case mcp.ToolPolicyAllow:
+		t.Effective = ModeAllow
+	case mcp.ToolPolicyDeny:
+		t.Effective = ModeDeny
+	default:
+		t.Effective = ModeAsk
+	}
+	if why != "" {
+		t.Why = sentence(why)
+	}
+	return t
+}
+
+// viewMode names a stored tool-call mode for the window.
+func viewMode(stored string) string {
+	switch stored {
+	case store.ToolAllow:
+		return ModeAllow
+	case store.ToolDeny:
+		return ModeDeny
+	}
+	return ModeAsk
+}
+
+// requestPolicy reads how a server's elicitations and sampling requests are
+// answered now.
+func (c *Core) requestPolicy(serverID string) (PolicyView, error) {
+	p, err := c.Store.Policy(serverID)
+	if err != nil {
+		return PolicyView{}, err
+	}
+	v := PolicyView{Mode: p.Effective(time.Now())}
+	if v.Mode == store.PolicyAsk {
+		v.Mode = "ask"
+	}
+	if v.Mode == store.PolicyMute {
+		v.MutedUntil = rfc3339(p.MutedUntil)
+	}
+	return v, nil
+}
+
+// setRequestPolicy sets a server's request policy to "ask" or "decline";
+// declining also declines the requests waiting now.
+func (c *Core) setRequestPolicy(serverID, mode string) error {
+	switch mode {
+	case "ask":
+		return c.Store.PutPolicy(serverID, store.Policy{})
+	case "decline":
+		if err := c.Store.PutPolicy(serverID, store.Policy{Mode: store.PolicyDecline}); err != nil {
+			return err
+		}
+		c.Broker.RefuseAll(serverID, mcp.ActionDecline)
+		return nil
+	}
+	return fmt.Errorf("unknown policy %q: use ask or decline", mode)
+}
