@@ -64,6 +64,13 @@ Usage:
                                                 asked on the terminal, or taken from FILE
                                                 ("allow" or "deny", in order with the
                                                 servers' questions)
+  gatehouse policies [SERVER]                   what the model's tool calls of each server do
+  gatehouse policies set SERVER [--tool TOOL] ask|allow|deny|default
+                                                the server's tool calls: ask each time,
+                                                allow or deny without asking; with --tool,
+                                                one tool's own (default: the server's applies)
+  gatehouse policies trust SERVER on|off        on: the tools the server says are read-only
+                                                run without asking (its claims are believed)
   gatehouse version
 
 Data is kept in the user's config folder (gatehouse/gatehouse.db); set
@@ -96,7 +103,7 @@ func Main(args []string, assets fs.FS) int {
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK
-		case "servers", "providers", "tools", "call", "chat":
+		case "servers", "providers", "tools", "call", "chat", "policies":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.run(ctx, rest)
@@ -144,6 +151,8 @@ func (e *env) run(ctx context.Context, args []string) int {
 		return e.call(ctx, args[1:])
 	case "chat":
 		return e.chat(ctx, args[1:])
+	case "policies":
+		err = e.policies(args[1:])
 	}
 	return e.exit(err)
 }

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gatehouse-app/gatehouse/app"
+)
+
+// policies runs `gatehouse policies [SERVER]`, `policies set SERVER
+// [--tool TOOL] MODE` and `policies trust SERVER on|off`. It does not
+// connect to the servers: it shows and changes what is saved.
+func (e *env) policies(args []string) error {
+	core, err := e.openCore()
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	svc := app.NewPoliciesService(core)
+	if len(args) == 0 {
+		list, err := svc.List()
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(e.stdout, "No servers yet. Add one with: gatehouse servers add NAME -- COMMAND [ARGS...]")
+			return nil
+		}
+		for i, v := range list {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			if err := e.printPolicy(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var v app.ServerPolicyView
+	switch args[0] {
+	case "set":
+		server, tool, mode, err := parsePolicySet(args[1:])
+		if err != nil {
+			return err
+		}
+		srv, err := findServer(core, server)
+		if err != nil {
+			return err
+		}
+		if tool == "" {
+			v, err = svc.SetMode(srv.ID, mode)
+		} else {
+			v, err = svc.SetToolMode(srv.ID, tool, mode)
+		}
+		if err != nil {
+			return err
+		}
+	case "trust":
+		if len(args) != 3 || (args[2] != "on" && args[2] != "off") {
+			return usageError("policies trust needs a server name and on or off")
+		}
+		srv, err := findServer(core, args[1])
+		if err != nil {
+			return err
+		}
+		if v, err = svc.SetTrusted(srv.ID, args[2] == "on"); err != nil {
+			return err
+		}
+	default:
+		if len(args) != 1 {
+			return usageError("policies shows one server or all: give at most one server name")
+		}
+		srv, err := findServer(core, args[0])
+		if err != nil {
+			return err
+		}
+		if v, err = svc.Server(srv.ID); err != nil {
+			return err
+		}
+	}
+	return e.printPolicy(v)
+}
+
+// parsePolicySet reads `SERVER [--tool TOOL] MODE`.
+func parsePolicySet(args []string) (server, tool, mode string, err error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--tool":
+			if i+1 >= len(args) {
+				return "", "", "", usageError("--tool needs a tool name")
+			}
+			tool = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--tool="):
+			tool = strings.TrimPrefix(a, "--tool=")
+		case strings.HasPrefix(a, "-"):
+			return "", "", "", usageError(fmt.Sprintf("unknown option %q", a))
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if len(rest) != 2 {
+		return "", "", "", usageError("policies set needs a server name and ask, allow or deny (or default, with --tool)")
+	}
+	return rest[0], tool, rest[1], nil
+}
+
+// serverModeWords say what a server's mode does.
+var serverModeWords = map[string]string{
+	app.ModeAsk:   "ask",
+	app.ModeAllow: "allow without asking",
+	app.ModeDeny:  "deny without asking",
+}
+
+// toolModeWords say what a tool's own mode does.
+var toolModeWords = map[string]string{
+	app.ModeAsk:   "ask each time",
+	app.ModeAllow: "allow without asking",
+	app.ModeDeny:  "deny without asking",
+}
+
+// printPolicy prints one server's policies: what its tool calls do, whether
+// its read-only claims are trusted, how its requests are answered, then
+// the tools with a mode of their own.
+func (e *env) printPolicy(v app.ServerPolicyView) error {
+	fmt.Fprintf(e.stdout, "%s\n", oneLine(v.ServerName))
+	fmt.Fprintf(e.stdout, "  tool calls: %s\n", serverModeWords[v.Mode])
+	if v.Trusted {
+		fmt.Fprintln(e.stdout, "  read-only claims: trusted (its read-only tools run without asking)")
+	} else {
+		fmt.Fprintln(e.stdout, "  read-only claims: not trusted")
+	}
+	requests := map[string]string{"ask": "ask", "decline": "decline without asking", "mute": "muted until " + v.MutedUntil}[v.Requests]
+	fmt.Fprintf(e.stdout, "  questions and sampling requests: %s\n", requests)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, t := range v.Tools {
+		if t.Mode != app.ModeDefault {
+			fmt.Fprintf(tw, "  tool %s:\t%s\n", oneLine(t.Name), toolModeWords[t.Mode])
+		}
+	}
+	return tw.Flush()
+}
