@@ -12,9 +12,10 @@ import * as Settings from '../../wailsjs/go/app/SettingsService';
 import * as Questions from '../../wailsjs/go/app/QuestionService';
 import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
+import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
-import { EventChat, EventProviders, EventQuestions, EventServers, EventTools } from './events';
+import { EventChat, EventPolicies, EventProviders, EventQuestions, EventServers, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
 // which the app sends as it is. The generated classes in wailsjs/go/models.ts
@@ -97,7 +98,12 @@ export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
   fields: string[];
   answer?: Record<string, unknown>;
 };
-export type PolicyView = Data<app.PolicyView>;
+/** One tool's permission (app.ToolPolicyView): its own mode, and what a call of it does now. */
+export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints'> & { hints: ToolHints };
+/** One server's tool permissions and how its requests are answered (app.ServerPolicyView). */
+export type ServerPolicyView = Omit<Data<app.ServerPolicyView>, 'tools'> & { tools: ToolPolicyView[] };
+/** What a server's tool calls do: ask each time, allow or deny without asking. */
+export type ToolCallMode = 'ask' | 'allow' | 'deny';
 export type SubmitResult = { sent: boolean; errors: MessageErrors };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
@@ -312,6 +318,38 @@ export async function testProvider(id: string, input: ProviderInput): Promise<Pr
   return (await call(() => Providers.Test(id, input as app.ProviderInput))) as unknown as ProviderTest;
 }
 
+// --- Tool permissions (Settings) ------------------------------------------------
+
+/** Every server's tool permissions, with the tools it offers now when connected. */
+export async function listPolicies(): Promise<ServerPolicyView[]> {
+  return (await call(() => Policies.List())) as unknown as ServerPolicyView[];
+}
+
+/** Sets what a call of any of the server's tools does (a tool's own mode wins). */
+export async function setToolCallMode(serverID: string, mode: ToolCallMode): Promise<void> {
+  await call(() => Policies.SetMode(serverID, mode));
+}
+
+/** Trusts the server's read-only claims, or stops trusting them. */
+export async function setTrusted(serverID: string, trusted: boolean): Promise<void> {
+  await call(() => Policies.SetTrusted(serverID, trusted));
+}
+
+/** Sets one tool's own mode; 'default' removes it, so the server's applies. */
+export async function setToolMode(serverID: string, tool: string, mode: ToolCallMode | 'default'): Promise<void> {
+  await call(() => Policies.SetToolMode(serverID, tool, mode));
+}
+
+/** How the server's questions and sampling requests are answered: shown to the person, or declined unseen. */
+export async function setRequestPolicy(serverID: string, mode: 'ask' | 'decline'): Promise<void> {
+  await call(() => Policies.SetRequests(serverID, mode));
+}
+
+/** Puts the server back to the defaults: everything asked, no claim trusted. */
+export async function resetPolicies(serverID: string): Promise<void> {
+  await call(() => Policies.Reset(serverID));
+}
+
 // --- Questions (consent dialog, queue, opened pages) ---------------------------
 
 /** The broker's snapshot now; a (re)loaded page asks once, then follows onQuestions. */
@@ -383,14 +421,6 @@ export function dismissNotice(id: string): Promise<void> {
 
 export function muteServer(serverID: string, minutes: number): Promise<void> {
   return call(() => Questions.Mute(serverID, minutes));
-}
-
-export async function serverPolicy(serverID: string): Promise<PolicyView> {
-  return call(() => Questions.Policy(serverID));
-}
-
-export function setServerPolicy(serverID: string, mode: 'ask' | 'decline'): Promise<void> {
-  return call(() => Questions.SetPolicy(serverID, mode));
 }
 
 export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
@@ -498,6 +528,11 @@ export function onChat(cb: (ev: ChatEvent) => void): Unsubscribe {
 /** Calls cb whenever the providers change (read them again with listProviders). */
 export function onProvidersChanged(cb: () => void): Unsubscribe {
   return on(EventProviders, () => cb());
+}
+
+/** Calls cb with a server's ID whenever its tool permissions or request policy change, also from the consent dialog. */
+export function onPoliciesChanged(cb: (serverID: string) => void): Unsubscribe {
+  return on(EventPolicies, (v) => cb(String((v as { serverId?: unknown } | null)?.serverId ?? '')));
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

@@ -33,8 +33,6 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     refuseQuestion: vi.fn(async () => {}),
     dismissNotice: vi.fn(async () => {}),
     muteServer: vi.fn(async () => {}),
-    serverPolicy: vi.fn(async () => ({ mode: 'ask', mutedUntil: '' })),
-    setServerPolicy: vi.fn(async () => {}),
     history: vi.fn(async () => []),
     clearHistory: vi.fn(async () => {}),
     notifyUnfocused: vi.fn(async () => {}),
@@ -68,5 +66,12 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     listProviders: vi.fn(async () => []),
     onChat: vi.fn(() => () => {}),
     onProvidersChanged: vi.fn(() => () => {}),
+    listPolicies: vi.fn(async () => []),
+    setToolCallMode: vi.fn(async () => {}),
+    setTrusted: vi.fn(async () => {}),
+    setToolMode: vi.fn(async () => {}),
+    setRequestPolicy: vi.fn(async () => {}),
+    resetPolicies: vi.fn(async () => {}),
+    onPoliciesChanged: vi.fn(() => () => {}),
   };
 }

@@ -466,6 +466,110 @@ export namespace app {
 	        this.clientMetadataUrl = source["clientMetadataUrl"];
 	    }
 	}
+	export class ToolHints {
+	    readOnly: boolean;
+	    destructive: boolean;
+	    idempotent: boolean;
+	    openWorld: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolHints(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	        this.idempotent = source["idempotent"];
+	        this.openWorld = source["openWorld"];
+	    }
+	}
+	export class ToolPolicyView {
+	    name: string;
+	    title: string;
+	    hints: ToolHints;
+	    offered: boolean;
+	    mode: string;
+	    effective: string;
+	    why: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolPolicyView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.hints = this.convertValues(source["hints"], ToolHints);
+	        this.offered = source["offered"];
+	        this.mode = source["mode"];
+	        this.effective = source["effective"];
+	        this.why = source["why"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerPolicyView {
+	    serverId: string;
+	    serverName: string;
+	    connected: boolean;
+	    mode: string;
+	    trusted: boolean;
+	    requests: string;
+	    mutedUntil: string;
+	    tools: ToolPolicyView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerPolicyView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.connected = source["connected"];
+	        this.mode = source["mode"];
+	        this.trusted = source["trusted"];
+	        this.requests = source["requests"];
+	        this.mutedUntil = source["mutedUntil"];
+	        this.tools = this.convertValues(source["tools"], ToolPolicyView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class StatusView {
 	    state: string;
 	    message: string;
@@ -669,24 +773,8 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class ToolHints {
-	    readOnly: boolean;
-	    destructive: boolean;
-	    idempotent: boolean;
-	    openWorld: boolean;
 	
-	    static createFrom(source: any = {}) {
-	        return new ToolHints(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.readOnly = source["readOnly"];
-	        this.destructive = source["destructive"];
-	        this.idempotent = source["idempotent"];
-	        this.openWorld = source["openWorld"];
-	    }
-	}
 	export class ToolResultView {
 	    isError: boolean;
 	    content: ContentView[];
