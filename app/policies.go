@@ -220,12 +220,12 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
-	requests, err := c.requestPolicy(srv.ID)
+	requests, mutedUntil, err := c.requestPolicy(srv.ID)
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
 	v := ServerPolicyView{ServerID: srv.ID, ServerName: srv.Name, Mode: viewMode(p.Mode), Trusted: p.Trusted,
-		Requests: requests.Mode, MutedUntil: requests.MutedUntil, Tools: []ToolPolicyView{}}
+		Requests: requests, MutedUntil: mutedUntil, Tools: []ToolPolicyView{}}
 	offered := map[string]bool{}
 	if tools, err := c.Manager.Tools(srv.ID); err == nil {
 		v.Connected = true
@@ -284,24 +284,24 @@ func viewMode(stored string) string {
 }
 
 // requestPolicy reads how a server's elicitations and sampling requests are
-// answered now.
-func (c *Core) requestPolicy(serverID string) (PolicyView, error) {
+// answered now: "ask", "decline", or "mute" until mutedUntil (RFC 3339).
+func (c *Core) requestPolicy(serverID string) (mode, mutedUntil string, err error) {
 	p, err := c.Store.Policy(serverID)
 	if err != nil {
-		return PolicyView{}, err
+		return "", "", err
 	}
-	v := PolicyView{Mode: p.Effective(time.Now())}
-	if v.Mode == store.PolicyAsk {
-		v.Mode = "ask"
+	switch mode = p.Effective(time.Now()); mode {
+	case store.PolicyAsk:
+		return "ask", "", nil
+	case store.PolicyMute:
+		return mode, rfc3339(p.MutedUntil), nil
 	}
-	if v.Mode == store.PolicyMute {
-		v.MutedUntil = rfc3339(p.MutedUntil)
-	}
-	return v, nil
+	return mode, "", nil
 }
 
-// setRequestPolicy sets a server's request policy to "ask" or "decline";
-// declining also declines the requests waiting now.
+// setRequestPolicy sets a server's request policy to "ask" or "decline"
+// (QuestionService.Mute mutes); declining also declines the requests
+// waiting now.
 func (c *Core) setRequestPolicy(serverID, mode string) error {
 	switch mode {
 	case "ask":

@@ -83,13 +83,6 @@ type HistoryView struct {
 	Answer     map[string]any `json:"answer,omitempty"`
 }
 
-// PolicyView is a server's elicitation policy.
-type PolicyView struct {
-	// Mode is "ask", "decline" or "mute".
-	Mode       string `json:"mode"`
-	MutedUntil string `json:"mutedUntil"`
-}
-
 // Desktop is what the question service needs from the window system beyond
 // events: an OS notification and a request for the window's attention. The
 // GUI implements it with the Wails runtime.
@@ -250,20 +243,6 @@ func (s *QuestionService) Mute(serverID string, minutes int) error {
 	}
 	s.core.Broker.RefuseAll(serverID, mcp.ActionCancel)
 	s.core.Broker.DismissFlood(serverID)
-	_, _ = s.core.emitPolicies(serverID)
-	return nil
-}
-
-// Policy returns a server's elicitation policy.
-func (s *QuestionService) Policy(serverID string) (PolicyView, error) {
-	return s.core.requestPolicy(serverID)
-}
-
-// SetPolicy sets a server's policy to "ask" or "decline" (use Mute to mute).
-func (s *QuestionService) SetPolicy(serverID, mode string) error {
-	if err := s.core.setRequestPolicy(serverID, mode); err != nil {
-		return err
-	}
 	_, _ = s.core.emitPolicies(serverID)
 	return nil
 }

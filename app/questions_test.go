@@ -176,28 +176,33 @@ func TestToolCallTimeoutPausesWhileAnswering(t *testing.T) {
 	}
 }
 
-func TestQuestionService_PolicyAndMute(t *testing.T) {
-	core, _ := openTestCore(t)
+// TestQuestionService_MuteAndRequestPolicy: the dialog's Mute and the
+// request policy set in Settings are one policy, shown in Settings.
+func TestQuestionService_MuteAndRequestPolicy(t *testing.T) {
+	core, rec := openTestCore(t)
 	svc := NewQuestionService(core, nil)
+	settings := NewPoliciesService(core)
 	id := demoID(t, core)
 	for _, step := range []struct {
 		do   func() error
 		want string
 	}{
 		{func() error { return nil }, "ask"},
-		{func() error { return svc.SetPolicy(id, "decline") }, "decline"},
+		{func() error { _, err := settings.SetRequests(id, "decline"); return err }, "decline"},
 		{func() error { return svc.Mute(id, 30) }, "mute"},
-		{func() error { return svc.SetPolicy(id, "ask") }, "ask"},
+		{func() error { _, err := settings.SetRequests(id, "ask"); return err }, "ask"},
 	} {
 		if err := step.do(); err != nil {
 			t.Fatal(err)
 		}
-		if p, err := svc.Policy(id); err != nil || p.Mode != step.want {
-			t.Errorf("policy = %+v %v, want %s", p, err, step.want)
+		if v, err := settings.Server(id); err != nil || v.Requests != step.want {
+			t.Errorf("requests = %q %v, want %s", v.Requests, err, step.want)
 		}
-	}
-	if err := svc.SetPolicy(id, "sometimes"); err == nil {
-		t.Error("an unknown policy was accepted")
+		if step.want == "mute" {
+			if ev, ok := rec.last(EventPolicies).(ServerPolicyView); !ok || ev.Requests != "mute" || ev.MutedUntil == "" {
+				t.Errorf("after Mute the window got %+v", rec.last(EventPolicies))
+			}
+		}
 	}
 }
 

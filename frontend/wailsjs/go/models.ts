@@ -232,20 +232,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class PolicyView {
-	    mode: string;
-	    mutedUntil: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PolicyView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.mode = source["mode"];
-	        this.mutedUntil = source["mutedUntil"];
-	    }
-	}
 	export class PresetView {
 	    id: string;
 	    name: string;

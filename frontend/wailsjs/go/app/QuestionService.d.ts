@@ -28,13 +28,9 @@ export function Open(arg1:string):Promise<void>;
 
 export function OpenAgain(arg1:string):Promise<void>;
 
-export function Policy(arg1:string):Promise<app.PolicyView>;
-
 export function Refuse(arg1:string,arg2:string):Promise<void>;
 
 export function ReviewSampling(arg1:string,arg2:mcp.SamplingEdit):Promise<void>;
-
-export function SetPolicy(arg1:string,arg2:string):Promise<void>;
 
 export function Snapshot():Promise<app.SnapshotView>;
 

@@ -50,20 +50,12 @@ export function OpenAgain(arg1) {
   return window['go']['app']['QuestionService']['OpenAgain'](arg1);
 }
 
-export function Policy(arg1) {
-  return window['go']['app']['QuestionService']['Policy'](arg1);
-}
-
 export function Refuse(arg1, arg2) {
   return window['go']['app']['QuestionService']['Refuse'](arg1, arg2);
 }
 
 export function ReviewSampling(arg1, arg2) {
   return window['go']['app']['QuestionService']['ReviewSampling'](arg1, arg2);
-}
-
-export function SetPolicy(arg1, arg2) {
-  return window['go']['app']['QuestionService']['SetPolicy'](arg1, arg2);
 }
 
 export function Snapshot() {
