@@ -256,7 +256,7 @@ describe('a flooding server', () => {
 
     const after = await page.evaluate(async () => {
       const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Demo server');
-      const policy = (await window.go.app.QuestionService.Policy(s.id)).mode;
+      const policy = (await window.go.app.PoliciesService.Server(s.id)).requests;
       // Muted: the next question is cancelled without a dialog.
       const r = await window.go.app.ToolsService.Call('muted', s.id, 'ask_city', '{}');
       const history = await window.go.app.QuestionService.History('', '');
