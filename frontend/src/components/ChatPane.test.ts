@@ -67,6 +67,7 @@ beforeEach(() => {
     providersLoaded: false,
     error: '',
   });
+  chat.ended.clear();
   mocked.listProviders.mockResolvedValue([provider]);
   mocked.listConversations.mockResolvedValue([]);
   mocked.newConversation.mockResolvedValue(conversation('c1', ''));
@@ -112,6 +113,27 @@ describe('ChatPane', () => {
     expect(mocked.conversationMessages).toHaveBeenCalledWith('c1');
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     expect(screen.queryByText('The model is answering…')).toBeNull();
+  });
+
+  it('an event of a turn that arrives after its end does not bring the turn back', async () => {
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Say hi');
+    mocked.conversationMessages.mockResolvedValue([
+      message(1, { role: 'user', text: 'Say hi' }),
+      message(2, { text: 'Hello there' }),
+    ]);
+    emit({ kind: 'done' });
+    emit({ kind: 'text', text: 'Hello there' }); // late, as Wails' dev server may deliver it
+    await waitFor(() => expect(screen.getByText('Hello there')).toBeTruthy());
+    expect(screen.queryByText('The model is answering…')).toBeNull();
+    expect(screen.getAllByText('Hello there')).toHaveLength(1);
+
+    // The next turn streams as usual.
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Again{Enter}');
+    emit({ kind: 'text', text: 'Once more' });
+    await waitFor(() => expect(screen.getByText('Once more')).toBeTruthy());
+    expect(screen.getByText('The model is answering…')).toBeTruthy();
   });
 
   it('a tool call shows as a card with its server, tool, arguments and state, updated as the state changes', async () => {

@@ -49,6 +49,12 @@ class ChatStore {
   providersLoaded = $state(false);
   /** A sentence about this pane's own failed call. */
   error = $state('');
+  /**
+   * Conversations whose turn ended (done or failed) and that have no new
+   * one yet: an event of the ended turn that arrives after its end (Wails'
+   * dev server delivers events out of order) must not bring it back.
+   */
+  ended = new Set<string>();
 
   private listRead = 0;
   private messagesRead = 0;
@@ -135,6 +141,7 @@ class ChatStore {
         this.messages = [];
       }
       delete this.failures[id];
+      this.ended.delete(id);
       this.live[id] = { userText: t, rounds: [newRound()], usage: null };
       try {
         await api.sendMessage(id, t);
@@ -184,12 +191,14 @@ class ChatStore {
   apply(ev: ChatEvent): void {
     const id = ev.conversationId;
     if (ev.kind === 'done' || ev.kind === 'failed') {
+      this.ended.add(id);
       delete this.live[id];
       if (ev.kind === 'failed') this.failures[id] = { error: ev.error ?? '', contextTooLong: !!ev.contextTooLong };
       if (id === this.selected) void this.loadMessages();
       void this.loadConversations();
       return;
     }
+    if (this.ended.has(id)) return;
     // A turn this window did not start (or started before a reload).
     const turn = (this.live[id] ??= { userText: '', rounds: [newRound()], usage: null });
     const round = turn.rounds[turn.rounds.length - 1];
