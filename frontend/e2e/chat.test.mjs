@@ -58,7 +58,14 @@ async function sendHere(page, text) {
 
 /** Waits until the running turn has ended and its messages are read again. */
 async function turnEnded(page) {
-  await conversation(page).getByText('The model is answering…').waitFor({ state: 'detached', timeout: 30_000 });
+  await conversation(page)
+    .getByText('The model is answering…')
+    .waitFor({ state: 'detached', timeout: 30_000 })
+    .catch(async (e) => {
+      await page.screenshot({ path: join(outputDir, 'e2e-chat-turn-not-ended.png') });
+      const text = await conversation(page).innerText();
+      throw new Error(`the turn did not end; the conversation shows:\n${text}\n${e.message}`);
+    });
 }
 
 /** The card's state (asking, running, done, denied, ...) once it reads want. */
@@ -164,8 +171,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     assert.equal(result.tool_call_id, call.id);
     assert.equal(messageText(result), `Echo: ${message}`);
 
-    await conversation(page).getByText(`服务器回答：Echo: ${message}`).waitFor();
     await turnEnded(page);
+    await conversation(page).getByText(`服务器回答：Echo: ${message}`).waitFor();
     await cardState(page, 'echo', 'done');
     // The turn's usage: the stand-in reports 100 in and 20 out for each of its two answers.
     assert.match(await conversation(page).innerText(), /200 in · 40 out tokens/);
@@ -187,8 +194,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
 
     const result = lastMessage(await withResult);
     assert.equal(messageText(result), 'The person denied this call.');
-    await conversation(page).getByText('Payment result: The person denied this call.').waitFor();
     await turnEnded(page);
+    await conversation(page).getByText('Payment result: The person denied this call.').waitFor();
     await cardState(page, 'send_payment', 'denied');
 
     // The server's own record: it was connected and listed its tools, and got no call.
@@ -202,8 +209,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     // The same call allowed does reach it: the record would have shown the denied one.
     await sendHere(page, 'I changed my mind: pay Bob 25');
     await answer(page, approval(page, 'Ledger'), 'Allow once');
-    await conversation(page).getByText('Payment result: Sent 25 to Bob.').waitFor();
     await turnEnded(page);
+    await conversation(page).getByText('Payment result: Sent 25 to Bob.').waitFor();
     const after = await readFile(ledger, 'utf8');
     assert.match(after, /^request tools\/call send_payment\npaid 25 to Bob$/m);
     assert.equal(after.match(/tools\/call/g).length, 1, `exactly one call reached the server:\n${after}`);
@@ -246,8 +253,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     await cardState(page, 'get-sum', 'asking');
     await answer(page, sum, 'Allow once');
 
-    await conversation(page).getByText('Results: Echo: second | The sum of 2 and 3 is 5.').waitFor();
     await turnEnded(page);
+    await conversation(page).getByText('Results: Echo: second | The sum of 2 and 3 is 5.').waitFor();
     const history = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
     const asked = history.filter((e) => e.serverName === 'Everything' && e.mode === 'tool-call').slice(0, 3);
     assert.deepEqual(
@@ -279,8 +286,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     await answer(page, question, 'Submit');
     assert.match(messageText(lastMessage(await withResult)), /accept \{"city":"Lisbon"\}/);
     await cardState(page, 'ask_city', 'done');
-    await conversation(page).getByText(/The server heard: accept/).waitFor();
     await turnEnded(page);
+    await conversation(page).getByText(/The server heard: accept/).waitFor();
   });
 
   it('a sampling request mid-chat is reviewed: the person sees the prompt, then the answer, before the server does', async () => {
@@ -324,8 +331,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     const result = messageText(lastMessage(await withResult));
     assert.match(result, /^LLM sampling result:/);
     assert.equal(JSON.parse(result.slice(result.indexOf('{'))).content.text, haiku, 'the tool result carries the answer the person saw');
-    await conversation(page).getByText('The server has its haiku.').waitFor();
     await turnEnded(page);
+    await conversation(page).getByText('The server has its haiku.').waitFor();
     await cardState(page, 'trigger-sampling-request', 'done');
     const history = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
     const entry = history.find((e) => e.mode === 'sampling');
