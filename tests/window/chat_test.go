@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // TestWindowChat drives a chat in the production binary's real WebKit
@@ -20,7 +21,10 @@ import (
 // calls server-everything's echo, the consent dialog asks, the person
 // allows it from the keyboard, and the model gets the result; then the
 // model calls the demo server's ask_city, whose question comes up in the
-// middle of the call and is answered from the keyboard.
+// middle of the call and is answered from the keyboard. It asserts what a
+// person would check: the model received the echo's result and the city
+// typed, and the history (read from the data file after the app closed)
+// shows each call allowed once and the question answered.
 //
 // The model is a stand-in (llm/llmtest): no model can run on these
 // machines. It streams OpenAI's chat completions format and answers the
@@ -125,6 +129,33 @@ func TestWindowChat(t *testing.T) {
 	waitForBrightness(t, app, display, win, done, func(b float64) bool { return b > 0.9 })
 	time.Sleep(time.Second)
 	waitForBrightness(t, app, display, win, done, func(b float64) bool { return b > 0.9 })
+
+	// What the History pane shows, read from the data file once the app
+	// has closed it: each call was asked and allowed once (the key presses
+	// reached Allow once, not another button), and the city was answered.
+	stopGroup(t, app.pid, app.done)
+	st, err := store.Open(data, nil)
+	if err != nil {
+		t.Fatalf("open the data folder after the app closed: %v", err)
+	}
+	defer st.Close()
+	entries, err := st.History(store.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := len(entries) - 1; i >= 0; i-- { // oldest first
+		e := entries[i]
+		got = append(got, e.ServerName+": "+e.Message+": "+e.Outcome+" "+e.Detail)
+	}
+	want := []string{
+		"Everything: Call echo: accepted allowed: once",
+		"Demo server: Call ask_city: accepted allowed: once",
+		"Demo server: Which city should I look up?: accepted ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the history should read\n%s\nit reads\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
 }
 
 // waitForChatRequests waits until the stand-in model has received n chat
