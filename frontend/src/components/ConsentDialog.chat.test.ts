@@ -87,6 +87,12 @@ describe('a sampling request', () => {
     );
   });
 
+  it('a request without a message of its own shows no empty message box', () => {
+    show(sampling());
+    expect(document.querySelector('.message')).toBeNull();
+    expect(screen.getByRole('dialog').getAttribute('aria-describedby')).toBeNull();
+  });
+
   it('Reject declines it; nothing reaches the model', async () => {
     const user = show(sampling());
     await user.click(screen.getByRole('button', { name: 'Reject' }));
