@@ -80,7 +80,9 @@ func TestStream_SendsTheConversationAsTheWireFormatWants(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.kind), func(t *testing.T) {
-			s := standIn(t, tc.kind, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"北京今天晴。"}}}})
+			// The thinking block's signature is the stand-in's own, as if
+			// it had made the earlier turn.
+			s := standIn(t, tc.kind, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"北京今天晴。"}, Signature: "sig-abc"}}})
 			stream(t, provider(t, llm.Config{Kind: tc.kind, BaseURL: s.URL}), toolTurn).end(t)
 			var body map[string]any
 			s.ChatRequests()[0].Decode(t, &body)
