@@ -311,8 +311,9 @@ func (s *Store) UpdateMessage(m Message) (Message, error) {
 // (those dropped already are not counted). This is how the person makes
 // room in a model's context: the results stay stored and readable, while
 // whoever sends the conversation to a model sends a short placeholder for
-// each (a provider refuses a tool call without a result). It returns
-// ErrNotFound for an unknown conversation.
+// each (a provider refuses a tool call without a result). Denials are kept:
+// they are the person's answer, a few words the model should not lose. It
+// returns ErrNotFound for an unknown conversation.
 func (s *Store) DropToolResults(convID string, before uint64) (int, error) {
 	dropped := 0
 	err := s.db.Update(func(tx *bbolt.Tx) error {
@@ -334,7 +335,7 @@ func (s *Store) DropToolResults(convID string, before uint64) (int, error) {
 			if m.Seq >= before {
 				break
 			}
-			if m.Role == RoleTool && !m.Dropped {
+			if m.Role == RoleTool && !m.Dropped && (m.ToolResult == nil || !m.ToolResult.Denied) {
 				m.Dropped = true
 				marked = append(marked, m)
 			}

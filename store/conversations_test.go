@@ -442,7 +442,8 @@ func TestDropToolResults(t *testing.T) {
 		{Role: RoleUser, Text: "读一下文件"},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", ServerID: "s1", Tool: "read", Arguments: json.RawMessage(`{}`)}}},
 		{Role: RoleTool, ToolCallID: "c1", ToolResult: &ToolResult{Content: json.RawMessage(`"第一个结果"`)}},
-		{Role: RoleAssistant, Text: "读好了。"},
+		{Role: RoleAssistant, Text: "读好了。", ToolCalls: []ToolCall{{ID: "c1b", ServerID: "s1", Tool: "delete"}}},
+		{Role: RoleTool, ToolCallID: "c1b", ToolResult: &ToolResult{Content: json.RawMessage(`"The person denied this call."`), Denied: true}},
 		{Role: RoleUser, Text: "再读一次"},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c2", ServerID: "s1", Tool: "read", Arguments: json.RawMessage(`{}`)}}},
 		{Role: RoleTool, ToolCallID: "c2", ToolResult: &ToolResult{Content: json.RawMessage(`"第二个结果"`)}},
@@ -453,9 +454,9 @@ func TestDropToolResults(t *testing.T) {
 		wantCount   int
 		wantDropped []uint64
 	}{
-		{"results before the last message of the person are dropped, later ones kept", 5, 1, []uint64{3}},
+		{"results before the last message of the person are dropped, later ones and denials kept", 6, 1, []uint64{3}},
 		{"before the first message nothing is dropped", 1, 0, nil},
-		{"past the end every result is dropped", 100, 2, []uint64{3, 7}},
+		{"past the end every result but the denial is dropped", 100, 2, []uint64{3, 8}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
