@@ -54,6 +54,10 @@ type ChatService struct {
 	runner  *chat.Runner
 	resolve ProviderResolver
 
+	// files asks where to save an export; the GUI sets it (Export refuses
+	// without one).
+	files FileChooser
+
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
 	// streamed is the model's text of each running turn so far, by
@@ -205,6 +209,60 @@ func (s *ChatService) Rename(conversationID, title string) error {
 func (s *ChatService) Delete(conversationID string) error {
 	s.Stop(conversationID)
 	return s.core.Store.DeleteConversation(conversationID)
+}
+
+// Markdown returns the conversation written as Markdown (see
+// ConversationMarkdown), with the names its providers and servers have now.
+func (s *ChatService) Markdown(conversationID string) (string, error) {
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return "", err
+	}
+	msgs, err := s.core.Store.Messages(conversationID)
+	if err != nil {
+		return "", err
+	}
+	t := Transcript{Conversation: conv, Messages: msgs, ProviderNames: map[string]string{}, ServerNames: map[string]string{}}
+	providers, err := s.core.Store.Providers()
+	if err != nil {
+		return "", err
+	}
+	for _, p := range providers {
+		t.ProviderNames[p.ID] = p.Name
+	}
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return "", err
+	}
+	for _, srv := range servers {
+		t.ServerNames[srv.ID] = srv.Name
+	}
+	return ConversationMarkdown(t), nil
+}
+
+// Export asks the person where to save the conversation as Markdown, with
+// a file name made from its title, and writes it there, readable only by
+// them. It returns the file's path, or "" when the person cancelled.
+func (s *ChatService) Export(conversationID string) (string, error) {
+	if s.files == nil {
+		return "", errors.New("there is no window to ask where to save the file; use gatehouse chat export")
+	}
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return "", err
+	}
+	md, err := s.Markdown(conversationID)
+	if err != nil {
+		return "", err
+	}
+	path, err := s.files.SaveFile("Export the conversation", ExportFileName(conv.Title))
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := WriteExport(path, md); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // ErrTurnRunning refuses a second turn, or a change of the conversation,
