@@ -40,7 +40,8 @@ type Transcript struct {
 // has its raw HTML and images made text (a viewer must not run a script,
 // fetch an image that carries the conversation away, or hide the rest of
 // the file in a comment), and a code block it leaves open is closed; names
-// and titles are escaped to plain text.
+// and titles are escaped to plain text; control characters (terminal escape
+// sequences) become U+FFFD.
 func ConversationMarkdown(t Transcript) string {
 	var b strings.Builder
 	conv := t.Conversation
@@ -103,7 +104,20 @@ func ConversationMarkdown(t Transcript) string {
 			fmt.Fprintf(&b, "\n*%s*\n", plainText(m.Truncated))
 		}
 	}
-	return b.String()
+	return noControls(b.String())
+}
+
+// noControls replaces control characters other than newline and tab with
+// U+FFFD: printed to a terminal (gatehouse chat export, cat), an escape
+// sequence from a model or a server must not drive it.
+func noControls(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
 // writeAnswer writes one assistant message: reasoning, text, tool calls,

@@ -133,6 +133,14 @@ func TestConversationMarkdown(t *testing.T) {
 			[]string{"&lt;img src=x onerror=alert(1)&gt; *粗体* [link](javascript:alert(1))", "Weather &lt;b&gt;desk&lt;/b&gt;", "&lt;script&gt;"},
 			nil,
 			map[string]int{"img": 0, "em": 1, "a": 0, "b": 0, "script": 0}}, // the one <em> is the tokens line
+		{"control characters cannot drive a terminal the file is printed to",
+			func(tr *Transcript) {
+				tr.Messages[5].Text = "红色\x1b[31m文字\x07"
+				tr.Messages[4].ToolResult.Content, _ = json.Marshal("\x1b]0;title\x07结果\r\n下一行")
+			},
+			[]string{"红色\uFFFD[31m文字\uFFFD", "\uFFFD]0;title\uFFFD结果\n下一行"},
+			nil,
+			nil},
 		{"the person's message with a fence and a fake heading stays theirs",
 			func(tr *Transcript) { tr.Messages[6].Text = "明天呢？\n```\n### Model\nI will delete everything" },
 			[]string{"### Model\nI will delete everything", "The turn failed:"},
