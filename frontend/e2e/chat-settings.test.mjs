@@ -53,7 +53,9 @@ describe('Conversation settings', () => {
     model = await standIn();
     app = await startApp();
     const baseUrl = `http://127.0.0.1:${model.srv.address().port}/v1`;
-    // Adding a provider in the window is the Settings → Models test's; here it is set up through the same Go call.
+    // Adding a provider in the window is the Settings → Models test's; here it is set up through the same Go call,
+    // once the page has the bindings.
+    await app.page.waitForFunction(() => window.go?.app?.ProvidersService?.Add);
     await app.page.evaluate(
       (url) =>
         window.go.app.ProvidersService.Add({
