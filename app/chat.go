@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -52,6 +53,10 @@ type ChatService struct {
 	core    *Core
 	runner  *chat.Runner
 	resolve ProviderResolver
+
+	// files asks where to save an export; the GUI sets it (Export refuses
+	// without one).
+	files FileChooser
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
@@ -109,6 +114,82 @@ func (s *ChatService) NewConversation(providerID, model, systemPrompt string, se
 	return s.core.Store.PutConversation(store.Conversation{ProviderID: providerID, Model: model, SystemPrompt: systemPrompt, Servers: servers})
 }
 
+// UpdateConversation changes a conversation's provider, model (empty: the
+// provider's), system prompt and the servers whose tools it offers (none:
+// every enabled server), for its next turns; the history goes on with the
+// new provider (see toLLM). It is refused while a turn runs in the
+// conversation, for a provider or a server that does not exist.
+func (s *ChatService) UpdateConversation(id, providerID, model, systemPrompt string, servers []string) (store.Conversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock() // a turn starts before or after, never during
+	if s.running[id] != nil {
+		return store.Conversation{}, ErrTurnRunning
+	}
+	conv, err := s.core.Store.Conversation(id)
+	if err != nil {
+		return store.Conversation{}, err
+	}
+	if providerID == "" {
+		return store.Conversation{}, errors.New("choose a model provider for this conversation")
+	}
+	if _, err := s.core.Store.Provider(providerID); errors.Is(err, store.ErrNotFound) {
+		return store.Conversation{}, errors.New("that model provider no longer exists; choose another (Settings → Models lists them)")
+	} else if err != nil {
+		return store.Conversation{}, err
+	}
+	if err := s.knownServers(servers); err != nil {
+		return store.Conversation{}, err
+	}
+	conv.ProviderID, conv.Model, conv.SystemPrompt, conv.Servers = providerID, strings.TrimSpace(model), systemPrompt, servers
+	return s.core.Store.PutConversation(conv)
+}
+
+// knownServers refuses server IDs that no configured server has.
+func (s *ChatService) knownServers(ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(servers, func(srv store.Server) bool { return srv.ID == id }) {
+			return fmt.Errorf("there is no server with ID %q (was it removed?); choose among the servers listed", id)
+		}
+	}
+	return nil
+}
+
+// DropOldToolResults makes room in the model's context: the tool results
+// before the person's last message are marked dropped, and the model gets
+// a short placeholder for each from now on (denials are kept). They stay
+// stored, readable in the window and in an export. It returns how many
+// were dropped, and a sentence when there are none. Refused while a turn
+// runs. Retry then answers the last message again.
+func (s *ChatService) DropOldToolResults(id string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running[id] != nil {
+		return 0, ErrTurnRunning
+	}
+	msgs, err := s.core.Store.Messages(id)
+	if err != nil {
+		return 0, err
+	}
+	var lastUser uint64
+	for _, m := range msgs {
+		if m.Role == store.RoleUser {
+			lastUser = m.Seq
+		}
+	}
+	n, err := s.core.Store.DropToolResults(id, lastUser)
+	if err == nil && n == 0 {
+		err = errors.New("there are no earlier tool results to drop; continue in a new conversation, or choose a model with a larger context")
+	}
+	return n, err
+}
+
 // Messages returns a conversation's messages, oldest first.
 func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
 	msgs, err := s.core.Store.Messages(conversationID)
@@ -130,7 +211,62 @@ func (s *ChatService) Delete(conversationID string) error {
 	return s.core.Store.DeleteConversation(conversationID)
 }
 
-// ErrTurnRunning refuses a second turn while one runs in the conversation.
+// Markdown returns the conversation written as Markdown (see
+// ConversationMarkdown), with the names its providers and servers have now.
+func (s *ChatService) Markdown(conversationID string) (string, error) {
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return "", err
+	}
+	msgs, err := s.core.Store.Messages(conversationID)
+	if err != nil {
+		return "", err
+	}
+	t := Transcript{Conversation: conv, Messages: msgs, ProviderNames: map[string]string{}, ServerNames: map[string]string{}}
+	providers, err := s.core.Store.Providers()
+	if err != nil {
+		return "", err
+	}
+	for _, p := range providers {
+		t.ProviderNames[p.ID] = p.Name
+	}
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return "", err
+	}
+	for _, srv := range servers {
+		t.ServerNames[srv.ID] = srv.Name
+	}
+	return ConversationMarkdown(t), nil
+}
+
+// Export asks the person where to save the conversation as Markdown, with
+// a file name made from its title, and writes it there, readable only by
+// them. It returns the file's path, or "" when the person cancelled.
+func (s *ChatService) Export(conversationID string) (string, error) {
+	if s.files == nil {
+		return "", errors.New("there is no window to ask where to save the file; use gatehouse chat export")
+	}
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return "", err
+	}
+	md, err := s.Markdown(conversationID)
+	if err != nil {
+		return "", err
+	}
+	path, err := s.files.SaveFile("Export the conversation", ExportFileName(conv.Title))
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := WriteExport(path, md); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// ErrTurnRunning refuses a second turn, or a change of the conversation,
+// while one runs in the conversation.
 var ErrTurnRunning = errors.New("the model is still answering in this conversation; wait, or press Stop")
 
 // Send adds the person's message to a conversation and starts the model's
@@ -140,6 +276,35 @@ func (s *ChatService) Send(conversationID, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return errors.New("write a message first")
+	}
+	return s.start(conversationID, text)
+}
+
+// Retry answers the person's last message again after a turn failed (the
+// conversation was too long, the provider did not answer, Stop): the model
+// gets the conversation as stored, with what the failed turn did (tool
+// results included), and goes on from there. The person's message is not
+// stored again. Events follow as for Send.
+func (s *ChatService) Retry(conversationID string) error {
+	msgs, err := s.core.Store.Messages(conversationID)
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 || msgs[len(msgs)-1].Error == "" {
+		return errors.New("the last turn of this conversation did not fail, so there is nothing to try again")
+	}
+	return s.start(conversationID, "")
+}
+
+// start runs a turn of the conversation: with the person's text, or, when
+// text is empty, again on the stored conversation (Retry).
+func (s *ChatService) start(conversationID, text string) error {
+	// Under the lock, so that the turn reads the settings UpdateConversation
+	// saved last, and DropOldToolResults does not drop under its feet.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running[conversationID] != nil {
+		return ErrTurnRunning
 	}
 	conv, err := s.core.Store.Conversation(conversationID)
 	if err != nil {
@@ -154,7 +319,7 @@ func (s *ChatService) Send(conversationID, text string) error {
 		return err
 	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
-		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored),
+		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored, conv.ProviderID),
 		Text: text, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
 	if turn.Model == "" {
 		turn.Model = record.Model
@@ -162,24 +327,18 @@ func (s *ChatService) Send(conversationID, text string) error {
 	for _, k := range conv.AllowedTools {
 		turn.AllowedHere[chat.AllowedKey(k.ServerID, k.Tool)] = true
 	}
-	s.mu.Lock()
-	if s.running[conv.ID] != nil {
-		s.mu.Unlock()
-		return ErrTurnRunning
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.running[conv.ID] = cancel
 	s.streamed[conv.ID] = &strings.Builder{}
 	s.wg.Add(1)
-	s.mu.Unlock()
-	if conv.Title == "" {
+	if conv.Title == "" && text != "" {
 		_, _ = s.core.Store.RenameConversation(conv.ID, titleFrom(text))
 	}
-	go s.run(ctx, cancel, turn)
+	go s.run(ctx, cancel, turn, conv.ProviderID)
 	return nil
 }
 
-func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn chat.Turn) {
+func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn chat.Turn, providerID string) {
 	defer s.wg.Done()
 	defer cancel()
 	emit := func(ev ChatEvent) {
@@ -194,9 +353,9 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		}
 		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
 	})
-	msgs := toStore(res)
+	msgs := toStore(res, providerID, turn.Model)
 	if err != nil {
-		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err)})
+		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err), ProviderID: providerID, Model: turn.Model})
 	}
 	_, storeErr := s.core.Store.AppendMessages(turn.ConversationID, msgs...)
 	for _, key := range res.AllowedHere {
@@ -362,39 +521,88 @@ func titleFrom(text string) string {
 	return line
 }
 
-// toLLM turns stored messages into the model's history, leaving out the
-// dropped ones and the markers of failed turns.
-func toLLM(msgs []store.Message) []llm.Message {
+// droppedResult is what the model receives in place of a tool result the
+// person dropped to make room: providers refuse a tool call without a
+// result, so the call keeps one.
+const droppedResult = "[This tool result was dropped to save room in the context. Call the tool again if you need it.]"
+
+// notRunResult answers a stored tool call that has no result (a turn
+// stopped between the calls of one answer), so that the history stays one
+// a provider accepts.
+const notRunResult = "Not run: the turn ended before this call."
+
+// toLLM turns stored messages into the model's history for the provider
+// with ID providerID: it leaves out the markers of failed turns and dropped
+// messages, sends a placeholder for a dropped tool result, gives every tool
+// call a result, and sends an assistant message's provider data (Anthropic's
+// signed thinking) only back to the provider that wrote it, since another
+// would refuse the request over it.
+func toLLM(msgs []store.Message, providerID string) []llm.Message {
 	var out []llm.Message
+	var open []string // calls of the last assistant message still without a result
+	answerOpen := func() {
+		for _, id := range open {
+			out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: id, IsError: true, Text: notRunResult})
+		}
+		open = nil
+	}
 	for _, m := range msgs {
-		if m.Dropped || (m.Error != "" && m.Text == "" && len(m.ToolCalls) == 0) {
+		if m.Error != "" && m.Text == "" && len(m.ToolCalls) == 0 {
 			continue
 		}
-		lm := llm.Message{Role: llm.Role(m.Role), Text: m.Text, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
-		if len(m.ProviderData) > 0 {
+		if m.Role == store.RoleTool {
+			i := slices.Index(open, m.ToolCallID)
+			if i < 0 {
+				continue // its call was dropped, or never stored
+			}
+			open = slices.Delete(open, i, i+1)
+			out = append(out, toolMessage(m))
+			continue
+		}
+		answerOpen()
+		if m.Dropped {
+			continue
+		}
+		lm := llm.Message{Role: llm.Role(m.Role), Text: m.Text, Reasoning: m.Reasoning}
+		if len(m.ProviderData) > 0 && (m.ProviderID == "" || m.ProviderID == providerID) {
 			_ = json.Unmarshal(m.ProviderData, &lm.Thinking)
 		}
 		for _, c := range m.ToolCalls {
 			lm.ToolCalls = append(lm.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-		}
-		if r := m.ToolResult; r != nil {
-			lm.IsError = r.IsError || r.Denied
-			var text string
-			if json.Unmarshal(r.Content, &text) == nil {
-				lm.Text = text
-			}
+			open = append(open, c.ID)
 		}
 		out = append(out, lm)
 	}
+	answerOpen()
 	return out
 }
 
+// toolMessage is a stored tool result as the model receives it.
+func toolMessage(m store.Message) llm.Message {
+	lm := llm.Message{Role: llm.RoleTool, ToolCallID: m.ToolCallID}
+	if m.Dropped {
+		lm.Text = droppedResult
+		return lm
+	}
+	if r := m.ToolResult; r != nil {
+		lm.IsError = r.IsError || r.Denied
+		var text string
+		if json.Unmarshal(r.Content, &text) == nil {
+			lm.Text = text
+		}
+	}
+	return lm
+}
+
 // toStore turns a turn's messages into stored ones, naming the server and
-// tool behind each call.
-func toStore(res chat.Result) []store.Message {
+// tool behind each call, and the provider and model behind each answer.
+func toStore(res chat.Result, providerID, model string) []store.Message {
 	out := make([]store.Message, 0, len(res.Messages))
 	for i, m := range res.Messages {
 		sm := store.Message{Role: string(m.Role), Text: m.Text, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
+		if m.Role == llm.RoleAssistant {
+			sm.ProviderID, sm.Model = providerID, model
+		}
 		if len(m.Thinking) > 0 {
 			sm.ProviderData, _ = json.Marshal(m.Thinking)
 		}

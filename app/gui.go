@@ -66,6 +66,16 @@ func (d *wailsDesktop) Notify(title, body string) error {
 	return wruntime.SendNotification(ctx, wruntime.NotificationOptions{ID: "gatehouse-request", Title: title, Body: body})
 }
 
+// SaveFile implements FileChooser with the system's save dialog.
+func (d *wailsDesktop) SaveFile(title, defaultName string) (string, error) {
+	ctx, ok := d.context()
+	if !ok {
+		return "", errors.New("the window is not open yet")
+	}
+	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
+		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: "Markdown (*.md)", Pattern: "*.md"}}})
+}
+
 // Attention implements Desktop: it brings a minimised window back.
 func (d *wailsDesktop) Attention() {
 	if ctx, ok := d.context(); ok {
@@ -83,7 +93,9 @@ func RunGUI(opts GUIOptions) error {
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core)}
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
-		bind[5] = NewChatService(core, core.ProviderFor)
+		chat := NewChatService(core, core.ProviderFor)
+		chat.files = desktop
+		bind[5] = chat
 		core.EnableSampling() // the consent dialog reviews sampling requests
 	}
 	width, height := 1100, 760

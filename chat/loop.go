@@ -49,7 +49,10 @@ type Turn struct {
 	Servers []string
 	// History is the conversation before this turn, oldest first.
 	History []llm.Message
-	// Text is the person's message.
+	// Text is the person's message. Empty means the History ends with it
+	// already (or with the tool results of a turn that failed after
+	// them): the model answers again, for a retry, and no message of the
+	// person is added.
 	Text string
 	// AllowedHere are the tools allowed for the rest of this conversation,
 	// as AllowedKey gives them.
@@ -64,8 +67,8 @@ func AllowedKey(serverID, tool string) string { return serverID + "\x00" + tool 
 
 // Result is what a turn added to its conversation.
 type Result struct {
-	// Messages are the turn's messages: the person's, then the model's and
-	// the tool results, in order. They are returned also when the turn
+	// Messages are the turn's messages: the person's (unless Turn.Text
+	// was empty), then the model's and the tool results, in order. They are returned also when the turn
 	// failed part way, so that nothing that happened is lost.
 	Messages []llm.Message
 	// Calls describe the tool calls, by the model's call ID.
@@ -133,7 +136,9 @@ type Event struct {
 // the provider's (llm.Error), ErrTooManyRounds, or ctx's.
 func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, error) {
 	res := Result{Calls: map[string]Call{}}
-	res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text})
+	if turn.Text != "" {
+		res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text})
+	}
 	catalog := NewCatalog(r.serverTools(turn.Servers))
 	allowedHere := map[string]bool{}
 	for k, v := range turn.AllowedHere {

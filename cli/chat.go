@@ -3,12 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // chat runs `gatehouse chat [--provider NAME] [--answers FILE] [--json]
@@ -17,12 +21,26 @@ import (
 // are asked on the terminal (stderr), or taken from the answers file in the
 // order they come ("allow"/"deny" for a tool call). It exits 1 when the
 // provider fails or an answer was missing.
+//
+// `gatehouse chat list` and `gatehouse chat export` are chatList and
+// chatExport; a message that starts with one of those words follows "--".
 func (e *env) chat(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "list":
+			return e.exit(e.chatList(args[1:]))
+		case "export":
+			return e.exit(e.chatExport(args[1:]))
+		}
+	}
 	var providerName, answersFile string
 	asJSON := false
 	var words []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
+		case a == "--":
+			words = append(words, args[i+1:]...)
+			i = len(args)
 		case a == "--json":
 			asJSON = true
 		case a == "--provider" || a == "--answers":
@@ -91,6 +109,83 @@ func (e *env) chat(ctx context.Context, args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// chatList runs `gatehouse chat list`: the conversations, the most
+// recently active first, with the IDs chat export takes.
+func (e *env) chatList(args []string) error {
+	if len(args) > 0 {
+		return usageError("chat list takes no arguments")
+	}
+	core, err := e.openCore()
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	list, err := app.NewChatService(core, core.ProviderFor).Conversations("")
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "No conversations yet. Start one with: gatehouse chat MESSAGE")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTITLE")
+	for _, c := range list {
+		title := c.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.UpdatedAt.Local().Format("2006-01-02 15:04"), oneLine(title))
+	}
+	return tw.Flush()
+}
+
+// chatExport runs `gatehouse chat export CONVERSATION-ID [--out FILE]`: the
+// conversation as Markdown on stdout, or in FILE (written 0600).
+func (e *env) chatExport(args []string) error {
+	var id, out string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--out":
+			if i+1 >= len(args) {
+				return usageError("--out needs a file")
+			}
+			i++
+			out = args[i]
+		case strings.HasPrefix(a, "--out="):
+			out = strings.TrimPrefix(a, "--out=")
+		case strings.HasPrefix(a, "-") || id != "":
+			return usageError(fmt.Sprintf("chat export takes one conversation ID and --out FILE, not %q", a))
+		default:
+			id = a
+		}
+	}
+	if id == "" {
+		return usageError("chat export needs a conversation ID (see: gatehouse chat list)")
+	}
+	core, err := e.openCore()
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	md, err := app.NewChatService(core, core.ProviderFor).Markdown(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("there is no conversation with ID %q (see: gatehouse chat list)", id)
+	}
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		_, err = io.WriteString(e.stdout, md)
+		return err
+	}
+	if err := app.WriteExport(out, md); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "Exported to %s.\n", out)
+	return nil
 }
 
 // chatProvider finds the provider by name, or the default one.

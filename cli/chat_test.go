@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,81 @@ func TestCLI_Chat(t *testing.T) {
 			}
 			if !strings.Contains(errOut, tc.wantErr) {
 				t.Errorf("stderr lacks %q:\n%s", tc.wantErr, errOut)
+			}
+		})
+	}
+}
+
+// TestCLI_ChatListAndExport: after a turn from the command line (a
+// scripted stand-in for the model; no model can run on these machines),
+// chat list shows the conversation with its ID, and chat export writes it
+// as Markdown to stdout or to a file only its owner can read.
+func TestCLI_ChatListAndExport(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, _ := gh(t, dir, "chat", "list"); code != 0 || !strings.Contains(out, "No conversations yet") {
+		t.Fatalf("chat list with none: exit %d\n%s", code, out)
+	}
+	stand := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: []string{"里斯本五月", "很暖和。"}},
+		{Text: []string{"You said list."}},
+	}})
+	if code, _, errOut := gh(t, dir, "providers", "add", "Stand-in", "--base-url", stand.URL, "--model", "m"); code != 0 {
+		t.Fatalf("providers add: %s", errOut)
+	}
+	if code, _, errOut := gh(t, dir, "chat", "五月的里斯本怎么样？"); code != 0 {
+		t.Fatalf("chat: %s", errOut)
+	}
+	// A message that is the word "list" is sent after --.
+	if code, out, errOut := gh(t, dir, "chat", "--", "list"); code != 0 || !strings.Contains(out, "You said list.") {
+		t.Fatalf("chat -- list: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	code, out, errOut := gh(t, dir, "chat", "list")
+	if code != 0 {
+		t.Fatalf("chat list: %s", errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[2], "五月的里斯本怎么样？") {
+		t.Fatalf("chat list:\n%s", out)
+	}
+	id := strings.Fields(lines[2])[0]
+
+	file := filepath.Join(dir, "lisbon.md")
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string // in stdout, or in the file with --out
+		wantErr  string
+	}{
+		{"to stdout", []string{"chat", "export", id}, 0, "里斯本五月很暖和。", ""},
+		{"to a file with --out", []string{"chat", "export", id, "--out", file}, 0, "### You\n\n五月的里斯本怎么样？", "Exported to"},
+		{"an unknown ID says so", []string{"chat", "export", "0123456789abcdef"}, 1, "", `no conversation with ID "0123456789abcdef"`},
+		{"no ID is a usage error", []string{"chat", "export"}, 2, "", "needs a conversation ID"},
+		{"two IDs are a usage error", []string{"chat", "export", id, id}, 2, "", "takes one conversation ID"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := gh(t, dir, tc.args...)
+			if code != tc.wantCode || !strings.Contains(errOut, tc.wantErr) {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, out, errOut)
+			}
+			if tc.wantOut == "" {
+				return
+			}
+			got := out
+			if slices.Contains(tc.args, "--out") {
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = string(data)
+				if info, _ := os.Stat(file); info.Mode().Perm() != 0o600 {
+					t.Errorf("the file's mode is %v, want 0600", info.Mode().Perm())
+				}
+			}
+			if !strings.Contains(got, tc.wantOut) || !strings.Contains(got, "- Provider: Stand-in") {
+				t.Errorf("the export lacks %q:\n%s", tc.wantOut, got)
 			}
 		})
 	}

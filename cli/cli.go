@@ -63,7 +63,11 @@ Usage:
                                                 enabled server's tools; each tool call is
                                                 asked on the terminal, or taken from FILE
                                                 ("allow" or "deny", in order with the
-                                                servers' questions)
+                                                servers' questions); a message starting
+                                                with list or export follows --
+  gatehouse chat list                           the conversations and their IDs
+  gatehouse chat export ID [--out FILE]         a conversation as Markdown, on stdout or
+                                                in FILE (readable only by you)
   gatehouse policies [SERVER]                   what the model's tool calls of each server do
   gatehouse policies set SERVER [--tool TOOL] ask|allow|deny|default
                                                 the server's tool calls: ask each time,

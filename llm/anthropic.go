@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"iter"
 	"net/http"
 	"net/url"
@@ -230,11 +232,20 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 // system prompt; tool results and the person's text that follow one another
 // become one user message (Anthropic wants all results of a turn's calls in
 // the next user message); thinking blocks go back as they came.
+//
+// A conversation may have started with another provider, or offered tools
+// it no longer offers, so two things Anthropic refuses are mended on the
+// way: a tool-call ID outside Anthropic's pattern (Moonshot's
+// "functions.weather:0") is sent as a safe ID of its own, the same in the
+// call and its result; and when the request offers no tools, earlier calls
+// and results go as text, since Anthropic refuses tool blocks in a request
+// without tools.
 func anthropicMessages(req Request) ([]anthropic.MessageParam, string) {
 	system := []string{}
 	if req.System != "" {
 		system = append(system, req.System)
 	}
+	asText := len(req.Tools) == 0
 	var out []anthropic.MessageParam
 	var user []anthropic.ContentBlockParamUnion
 	flush := func() {
@@ -252,13 +263,17 @@ func anthropicMessages(req Request) ([]anthropic.MessageParam, string) {
 				user = append(user, anthropic.NewTextBlock(m.Text))
 			}
 		case RoleTool:
-			result := anthropic.ToolResultBlockParam{ToolUseID: m.ToolCallID, IsError: param.NewOpt(m.IsError)}
+			if asText {
+				user = append(user, anthropic.NewTextBlock(toolResultText(m)))
+				continue
+			}
+			result := anthropic.ToolResultBlockParam{ToolUseID: anthropicToolID(m.ToolCallID), IsError: param.NewOpt(m.IsError)}
 			if m.Text != "" { // an empty text block is refused
 				result.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Text}}}
 			}
 			user = append(user, anthropic.ContentBlockParamUnion{OfToolResult: &result})
 		case RoleAssistant:
-			blocks := assistantBlocks(m)
+			blocks := assistantBlocks(m, asText)
 			if len(blocks) == 0 {
 				continue
 			}
@@ -270,7 +285,9 @@ func anthropicMessages(req Request) ([]anthropic.MessageParam, string) {
 	return out, strings.Join(system, "\n\n")
 }
 
-func assistantBlocks(m Message) []anthropic.ContentBlockParamUnion {
+// assistantBlocks are an assistant message's blocks; with asText its tool
+// calls are told in text.
+func assistantBlocks(m Message, asText bool) []anthropic.ContentBlockParamUnion {
 	var blocks []anthropic.ContentBlockParamUnion
 	for _, t := range m.Thinking {
 		switch {
@@ -290,9 +307,40 @@ func assistantBlocks(m Message) []anthropic.ContentBlockParamUnion {
 		if input == nil {
 			input = json.RawMessage(`{}`)
 		}
-		blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, input, c.Name))
+		if asText {
+			blocks = append(blocks, anthropic.NewTextBlock(fmt.Sprintf("[Called the tool %s (call %s) with %s]", c.Name, c.ID, input)))
+			continue
+		}
+		blocks = append(blocks, anthropic.NewToolUseBlock(anthropicToolID(c.ID), input, c.Name))
 	}
 	return blocks
+}
+
+// toolResultText tells a tool result in text, for a request without tools.
+func toolResultText(m Message) string {
+	what := "Result"
+	if m.IsError {
+		what = "Error"
+	}
+	return fmt.Sprintf("[%s of tool call %s: %s]", what, m.ToolCallID, m.Text)
+}
+
+// anthropicToolID returns id if Anthropic accepts it as a tool-use ID
+// (^[a-zA-Z0-9_-]+$), else one it accepts: the allowed characters of id and
+// a hash of the whole, so that two IDs never meet.
+func anthropicToolID(id string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '_'
+	}, id)
+	if safe == id && id != "" {
+		return id
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return fmt.Sprintf("%s_%08x", safe, h.Sum32())
 }
 
 func anthropicTools(tools []Tool) ([]anthropic.ToolUnionParam, error) {

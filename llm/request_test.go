@@ -80,7 +80,9 @@ func TestStream_SendsTheConversationAsTheWireFormatWants(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.kind), func(t *testing.T) {
-			s := standIn(t, tc.kind, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"北京今天晴。"}}}})
+			// The thinking block's signature is the stand-in's own, as if
+			// it had made the earlier turn.
+			s := standIn(t, tc.kind, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"北京今天晴。"}, Signature: "sig-abc"}}})
 			stream(t, provider(t, llm.Config{Kind: tc.kind, BaseURL: s.URL}), toolTurn).end(t)
 			var body map[string]any
 			s.ChatRequests()[0].Decode(t, &body)
@@ -221,6 +223,51 @@ func TestStream_KeysGoOnlyWhereTheyBelong(t *testing.T) {
 				}
 				if strings.Contains(strings.Join(r.Header.Values("Authorization"), "")+r.Header.Get("X-Api-Key"), "environment") {
 					t.Errorf("%s %s carries the environment's key", r.Method, r.Path)
+				}
+			}
+		})
+	}
+}
+
+func TestStream_AnthropicTakesAConversationBegunElsewhere(t *testing.T) {
+	// Stand-in server: no model can run on these machines. Like Anthropic,
+	// it refuses unsigned thinking, tool-use IDs outside its pattern and
+	// tool blocks in a request without tools. The history was made by an
+	// OpenAI-compatible provider (Moonshot names its calls
+	// "functions.NAME:INDEX") and has reasoning but no signed thinking.
+	history := []llm.Message{
+		{Role: llm.RoleUser, Text: "北京天气？"},
+		{Role: llm.RoleAssistant, Reasoning: "查一下。", ToolCalls: []llm.ToolCall{{ID: "functions.weather:0", Name: "weather", Arguments: []byte(`{"city":"北京"}`)}}},
+		{Role: llm.RoleTool, ToolCallID: "functions.weather:0", Text: "晴"},
+		{Role: llm.RoleAssistant, Text: "北京晴。"},
+		{Role: llm.RoleUser, Text: "上海呢？"},
+	}
+	cases := []struct {
+		name  string
+		tools []llm.Tool
+		want  map[string]string // JSON path → JSON value
+	}{
+		{"a call ID Anthropic refuses is sent as one it accepts, the same in the call and its result",
+			[]llm.Tool{{Name: "weather"}}, map[string]string{
+				"messages.1.content": `[{"type":"tool_use","id":"functions_weather_0_0ffa7886","name":"weather","input":{"city":"北京"}}]`,
+				"messages.2.content": `[{"type":"tool_result","tool_use_id":"functions_weather_0_0ffa7886","content":[{"type":"text","text":"晴"}],"is_error":false}]`,
+			}},
+		{"without tools offered, earlier calls and results are told as text",
+			nil, map[string]string{
+				"messages.1.content": `[{"type":"text","text":"[Called the tool weather (call functions.weather:0) with {\"city\":\"北京\"}]"}]`,
+				"messages.2.content": `[{"type":"text","text":"[Result of tool call functions.weather:0: 晴]"}]`,
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := llmtest.NewAnthropic(t, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"上海多云。"}}}})
+			p := provider(t, llm.Config{Kind: llm.KindAnthropic, BaseURL: s.URL})
+			stream(t, p, llm.Request{Messages: history, Tools: tc.tools}).end(t)
+			var body map[string]any
+			s.ChatRequests()[0].Decode(t, &body)
+			for path, want := range tc.want {
+				if got := asJSON(field(body, path)); !sameJSON(t, got, want) {
+					t.Errorf("%s:\n got %s\nwant %s", path, got, want)
 				}
 			}
 		})

@@ -306,6 +306,59 @@ func (s *Store) UpdateMessage(m Message) (Message, error) {
 	return stored, nil
 }
 
+// DropToolResults marks the conversation's tool results with a Seq below
+// before as Dropped, in one transaction, and returns how many it marked
+// (those dropped already are not counted). This is how the person makes
+// room in a model's context: the results stay stored and readable, while
+// whoever sends the conversation to a model sends a short placeholder for
+// each (a provider refuses a tool call without a result). Denials are kept:
+// they are the person's answer, a few words the model should not lose. It
+// returns ErrNotFound for an unknown conversation.
+func (s *Store) DropToolResults(convID string, before uint64) (int, error) {
+	dropped := 0
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		conv, err := getConversation(tx, convID)
+		if err != nil {
+			return err
+		}
+		b := tx.Bucket(bucketMessages).Bucket([]byte(convID))
+		if b == nil {
+			return nil
+		}
+		var marked []Message
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			m, err := decodeMessage(convID, k, v)
+			if err != nil {
+				return err
+			}
+			if m.Seq >= before {
+				break
+			}
+			if m.Role == RoleTool && !m.Dropped && (m.ToolResult == nil || !m.ToolResult.Denied) {
+				m.Dropped = true
+				marked = append(marked, m)
+			}
+		}
+		for _, m := range marked { // not while the cursor walks the bucket
+			if _, err := putMessage(b, m); err != nil {
+				return err
+			}
+		}
+		dropped = len(marked)
+		if dropped == 0 {
+			return nil
+		}
+		prev := conv
+		_, err = saveConversation(tx, conv, &prev, s.now())
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return dropped, nil
+}
+
 // editConversation applies edit to the stored conversation and saves it,
 // in one transaction.
 func (s *Store) editConversation(id string, edit func(c *Conversation) error) (Conversation, error) {

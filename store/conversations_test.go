@@ -435,6 +435,74 @@ func TestUpdateMessage(t *testing.T) {
 	}
 }
 
+func TestDropToolResults(t *testing.T) {
+	// Two turns with a tool call each; the person then drops the results
+	// before their last message.
+	turns := []Message{
+		{Role: RoleUser, Text: "读一下文件"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", ServerID: "s1", Tool: "read", Arguments: json.RawMessage(`{}`)}}},
+		{Role: RoleTool, ToolCallID: "c1", ToolResult: &ToolResult{Content: json.RawMessage(`"第一个结果"`)}},
+		{Role: RoleAssistant, Text: "读好了。", ToolCalls: []ToolCall{{ID: "c1b", ServerID: "s1", Tool: "delete"}}},
+		{Role: RoleTool, ToolCallID: "c1b", ToolResult: &ToolResult{Content: json.RawMessage(`"The person denied this call."`), Denied: true}},
+		{Role: RoleUser, Text: "再读一次"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c2", ServerID: "s1", Tool: "read", Arguments: json.RawMessage(`{}`)}}},
+		{Role: RoleTool, ToolCallID: "c2", ToolResult: &ToolResult{Content: json.RawMessage(`"第二个结果"`)}},
+	}
+	cases := []struct {
+		name        string
+		before      uint64
+		wantCount   int
+		wantDropped []uint64
+	}{
+		{"results before the last message of the person are dropped, later ones and denials kept", 6, 1, []uint64{3}},
+		{"before the first message nothing is dropped", 1, 0, nil},
+		{"past the end every result but the denial is dropped", 100, 2, []uint64{3, 8}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openT(t, t.TempDir())
+			fakeClock(s)
+			conv, err := s.PutConversation(Conversation{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AppendMessages(conv.ID, turns...); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := s.Conversation(conv.ID)
+			n, err := s.DropToolResults(conv.ID, tc.before)
+			if err != nil || n != tc.wantCount {
+				t.Fatalf("DropToolResults = %d, %v; want %d", n, err, tc.wantCount)
+			}
+			msgs, _ := s.Messages(conv.ID)
+			var dropped []uint64
+			for _, m := range msgs {
+				if m.Dropped {
+					dropped = append(dropped, m.Seq)
+					if m.ToolResult == nil || !strings.Contains(string(m.ToolResult.Content), "结果") {
+						t.Errorf("dropped message %d lost its result: %+v", m.Seq, m.ToolResult)
+					}
+				}
+			}
+			if !slices.Equal(dropped, tc.wantDropped) {
+				t.Errorf("dropped %v, want %v", dropped, tc.wantDropped)
+			}
+			after, _ := s.Conversation(conv.ID)
+			if moved := after.UpdatedAt.After(before.UpdatedAt); moved != (tc.wantCount > 0) {
+				t.Errorf("UpdatedAt moved = %v, want %v", moved, tc.wantCount > 0)
+			}
+			// Dropping again drops nothing more.
+			if n, err := s.DropToolResults(conv.ID, tc.before); err != nil || n != 0 {
+				t.Errorf("dropping again = %d, %v; want 0", n, err)
+			}
+		})
+	}
+	s := openT(t, t.TempDir())
+	if _, err := s.DropToolResults("0123456789abcdef", 10); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown conversation = %v, want ErrNotFound", err)
+	}
+}
+
 func TestLargeMessagesAreCutWithANote(t *testing.T) {
 	// A result of 2 MB: a list of rows as a server might return.
 	var rows []string

@@ -294,11 +294,21 @@ type Message struct {
 	ToolCallID   string          `json:"toolCallId,omitempty"` // the ToolCall.ID a RoleTool message answers
 	ToolResult   *ToolResult     `json:"toolResult,omitempty"` // a RoleTool message's result
 	Usage        *Usage          `json:"usage,omitempty"`      // tokens of the turn that produced it
+	// ProviderID and Model say which provider (Provider.ID) and model wrote
+	// an assistant message: a conversation may switch between them, and
+	// what one provider needs back (ProviderData) another may refuse.
+	// Empty on messages of other roles and on those stored before they
+	// were recorded.
+	ProviderID string `json:"providerId,omitempty"`
+	Model      string `json:"model,omitempty"`
 	// Error is why the turn failed, in a sentence, on the message that
 	// stands for the failed turn.
 	Error string `json:"error,omitempty"`
 	// Dropped leaves the message out of what is sent to the model: the
-	// person dropped it, for example to make room in the context.
+	// person dropped it, for example to make room in the context (see
+	// DropToolResults). A dropped tool result stays stored and readable;
+	// the model gets a short placeholder in its place, since providers
+	// refuse a tool call without a result.
 	Dropped bool `json:"dropped,omitempty"`
 	// Truncated says, in sentences, what the store cut to keep the message
 	// within MaxMessageBytes; empty when nothing was cut. Whoever shows or

@@ -12,11 +12,24 @@ import (
 // content_block_delta / content_block_stop per block with thinking_delta
 // and signature_delta, text_delta, input_json_delta, then message_delta
 // with stop_reason and usage, message_stop; an error event on failure),
-// and GET /v1/models lists the script's models. Its URL has no /v1, as
-// Anthropic's SDK expects.
+// and GET /v1/models lists the script's models. Like Anthropic it refuses
+// (400) thinking blocks without a signature or with one it did not issue
+// (the script's Turn.Signature values are its own), tool-use IDs outside
+// ^[a-zA-Z0-9_-]+$, tool blocks in a request without tools, and tool uses
+// and results that do not pair up. Its URL has no /v1, as Anthropic's SDK
+// expects.
 func NewAnthropic(t testing.TB, script Script) *Server {
 	s := &Server{t: t, script: script}
-	s.render = s.renderAnthropic
+	s.render, s.tooLong = s.renderAnthropic, anthropicContextTooLong
+	signatures := map[string]bool{}
+	for _, turn := range script.Turns {
+		if turn.Signature != "" {
+			signatures[turn.Signature] = true
+		}
+	}
+	s.refuse = func(req map[string]any) string {
+		return anthropicRefusal(req, func(sig string) bool { return signatures[sig] })
+	}
 	authorized := func(r *http.Request) bool { return r.Header.Get("X-Api-Key") == script.APIKey }
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {

@@ -7,8 +7,9 @@
 //
 // A Script is data: the Turns the stand-in answers, in order (one per chat
 // request), the models it lists, the key it wants, and vendor behaviours
-// (DeepSeek's reasoning_content check, Ollama's reasoning field). The same
-// Turn renders in either wire format.
+// (DeepSeek's reasoning_content check, Ollama's reasoning field, a context
+// window). The same Turn renders in either wire format. Like the vendors,
+// the stand-ins refuse requests of the wrong shape (see vendor.go).
 package llmtest
 
 import (
@@ -105,6 +106,10 @@ type Script struct {
 	// message with tool calls after the last user message has no
 	// reasoning_content.
 	RequireReasoningEcho bool
+	// MaxRequestBytes, when more than 0, stands for the model's context
+	// window: a chat request whose body is longer is refused with the
+	// vendor's "context length exceeded" answer (400), and takes no turn.
+	MaxRequestBytes int
 }
 
 // Received is one request the stand-in got.
@@ -137,6 +142,7 @@ type Server struct {
 	script   Script
 	render   func(w http.ResponseWriter, r *http.Request, turn Turn, req map[string]any)
 	refuse   func(req map[string]any) string // a vendor's 400 body for a request it refuses, or ""
+	tooLong  string                          // the vendor's 400 body for a prompt over MaxRequestBytes, with %d for its tokens
 	mu       sync.Mutex
 	received []Received
 	next     int
@@ -209,6 +215,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, authorized func(*h
 	var req map[string]any
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeBody(w, http.StatusBadRequest, nil, `{"error":{"message":"the body is not JSON","type":"invalid_request_error"}}`)
+		return
+	}
+	if max := s.script.MaxRequestBytes; max > 0 && len(body) > max {
+		writeBody(w, http.StatusBadRequest, nil, fmt.Sprintf(s.tooLong, len(body)/4))
 		return
 	}
 	if s.refuse != nil {

@@ -17,17 +17,22 @@ var completionIDs atomic.Int64
 // role in the first delta, tool_calls deltas by index with id, type and
 // name only in a call's first fragment, finish_reason, the usage chunk
 // with "choices": [] when include_usage was asked, data: [DONE]), and
-// GET /v1/models lists the script's models. Its URL ends in /v1.
+// GET /v1/models lists the script's models. Like OpenAI it refuses (400) a
+// conversation whose tool calls and tool messages do not pair up. Its URL
+// ends in /v1.
 func NewOpenAI(t testing.TB, script Script) *Server {
 	s := &Server{t: t, script: script}
-	s.render = s.renderOpenAI
-	if script.RequireReasoningEcho {
-		s.refuse = func(req map[string]any) string {
+	s.render, s.tooLong = s.renderOpenAI, openAIContextTooLong
+	s.refuse = func(req map[string]any) string {
+		if body := openAIRefusal(req); body != "" {
+			return body
+		}
+		if script.RequireReasoningEcho {
 			if i := missingReasoning(req); i >= 0 {
 				return fmt.Sprintf(deepSeekMissingReasoning, i)
 			}
-			return ""
 		}
+		return ""
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {

@@ -477,6 +477,41 @@ export function stopTurn(id: string): Promise<void> {
   return call(() => Chat.Stop(id));
 }
 
+/**
+ * Changes a conversation's provider, model ("" for the provider's), system
+ * prompt and servers (none: every enabled one) for its next turns. Go
+ * refuses while a turn runs, and for a provider or server that does not exist.
+ */
+export async function updateConversation(
+  id: string,
+  providerID: string,
+  model: string,
+  systemPrompt: string,
+  serverIDs: string[],
+): Promise<Conversation> {
+  return (await call(() => Chat.UpdateConversation(id, providerID, model, systemPrompt, serverIDs))) as unknown as Conversation;
+}
+
+/** Marks the tool results before the person's last message dropped; returns how many. The model gets a placeholder for each. */
+export function dropOldToolResults(id: string): Promise<number> {
+  return call(() => Chat.DropOldToolResults(id));
+}
+
+/** Answers the person's last message again after a failed turn; events follow as for sendMessage. */
+export function retryTurn(id: string): Promise<void> {
+  return call(() => Chat.Retry(id));
+}
+
+/** Asks where to save the conversation as Markdown and writes it; the path, or "" when the person cancelled. */
+export function exportConversation(id: string): Promise<string> {
+  return call(() => Chat.Export(id));
+}
+
+/** Lists the models a saved provider's endpoint offers, or a sentence saying why it could not. */
+export async function providerModels(id: string): Promise<ProviderTest> {
+  return (await call(() => Providers.TestSaved(id))) as unknown as ProviderTest;
+}
+
 /** The model providers the person set up. */
 export async function listProviders(): Promise<ProviderView[]> {
   return (await call(() => Providers.List())) as ProviderView[];

@@ -157,6 +157,72 @@ class ChatStore {
     }
   }
 
+  /** Replaces a conversation in the list with what Go saved (its settings changed). */
+  updated(conv: Conversation): void {
+    const i = this.conversations.findIndex((c) => c.id === conv.id);
+    if (i >= 0) this.conversations[i] = conv;
+  }
+
+  /**
+   * The way on when the conversation outgrew the model's context: drops the
+   * tool results before the person's last message (the model gets a
+   * placeholder for each; the window still shows them) and answers that
+   * message again.
+   */
+  async dropAndRetry(): Promise<void> {
+    const id = this.selected;
+    if (!id) return;
+    this.error = '';
+    try {
+      await api.dropOldToolResults(id);
+    } catch (e) {
+      this.error = api.errorText(e);
+      return;
+    }
+    delete this.failures[id];
+    await this.loadMessages();
+    this.live[id] = { userText: '', rounds: [newRound()], usage: null };
+    try {
+      await api.retryTurn(id);
+    } catch (e) {
+      delete this.live[id];
+      this.error = api.errorText(e);
+    }
+  }
+
+  /**
+   * The other way on: a new conversation with the chosen one's provider,
+   * model, system prompt and servers. Returns the person's last message, for
+   * the composer, or null when no conversation was started.
+   */
+  async continueInNew(): Promise<string | null> {
+    const conv = this.current;
+    if (!conv) return null;
+    const last = [...this.messages].reverse().find((m) => m.role === 'user')?.text ?? '';
+    this.error = '';
+    try {
+      const fresh = await api.newConversation(conv.providerId ?? '', conv.model ?? '', conv.systemPrompt ?? '', conv.servers ?? []);
+      this.conversations = [fresh, ...this.conversations];
+      await this.select(fresh.id);
+      return last;
+    } catch (e) {
+      this.error = api.errorText(e);
+      return null;
+    }
+  }
+
+  /** Saves the chosen conversation as Markdown where the person says; the path, or '' when cancelled or failed. */
+  async exportCurrent(): Promise<string> {
+    if (!this.selected) return '';
+    this.error = '';
+    try {
+      return await api.exportConversation(this.selected);
+    } catch (e) {
+      this.error = `The conversation was not exported: ${api.errorText(e)}`;
+      return '';
+    }
+  }
+
   async stop(): Promise<void> {
     if (!this.selected) return;
     try {

@@ -1415,6 +1415,8 @@ export namespace store {
 	    toolCallId?: string;
 	    toolResult?: ToolResult;
 	    usage?: Usage;
+	    providerId?: string;
+	    model?: string;
 	    error?: string;
 	    dropped?: boolean;
 	    truncated?: string;
@@ -1437,6 +1439,8 @@ export namespace store {
 	        this.toolCallId = source["toolCallId"];
 	        this.toolResult = this.convertValues(source["toolResult"], ToolResult);
 	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.providerId = source["providerId"];
+	        this.model = source["model"];
 	        this.error = source["error"];
 	        this.dropped = source["dropped"];
 	        this.truncated = source["truncated"];

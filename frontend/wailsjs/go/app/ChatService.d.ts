@@ -9,6 +9,12 @@ export function Conversations(arg1:string):Promise<Array<store.Conversation>>;
 
 export function Delete(arg1:string):Promise<void>;
 
+export function DropOldToolResults(arg1:string):Promise<number>;
+
+export function Export(arg1:string):Promise<string>;
+
+export function Markdown(arg1:string):Promise<string>;
+
 export function Messages(arg1:string):Promise<Array<store.Message>>;
 
 export function NewConversation(arg1:string,arg2:string,arg3:string,arg4:Array<string>):Promise<store.Conversation>;
@@ -17,10 +23,14 @@ export function OpenLink(arg1:string):Promise<void>;
 
 export function Rename(arg1:string,arg2:string):Promise<void>;
 
+export function Retry(arg1:string):Promise<void>;
+
 export function Send(arg1:string,arg2:string):Promise<void>;
 
 export function Stop(arg1:string):Promise<void>;
 
 export function StopAll():Promise<void>;
+
+export function UpdateConversation(arg1:string,arg2:string,arg3:string,arg4:string,arg5:Array<string>):Promise<store.Conversation>;
 
 export function Wait():Promise<void>;

@@ -14,6 +14,18 @@ export function Delete(arg1) {
   return window['go']['app']['ChatService']['Delete'](arg1);
 }
 
+export function DropOldToolResults(arg1) {
+  return window['go']['app']['ChatService']['DropOldToolResults'](arg1);
+}
+
+export function Export(arg1) {
+  return window['go']['app']['ChatService']['Export'](arg1);
+}
+
+export function Markdown(arg1) {
+  return window['go']['app']['ChatService']['Markdown'](arg1);
+}
+
 export function Messages(arg1) {
   return window['go']['app']['ChatService']['Messages'](arg1);
 }
@@ -30,6 +42,10 @@ export function Rename(arg1, arg2) {
   return window['go']['app']['ChatService']['Rename'](arg1, arg2);
 }
 
+export function Retry(arg1) {
+  return window['go']['app']['ChatService']['Retry'](arg1);
+}
+
 export function Send(arg1, arg2) {
   return window['go']['app']['ChatService']['Send'](arg1, arg2);
 }
@@ -40,6 +56,10 @@ export function Stop(arg1) {
 
 export function StopAll() {
   return window['go']['app']['ChatService']['StopAll']();
+}
+
+export function UpdateConversation(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['ChatService']['UpdateConversation'](arg1, arg2, arg3, arg4, arg5);
 }
 
 export function Wait() {
