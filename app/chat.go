@@ -355,7 +355,8 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 	})
 	msgs := toStore(res, providerID, turn.Model)
 	if err != nil {
-		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err), ProviderID: providerID, Model: turn.Model})
+		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong),
+			ProviderID: providerID, Model: turn.Model})
 	}
 	_, storeErr := s.core.Store.AppendMessages(turn.ConversationID, msgs...)
 	for _, key := range res.AllowedHere {

@@ -240,6 +240,13 @@ func TestChatService_DropOldToolResultsThenRetry(t *testing.T) {
 		t.Fatalf("the failure = %+v, want context too long with the way on", failed)
 	}
 
+	// The failure is stored with what it was, so that the ways on are
+	// offered also after the window (or the app) started again.
+	stored, _ := svc.Messages(conv.ID)
+	if last := stored[len(stored)-1]; last.Error == "" || !last.ContextTooLong {
+		t.Fatalf("the stored failure = %+v, want it marked context too long", last)
+	}
+
 	if err := svc.Retry(conv.ID); err != nil { // retrying unchanged fails the same way
 		t.Fatal(err)
 	}

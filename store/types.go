@@ -304,6 +304,9 @@ type Message struct {
 	// Error is why the turn failed, in a sentence, on the message that
 	// stands for the failed turn.
 	Error string `json:"error,omitempty"`
+	// ContextTooLong marks a failed turn whose conversation outgrew the
+	// model's context, so that the ways on are offered also after a restart.
+	ContextTooLong bool `json:"contextTooLong,omitempty"`
 	// Dropped leaves the message out of what is sent to the model: the
 	// person dropped it, for example to make room in the context (see
 	// DropToolResults). A dropped tool result stays stored and readable;

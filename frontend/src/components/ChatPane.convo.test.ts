@@ -210,6 +210,22 @@ describe('When the conversation outgrows the context', () => {
     expect(screen.getAllByText('总结一下')).toHaveLength(1);
   });
 
+  it('after a restart the stored failure still offers the ways on', async () => {
+    mocked.conversationMessages.mockResolvedValue(stored.map((m) => (m.seq === 6 ? { ...m, contextTooLong: true } : m)));
+    await openConversation();
+    expect(await screen.findByRole('group', { name: 'Ways on' })).toBeTruthy();
+    expect(screen.getAllByText(/too long for qwen3/)).toHaveLength(1);
+  });
+
+  it('a stored failure of another kind offers no ways on', async () => {
+    mocked.conversationMessages.mockResolvedValue(
+      stored.map((m) => (m.seq === 6 ? { ...m, error: 'The API key was refused by DeepSeek.' } : m)),
+    );
+    await openConversation();
+    expect(await screen.findByText('The API key was refused by DeepSeek.')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Ways on' })).toBeNull();
+  });
+
   it('a refused drop says why and retries nothing', async () => {
     mocked.conversationMessages.mockResolvedValue(stored);
     mocked.dropOldToolResults.mockRejectedValue(new Error('there are no earlier tool results to drop; continue in a new conversation'));

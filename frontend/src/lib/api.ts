@@ -140,7 +140,7 @@ export type ChatMessage = Omit<
   usage?: Data<store.Usage>;
   createdAt: string;
 };
-/** A tool call's card while a turn runs (chat.Call); state is asking, running, done, failed or denied. */
+/** A tool call's card while a turn runs (chat.Call); state is asking, running, waiting, done, failed or denied. */
 export type ChatCall = {
   id: string;
   serverId: string;

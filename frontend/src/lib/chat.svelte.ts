@@ -75,6 +75,18 @@ class ChatStore {
     return this.conversations.find((c) => c.id === this.selected);
   }
 
+  /**
+   * How the chosen conversation's last turn failed: as this window saw it,
+   * or, after a restart, as it was stored (so the ways on a context that
+   * overflowed are still offered).
+   */
+  get failure(): Failure | undefined {
+    const seen = this.failures[this.selected];
+    if (seen) return seen;
+    const last = this.messages[this.messages.length - 1];
+    return last?.error ? { error: last.error, contextTooLong: !!last.contextTooLong } : undefined;
+  }
+
   get running(): boolean {
     return this.selected !== '' && this.live[this.selected] !== undefined;
   }

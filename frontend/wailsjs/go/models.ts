@@ -1418,6 +1418,7 @@ export namespace store {
 	    providerId?: string;
 	    model?: string;
 	    error?: string;
+	    contextTooLong?: boolean;
 	    dropped?: boolean;
 	    truncated?: string;
 	    // Go type: time
@@ -1442,6 +1443,7 @@ export namespace store {
 	        this.providerId = source["providerId"];
 	        this.model = source["model"];
 	        this.error = source["error"];
+	        this.contextTooLong = source["contextTooLong"];
 	        this.dropped = source["dropped"];
 	        this.truncated = source["truncated"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
