@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -120,6 +121,12 @@ func (c *Core) seedDemo(command string) error {
 		return nil
 	}
 	return err
+}
+
+// ApplyLanguage makes Go's sentences render in the language a choice means
+// ("" for the system's, from the environment: see i18n.FromEnv).
+func ApplyLanguage(choice string) {
+	i18n.SetLanguage(i18n.Choice(choice).Resolve(i18n.FromEnv(os.Getenv)))
 }
 
 // SetEmitter sets where UI events go (the GUI sets it on start-up).

@@ -11,7 +11,19 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
+
+// windowError is how an error of a bound method reaches the window: as the
+// message it says ({key, args, text}), which the window renders in its own
+// language, or as its text when it is not Gatehouse's own sentence.
+func windowError(err error) any {
+	if m, ok := i18n.MessageOf(err); ok {
+		return m
+	}
+	return err.Error()
+}
 
 // GUIOptions configures RunGUI.
 type GUIOptions struct {
@@ -73,7 +85,7 @@ func (d *wailsDesktop) SaveFile(title, defaultName string) (string, error) {
 		return "", errors.New("the window is not open yet")
 	}
 	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
-		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: "Markdown (*.md)", Pattern: "*.md"}}})
+		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: i18n.M("app.markdownFiles").String(), Pattern: "*.md"}}})
 }
 
 // Attention implements Desktop: it brings a minimised window back.
@@ -99,9 +111,13 @@ func RunGUI(opts GUIOptions) error {
 		core.EnableSampling() // the consent dialog reviews sampling requests
 	}
 	width, height := 1100, 760
+	ApplyLanguage("") // until the settings say otherwise: the system's
 	if core != nil {
-		if s, err := core.Store.Settings(); err == nil && s.WindowWidth >= 720 && s.WindowHeight >= 480 {
-			width, height = s.WindowWidth, s.WindowHeight
+		if s, err := core.Store.Settings(); err == nil {
+			ApplyLanguage(s.Language)
+			if s.WindowWidth >= 720 && s.WindowHeight >= 480 {
+				width, height = s.WindowWidth, s.WindowHeight
+			}
 		}
 	}
 	return wails.Run(&options.App{
@@ -127,7 +143,7 @@ func RunGUI(opts GUIOptions) error {
 			if opts.StartupError != nil {
 				_, _ = wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{
 					Type:    wruntime.ErrorDialog,
-					Title:   "Gatehouse cannot start",
+					Title:   i18n.M("app.startFailed").String(),
 					Message: opts.StartupError.Error(),
 				})
 				wruntime.Quit(ctx)
@@ -149,7 +165,8 @@ func RunGUI(opts GUIOptions) error {
 				}
 			}
 		},
-		Bind: bind,
+		Bind:           bind,
+		ErrorFormatter: windowError,
 	})
 }
 

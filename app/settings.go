@@ -1,9 +1,9 @@
 package app
 
 import (
-	"errors"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -65,10 +65,10 @@ func (s *SettingsService) Get() (SettingsView, error) {
 // Save stores the settings after checking their limits.
 func (s *SettingsService) Save(v SettingsView) error {
 	if v.ElicitationTimeoutMinutes < minElicitationMinutes || v.ElicitationTimeoutMinutes > maxElicitationMinutes {
-		return errors.New("the answer time must be between 1 minute and 24 hours")
+		return i18n.Err("settings.error.answerTime")
 	}
 	if v.ToolCallTimeoutSeconds < minToolCallSeconds || v.ToolCallTimeoutSeconds > maxToolCallSeconds {
-		return errors.New("the tool call time limit must be between 5 seconds and 24 hours")
+		return i18n.Err("settings.error.toolTime")
 	}
 	st, err := s.core.Store.Settings()
 	if err != nil {
@@ -78,4 +78,44 @@ func (s *SettingsService) Save(v SettingsView) error {
 	st.ToolCallTimeout = time.Duration(v.ToolCallTimeoutSeconds) * time.Second
 	st.RememberAnswers = v.RememberAnswers
 	return s.core.Store.PutSettings(st)
+}
+
+// LanguageView is the language setting: what the person chose ("" for the
+// system's, "en", "zh-CN") and the language Go renders its sentences in now.
+// The window renders in Language too, except that for the system's choice it
+// follows its own navigator.language (from the same environment variables).
+type LanguageView struct {
+	Choice   string `json:"choice"`
+	Language string `json:"language"`
+}
+
+// Language returns the language setting.
+func (s *SettingsService) Language() (LanguageView, error) {
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return LanguageView{}, err
+	}
+	return LanguageView{Choice: st.Language, Language: string(i18n.Current())}, nil
+}
+
+// SetLanguage stores the person's language choice ("" for the system's, "en"
+// or "zh-CN"), renders Go's sentences in it from now on and tells the window
+// (EventLanguage), so that every pane changes at once.
+func (s *SettingsService) SetLanguage(choice string) (LanguageView, error) {
+	c := i18n.Choice(choice)
+	if !c.Valid() {
+		return LanguageView{}, i18n.Err("settings.error.language", "choice", choice)
+	}
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return LanguageView{}, err
+	}
+	st.Language = choice
+	if err := s.core.Store.PutSettings(st); err != nil {
+		return LanguageView{}, err
+	}
+	ApplyLanguage(choice)
+	v := LanguageView{Choice: choice, Language: string(i18n.Current())}
+	s.core.emit(EventLanguage, v)
+	return v, nil
 }

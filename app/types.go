@@ -152,4 +152,7 @@ const (
 	// EventProviders carries []ProviderView whenever a model provider is
 	// added, changed or removed, or the default changes.
 	EventProviders = "providers:changed"
+	// EventLanguage carries the LanguageView when the person changes the
+	// language in Settings.
+	EventLanguage = "language:changed"
 )

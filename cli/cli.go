@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp/demo"
 )
 
@@ -91,6 +92,9 @@ type env struct {
 // Main runs Gatehouse with the given arguments (without the program name)
 // and returns the process exit code.
 func Main(args []string, assets fs.FS) int {
+	// The command line speaks the terminal's language; the window then
+	// follows the person's choice in Settings (app.RunGUI).
+	i18n.SetLanguage(i18n.FromEnv(os.Getenv))
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR")}
 	rest, err := e.globalFlags(args)
 	if err != nil {

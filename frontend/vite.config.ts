@@ -7,6 +7,9 @@ import { svelteTesting } from '@testing-library/svelte/vite';
 // its browser build in jsdom and cleans the DOM after each test.
 export default defineConfig({
   plugins: [svelte(), svelteTesting()],
+  // The message catalogue lives in ../i18n/locales, shared with Go: the dev
+  // server may read it there.
+  server: { fs: { allow: ['..'] } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,35 +3,53 @@
 // it can be shown in the person's language.
 //
 // The catalogue is one flat JSON file per language under locales/ (key →
-// template, with {name} placeholders filled from the message's arguments).
-// English (locales/en.json) is the source: Go renders it (Message.String) and
-// sends every message with its English text, so that a UI that does not
-// translate yet can show it. The same files can be rendered in the frontend.
+// template, with {name} placeholders filled from the message's arguments):
+// en.json (English, the source) and zh-CN.json (Simplified Chinese). The same
+// files serve Go (embedded here), the command line and the window (the
+// frontend imports them; see frontend/src/lib/i18n.svelte.ts). A test fails
+// when a key is in one language and not the other, when the placeholders of
+// a message differ between languages, or when a key is used nowhere.
 //
-// Keys are written where the message is made, as string literals in calls
-// to M; a test checks that each exists in en.json and that its arguments
-// match the template's placeholders.
+// Go renders a message in the process's language (SetLanguage; English until
+// set), and sends it to the window as {key, args, text}, which the window
+// renders again in its own language. Keys are written where the message is
+// made, as string literals in calls to M, Err or Wrap; a test checks that
+// each exists and that its arguments match the template's placeholders.
+//
+// There are no plural rules: wordings avoid them, or a message has two keys
+// ending in .one and .other, chosen by the caller.
+//
+// See README.md beside this file for the glossary of the Chinese terms.
 package i18n
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 )
 
-//go:embed locales/en.json
-var englishJSON []byte
+//go:embed locales/*.json
+var localeFiles embed.FS
 
-// english is the English catalogue, read once at start-up. A broken
-// en.json is a build mistake, caught by the package's tests.
-var english = mustCatalogue(englishJSON)
+// catalogues holds every language's templates, read once at start-up. A
+// broken locale file is a build mistake, caught by the package's tests.
+var catalogues = map[Language]map[string]string{
+	English: mustCatalogue(English),
+	Chinese: mustCatalogue(Chinese),
+}
 
-func mustCatalogue(b []byte) map[string]string {
+func mustCatalogue(l Language) map[string]string {
+	b, err := localeFiles.ReadFile("locales/" + string(l) + ".json")
+	if err != nil {
+		panic(fmt.Sprintf("i18n: no catalogue for %s: %v", l, err))
+	}
 	var c map[string]string
 	if err := json.Unmarshal(b, &c); err != nil {
-		panic(fmt.Sprintf("i18n: locales/en.json is not a flat JSON object of strings: %v", err))
+		panic(fmt.Sprintf("i18n: locales/%s.json is not a flat JSON object of strings: %v", l, err))
 	}
 	return c
 }
@@ -39,12 +57,35 @@ func mustCatalogue(b []byte) map[string]string {
 // placeholder matches a {name} in a template.
 var placeholder = regexp.MustCompile(`\{([A-Za-z][A-Za-z0-9_]*)\}`)
 
+// current is the language Message.String renders in.
+var current atomic.Value
+
+// SetLanguage sets the language every Message renders in from now on: the
+// terminal's for the command line, the person's choice (or the system's)
+// for the window.
+func SetLanguage(l Language) {
+	if _, ok := catalogues[l]; !ok {
+		l = English
+	}
+	current.Store(l)
+}
+
+// Current returns the language messages render in now; English until
+// SetLanguage is called.
+func Current() Language {
+	if l, ok := current.Load().(Language); ok {
+		return l
+	}
+	return English
+}
+
 // A Message is a sentence for a person: a catalogue key and the values of
 // its placeholders. An argument may itself be a Message (a sentence inside a
-// sentence). The zero Message has no text.
+// sentence) or an error (its own message when it has one). The zero Message
+// has no text.
 //
-// In JSON it is {"key": ..., "args": {...}, "text": "<English>"}; args is
-// never null.
+// In JSON it is {"key": ..., "args": {...}, "text": "<in the current
+// language>"}; args is never null.
 type Message struct {
 	Key  string         `json:"key"`
 	Args map[string]any `json:"args"`
@@ -52,41 +93,72 @@ type Message struct {
 
 // M makes a message from a key and its arguments given as name, value
 // pairs: M("forms.error.maxLength", "max", 20). The key must be a string
-// literal in en.json (checked by a test), as must each argument name.
+// literal in the catalogue (checked by a test), as must each argument name.
+// An error argument becomes its message when it carries one (see MessageOf),
+// otherwise its text.
 func M(key string, args ...any) Message {
 	m := Message{Key: key, Args: make(map[string]any, len(args)/2)}
 	for i := 0; i+1 < len(args); i += 2 {
-		m.Args[fmt.Sprint(args[i])] = args[i+1]
+		v := args[i+1]
+		if err, ok := v.(error); ok {
+			if msg, ok := MessageOf(err); ok {
+				v = msg
+			} else {
+				v = err.Error()
+			}
+		}
+		m.Args[fmt.Sprint(args[i])] = v
 	}
 	return m
 }
 
-// String renders the message in English. A key missing from the catalogue
-// renders as the key itself, and a placeholder without an argument stays as
-// written, so a mistake shows instead of vanishing.
-func (m Message) String() string {
+// Text makes a message that is only the given text, to carry text that is
+// not Gatehouse's own (an error from the system, a server's sentence) where a
+// Message is expected. It is never translated.
+func Text(s string) Message {
+	return Message{Key: "", Args: map[string]any{"text": s}}
+}
+
+// String renders the message in the current language (see SetLanguage).
+func (m Message) String() string { return m.In(Current()) }
+
+// In renders the message in language l. A key missing from l's catalogue
+// falls back to English, a key missing from both renders as the key itself,
+// and a placeholder without an argument stays as written, so a mistake shows
+// instead of vanishing.
+func (m Message) In(l Language) string {
 	if m.Key == "" {
+		if s, ok := m.Args["text"].(string); ok {
+			return s
+		}
 		return ""
 	}
-	tmpl, ok := english[m.Key]
+	tmpl, ok := catalogues[l][m.Key]
 	if !ok {
-		return m.Key
+		if tmpl, ok = catalogues[English][m.Key]; !ok {
+			return m.Key
+		}
 	}
 	return placeholder.ReplaceAllStringFunc(tmpl, func(ph string) string {
 		v, ok := m.Args[ph[1:len(ph)-1]]
 		if !ok {
 			return ph
 		}
-		return argText(v)
+		return argText(v, l)
 	})
 }
 
 // argText writes one argument: numbers without a needless ".0", nested
-// messages rendered.
-func argText(v any) string {
+// messages rendered in the same language.
+func argText(v any, l Language) string {
 	switch v := v.(type) {
 	case Message:
-		return v.String()
+		return v.In(l)
+	case *Message:
+		if v == nil {
+			return ""
+		}
+		return v.In(l)
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case float32:
@@ -95,7 +167,7 @@ func argText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// MarshalJSON writes the message with its English text.
+// MarshalJSON writes the message with its text in the current language.
 func (m Message) MarshalJSON() ([]byte, error) {
 	args := m.Args
 	if args == nil {
@@ -106,4 +178,56 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		Args map[string]any `json:"args"`
 		Text string         `json:"text"`
 	}{m.Key, args, m.String()})
+}
+
+// An Error is an error whose text is a message for a person, so that the
+// window and the command line can show it in the person's language. It may
+// wrap the error that caused it, for errors.Is and errors.As.
+type Error struct {
+	Message Message
+	Err     error
+}
+
+// Err makes an error from a message key and its arguments, as M does.
+func Err(key string, args ...any) error {
+	return &Error{Message: M(key, args...)}
+}
+
+// Wrap makes an error that says the message and wraps err. The message
+// usually names err's own text with a {detail} argument, given as err.
+func Wrap(err error, key string, args ...any) error {
+	return &Error{Message: M(key, args...), Err: err}
+}
+
+// Error renders the message in the current language.
+func (e *Error) Error() string { return e.Message.String() }
+
+// Unwrap returns the error that caused this one, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// MessageOf returns the message an error says, when its whole text is one:
+// the error is an *Error, or wraps one without adding words of its own
+// (errors.Join and fmt.Errorf("%w") around it alone). An error that adds
+// English words around a message has none, so that nothing it says is lost.
+func MessageOf(err error) (Message, bool) {
+	var e *Error
+	if err == nil || !errors.As(err, &e) {
+		return Message{}, false
+	}
+	if err.Error() != e.Error() {
+		return Message{}, false
+	}
+	return e.Message, true
+}
+
+// ErrorMessage returns what err says as a message: its own (MessageOf), or
+// its text, untranslated.
+func ErrorMessage(err error) Message {
+	if m, ok := MessageOf(err); ok {
+		return m
+	}
+	if err == nil {
+		return Message{}
+	}
+	return Text(err.Error())
 }

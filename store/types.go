@@ -91,6 +91,10 @@ type Settings struct {
 	// empty means none chosen. PutSettings refuses an ID no provider has,
 	// and DeleteProvider clears it when it names the deleted provider.
 	DefaultProviderID string `json:"defaultProviderId,omitempty"`
+	// Language is the person's language choice for the window and the
+	// sentences Go shows there: "" follows the system, "en" or "zh-CN"
+	// (see i18n.Choice).
+	Language string `json:"language,omitempty"`
 }
 
 // Policy modes: how Gatehouse answers a server's elicitations.

@@ -179,7 +179,7 @@ describe('the consent dialog', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Time to answer a request (minutes)').fill('0');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('the answer time must be between 1 minute and 24 hours').waitFor();
+    await page.getByText('The answer time must be between 1 minute and 24 hours.').waitFor();
     await page.getByLabel('Time to answer a request (minutes)').fill('3');
     await page.getByRole('switch', { name: 'Remember my answers in the history' }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();

@@ -15,7 +15,8 @@ import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
-import { EventChat, EventPolicies, EventProviders, EventQuestions, EventServers, EventTools } from './events';
+import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTools } from './events';
+import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
 // which the app sends as it is. The generated classes in wailsjs/go/models.ts
@@ -59,6 +60,8 @@ export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structu
   argumentErrors: MessageErrors;
 };
 export type AppInfo = Data<app.AppInfo>;
+/** The language setting: the person's choice ('' for the system's) and Go's language now. */
+export type LanguageView = { choice: string; language: string };
 export type SettingsView = Data<app.SettingsView>;
 export type LinkWarning = Data<linkcheck.Warning>;
 export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
@@ -168,9 +171,29 @@ export type ChatEvent = {
  */
 export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'>;
 
-/** A sentence for people from whatever a failed call rejected with. */
+/**
+ * A failed call to Go. Go sends its own sentences as messages (key, args),
+ * which render in the window's language when shown; other errors are text.
+ */
+export class GoError extends Error {
+  constructor(
+    /** The sentence, when Go sent one of the catalogue's. */
+    readonly goMessage: GoMessage | null,
+    text: string,
+  ) {
+    super(text);
+  }
+  /** Whether Go said the sentence with this key. */
+  is(key: string): boolean {
+    return this.goMessage?.key === key;
+  }
+}
+
+/** A sentence for people, in the window's language, from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
+  if (e instanceof GoError && e.goMessage) return msg(e.goMessage);
   if (typeof e === 'string') return e;
+  if (isGoMessage(e)) return msg(e);
   if (e instanceof Error) return e.message;
   if (e && typeof e === 'object' && 'message' in e) return String((e as { message: unknown }).message);
   return String(e);
@@ -178,7 +201,7 @@ export function errorText(e: unknown): string {
 
 function backend(): void {
   const w = window as unknown as { go?: unknown };
-  if (!w.go) throw new Error('Gatehouse’s core is not reachable: this page must run inside the Gatehouse app.');
+  if (!w.go) throw new GoError(null, t('app.noCore'));
 }
 
 async function call<T>(fn: () => Promise<T>): Promise<T> {
@@ -186,7 +209,8 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    throw new Error(errorText(e));
+    if (e instanceof GoError) throw e;
+    throw new GoError(isGoMessage(e) ? e : null, errorText(e));
   }
 }
 
@@ -277,6 +301,16 @@ export async function getSettings(): Promise<SettingsView> {
 
 export function saveSettings(v: SettingsView): Promise<void> {
   return call(() => Settings.Save(v as app.SettingsView));
+}
+
+/** The language setting. */
+export async function getLanguage(): Promise<LanguageView> {
+  return (await call(() => Settings.Language())) as LanguageView;
+}
+
+/** Stores the language choice ('' for the system's, 'en', 'zh-CN'); Go renders its sentences in it from now on. */
+export async function setLanguage(choice: string): Promise<LanguageView> {
+  return (await call(() => Settings.SetLanguage(choice))) as LanguageView;
 }
 
 // --- Model providers (Settings → Models) --------------------------------------
@@ -558,6 +592,11 @@ export function openChatLink(linkID: string): Promise<void> {
 /** Calls cb with every event of every running chat turn. */
 export function onChat(cb: (ev: ChatEvent) => void): Unsubscribe {
   return on(EventChat, (ev) => cb(ev as ChatEvent));
+}
+
+/** Calls cb with the language setting whenever the person changes it. */
+export function onLanguage(cb: (v: LanguageView) => void): Unsubscribe {
+  return on(EventLanguage, (v) => cb(v as LanguageView));
 }
 
 /** Calls cb whenever the providers change (read them again with listProviders). */

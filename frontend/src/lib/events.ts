@@ -14,3 +14,5 @@ export const EventChat = 'chat';
 export const EventProviders = 'providers:changed';
 /** One server's tool permissions and request policy, whenever they change, also from the consent dialog (app.EventPolicies). */
 export const EventPolicies = 'policies:changed';
+/** The language setting, whenever the person changes it in Settings (app.EventLanguage). */
+export const EventLanguage = 'language:changed';

@@ -2,6 +2,7 @@
 
 import * as api from './api';
 import type { AppInfo, SettingsView } from './api';
+import { language } from './i18n.svelte';
 
 class SettingsStore {
   info = $state<AppInfo | null>(null);
@@ -14,6 +15,27 @@ class SettingsStore {
       this.error = '';
     } catch (e) {
       this.error = api.errorText(e);
+    }
+  }
+
+  /** Reads the language choice from Go and follows its changes; returns the unsubscribe. */
+  startLanguage(): () => void {
+    api
+      .getLanguage()
+      .then((v) => (language.choice = v.choice))
+      .catch(() => {}); // outside the app (no core): the system's language
+    return api.onLanguage((v) => (language.choice = v.choice));
+  }
+
+  /** Changes the language at once (the window re-renders) and stores the choice: '' follows the system. */
+  async setLanguage(choice: string): Promise<void> {
+    const before = language.choice;
+    language.choice = choice;
+    try {
+      await api.setLanguage(choice);
+    } catch (e) {
+      language.choice = before;
+      throw e;
     }
   }
 

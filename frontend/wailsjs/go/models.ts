@@ -162,6 +162,20 @@ export namespace app {
 	        this.answer = source["answer"];
 	    }
 	}
+	export class LanguageView {
+	    choice: string;
+	    language: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LanguageView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.choice = source["choice"];
+	        this.language = source["language"];
+	    }
+	}
 	export class ListCount {
 	    tools: number;
 	    resources: number;

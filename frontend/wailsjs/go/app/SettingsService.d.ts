@@ -6,4 +6,8 @@ export function Get():Promise<app.SettingsView>;
 
 export function Info():Promise<app.AppInfo>;
 
+export function Language():Promise<app.LanguageView>;
+
 export function Save(arg1:app.SettingsView):Promise<void>;
+
+export function SetLanguage(arg1:string):Promise<app.LanguageView>;

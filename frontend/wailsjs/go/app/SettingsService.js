@@ -10,6 +10,14 @@ export function Info() {
   return window['go']['app']['SettingsService']['Info']();
 }
 
+export function Language() {
+  return window['go']['app']['SettingsService']['Language']();
+}
+
 export function Save(arg1) {
   return window['go']['app']['SettingsService']['Save'](arg1);
+}
+
+export function SetLanguage(arg1) {
+  return window['go']['app']['SettingsService']['SetLanguage'](arg1);
 }
