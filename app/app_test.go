@@ -107,7 +107,7 @@ func TestServersService_Validate(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(errs[tc.field], tc.msg) {
+			if !strings.Contains(errs[tc.field].String(), tc.msg) {
 				t.Errorf("errors = %v, want %s: %q", errs, tc.field, tc.msg)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -66,8 +67,8 @@ type ToolPolicyView struct {
 	// Effective is what a call does now, outside a conversation where the
 	// person allowed it: ModeAsk, ModeAllow or ModeDeny; Why says why in a
 	// sentence when it is not asked.
-	Effective string `json:"effective"`
-	Why       string `json:"why"`
+	Effective string       `json:"effective"`
+	Why       i18n.Message `json:"why"`
 }
 
 // PoliciesService is bound to the frontend: Settings → Tool permissions.
@@ -266,9 +267,7 @@ func (t ToolPolicyView) with(p store.ToolPolicy) ToolPolicyView {
 	default:
 		t.Effective = ModeAsk
 	}
-	if why != "" {
-		t.Why = sentence(why)
-	}
+	t.Why = why
 	return t
 }
 

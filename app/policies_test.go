@@ -160,7 +160,7 @@ func TestPoliciesService_Settings(t *testing.T) {
 		}
 		if s.why != "" {
 			for _, tool := range v.Tools {
-				if tool.Name == "read_notes" && tool.Why != s.why {
+				if tool.Name == "read_notes" && tool.Why.String() != s.why {
 					t.Errorf("%s: read_notes why = %q, want %q", s.name, tool.Why, s.why)
 				}
 			}

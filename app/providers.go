@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -125,41 +126,41 @@ func (s *ProvidersService) Validate(id string, in ProviderInput) FieldErrors {
 	name := strings.TrimSpace(in.Name)
 	switch {
 	case name == "":
-		errs["name"] = "Give the provider a name."
+		errs["name"] = i18n.M("providers.error.noName")
 	case len(name) > 100:
-		errs["name"] = "Keep the name under 100 characters."
+		errs["name"] = i18n.M("servers.error.longName")
 	default:
 		if other, err := s.core.Store.ProviderByName(name); err == nil && other.ID != id {
-			errs["name"] = fmt.Sprintf("A provider named %q already exists.", other.Name)
+			errs["name"] = i18n.M("providers.error.duplicate", "name", strconv.Quote(other.Name))
 		}
 	}
 	preset, known := llm.PresetByID(in.Preset)
 	if in.Preset != "" && !known {
-		errs["preset"] = fmt.Sprintf("There is no preset named %q.", in.Preset)
+		errs["preset"] = i18n.M("providers.error.preset", "preset", strconv.Quote(in.Preset))
 	}
 	switch llm.Kind(in.Kind) {
 	case "", llm.KindOpenAI, llm.KindAnthropic:
 	default:
-		errs["kind"] = "Choose openai (OpenAI-compatible) or anthropic."
+		errs["kind"] = i18n.M("providers.error.kind")
 	}
 	baseURL := strings.TrimSpace(in.BaseURL)
 	if baseURL == "" {
 		baseURL = preset.BaseURL
 	}
 	if baseURL == "" {
-		errs["baseUrl"] = "Give the base URL, such as http://127.0.0.1:11434/v1."
+		errs["baseUrl"] = i18n.M("providers.error.noBaseURL")
 	} else if u, err := url.Parse(baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs["baseUrl"] = "The base URL must be an http or https address, such as http://127.0.0.1:11434/v1."
+		errs["baseUrl"] = i18n.M("providers.error.baseURL")
 	}
 	if strings.TrimSpace(in.Model) == "" {
-		errs["model"] = "Choose a model; Test lists the models the provider offers."
+		errs["model"] = i18n.M("providers.error.noModel")
 	}
 	key := strings.TrimSpace(in.APIKey)
 	switch {
 	case strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		errs["apiKey"] = "An API key has no spaces or line breaks; paste it again."
+		errs["apiKey"] = i18n.M("providers.error.keySpaces")
 	case key != "" && in.ClearKey:
-		errs["apiKey"] = "Either give a new API key or remove the saved one, not both."
+		errs["apiKey"] = i18n.M("providers.error.keyBoth")
 	}
 	return errs
 }
@@ -168,7 +169,7 @@ func (s *ProvidersService) Validate(id string, in ProviderInput) FieldErrors {
 // provider becomes the default one.
 func (s *ProvidersService) Add(in ProviderInput) (ProviderView, error) {
 	if errs := s.Validate("", in); len(errs) > 0 {
-		return ProviderView{}, fmt.Errorf("the provider was not saved: %s", errs.providerSummary())
+		return ProviderView{}, i18n.Err("providers.error.notSaved", "detail", errs.providerSummary())
 	}
 	saved, err := s.core.Store.PutProvider(toProvider("", in))
 	if err != nil {
@@ -178,7 +179,7 @@ func (s *ProvidersService) Add(in ProviderInput) (ProviderView, error) {
 		if err := s.core.secrets.put(store.SecretAPIKey, saved.ID, key); err != nil {
 			// Without its key the provider would fail later, far from here.
 			_ = s.core.Store.DeleteProvider(saved.ID)
-			return ProviderView{}, fmt.Errorf("the provider was not saved: %w", err)
+			return ProviderView{}, i18n.Wrap(err, "providers.error.notSaved", "detail", err)
 		}
 	}
 	set, err := s.core.Store.Settings()
@@ -187,7 +188,7 @@ func (s *ProvidersService) Add(in ProviderInput) (ProviderView, error) {
 		err = s.core.Store.PutSettings(set)
 	}
 	if err != nil {
-		return ProviderView{}, fmt.Errorf("the provider was saved, but not made the default: %w", err)
+		return ProviderView{}, i18n.Wrap(err, "providers.error.notDefault", "detail", err)
 	}
 	s.core.emitProviders()
 	return s.core.providerView(saved)
@@ -197,10 +198,10 @@ func (s *ProvidersService) Add(in ProviderInput) (ProviderView, error) {
 // key; ClearKey removes it.
 func (s *ProvidersService) Update(id string, in ProviderInput) (ProviderView, error) {
 	if id == "" {
-		return ProviderView{}, errors.New("no provider given to update")
+		return ProviderView{}, i18n.Err("providers.error.noID")
 	}
 	if errs := s.Validate(id, in); len(errs) > 0 {
-		return ProviderView{}, fmt.Errorf("the provider was not saved: %s", errs.providerSummary())
+		return ProviderView{}, i18n.Err("providers.error.notSaved", "detail", errs.providerSummary())
 	}
 	saved, err := s.core.Store.PutProvider(toProvider(id, in))
 	if err != nil {
@@ -214,7 +215,7 @@ func (s *ProvidersService) Update(id string, in ProviderInput) (ProviderView, er
 	}
 	s.core.emitProviders()
 	if err != nil {
-		return ProviderView{}, fmt.Errorf("the provider was saved, but %w", err)
+		return ProviderView{}, i18n.Wrap(err, "providers.error.savedBut", "detail", err)
 	}
 	return s.core.providerView(saved)
 }
@@ -227,7 +228,7 @@ func (s *ProvidersService) Remove(id string) error {
 	}
 	s.core.emitProviders()
 	if err := s.core.secrets.delete(store.SecretAPIKey, id); err != nil {
-		return fmt.Errorf("the provider was removed, but %w", err)
+		return i18n.Wrap(err, "providers.error.removedBut", "detail", err)
 	}
 	return nil
 }
@@ -414,12 +415,6 @@ func (c *Core) emitProviders() {
 
 // providerSummary joins a provider editor's field errors into one line, in
 // the order of the form.
-func (e FieldErrors) providerSummary() string {
-	var parts []string
-	for _, k := range []string{"name", "preset", "kind", "baseUrl", "model", "apiKey"} {
-		if msg, ok := e[k]; ok {
-			parts = append(parts, msg)
-		}
-	}
-	return strings.Join(parts, " ")
+func (e FieldErrors) providerSummary() i18n.Message {
+	return e.inOrder("name", "preset", "kind", "baseUrl", "model", "apiKey")
 }

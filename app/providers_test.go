@@ -234,7 +234,7 @@ func TestProvidersService_Validate(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(errs[tc.field], tc.want) || len(errs) != 1 {
+			if !strings.Contains(errs[tc.field].String(), tc.want) || len(errs) != 1 {
 				t.Errorf("errors %v, want only %s: %q", errs, tc.field, tc.want)
 			}
 			if _, err := svc.Add(tc.in); tc.id == "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {

@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -33,7 +34,7 @@ func TestQuestionService_ToolCallAndSampling(t *testing.T) {
 	args := json.RawMessage(`{"message":"你好"}`)
 	approved := make(chan mcp.Approval, 1)
 	go func() {
-		a, _ := core.Broker.ApproveToolCall(context.Background(), peer, mcp.ToolCall{Tool: "echo", Arguments: args}, mcp.ToolPolicyAsk, "")
+		a, _ := core.Broker.ApproveToolCall(context.Background(), peer, mcp.ToolCall{Tool: "echo", Arguments: args}, mcp.ToolPolicyAsk, i18n.Message{})
 		approved <- a
 	}()
 	q := shownRequest(t, rec, 0)

@@ -1,15 +1,15 @@
 package app
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -34,48 +34,48 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 	name := strings.TrimSpace(in.Name)
 	switch {
 	case name == "":
-		errs["name"] = "Give the server a name."
+		errs["name"] = i18n.M("servers.error.noName")
 	case len(name) > 100:
-		errs["name"] = "Keep the name under 100 characters."
+		errs["name"] = i18n.M("servers.error.longName")
 	default:
 		if other, err := s.core.Store.ServerByName(name); err == nil && other.ID != id {
-			errs["name"] = fmt.Sprintf("A server named %q already exists.", other.Name)
+			errs["name"] = i18n.M("servers.error.duplicate", "name", strconv.Quote(other.Name))
 		}
 	}
 	switch in.Transport {
 	case store.TransportStdio:
 		if strings.TrimSpace(in.Command) == "" {
-			errs["command"] = "A stdio server needs a command to run."
+			errs["command"] = i18n.M("servers.error.noCommand")
 		}
 		for k := range in.Env {
 			if k == "" || strings.ContainsAny(k, "=\x00") {
-				errs["env"] = fmt.Sprintf("%q is not a valid variable name.", k)
+				errs["env"] = i18n.M("servers.error.envName", "name", strconv.Quote(k))
 			}
 		}
 	case store.TransportHTTP:
 		if strings.TrimSpace(in.URL) == "" {
-			errs["url"] = "An HTTP server needs a URL."
+			errs["url"] = i18n.M("servers.error.noURL")
 		} else if err := mcp.ValidateConfig(toServer("", in)); err != nil {
-			errs["url"] = sentence(strings.TrimPrefix(err.Error(), mcp.ErrBadConfig.Error()+": "))
+			errs["url"] = mcp.ConfigProblem(err)
 		}
 		if u := strings.TrimSpace(in.ClientMetadataURL); u != "" {
 			// A client ID metadata document URL must be https with a path.
 			if l, err := linkcheck.Check(u); err != nil || l.Scheme != "https" || l.After == "" || l.After == "/" {
-				errs["clientMetadataUrl"] = "Use the https address of the client metadata document, with a path."
+				errs["clientMetadataUrl"] = i18n.M("servers.error.metadataURL")
 			}
 		}
 		if in.ClientSecret != "" && strings.TrimSpace(in.ClientID) == "" {
-			errs["clientId"] = "A client secret needs its client ID."
+			errs["clientId"] = i18n.M("servers.error.secretWithoutID")
 		}
 		for k, v := range in.Headers {
 			if !httpguts.ValidHeaderFieldName(k) {
-				errs["headers"] = fmt.Sprintf("%q is not a valid header name.", k)
+				errs["headers"] = i18n.M("servers.error.headerName", "name", strconv.Quote(k))
 			} else if !httpguts.ValidHeaderFieldValue(v) {
-				errs["headers"] = fmt.Sprintf("The value of %s has characters a header cannot carry.", k)
+				errs["headers"] = i18n.M("servers.error.headerValue", "name", k)
 			}
 		}
 	default:
-		errs["transport"] = "Choose stdio or HTTP."
+		errs["transport"] = i18n.M("servers.error.transport")
 	}
 	return errs
 }
@@ -89,14 +89,14 @@ func (s *ServersService) Add(in ServerInput) (ServerView, error) {
 // to reach it changed.
 func (s *ServersService) Update(id string, in ServerInput) (ServerView, error) {
 	if id == "" {
-		return ServerView{}, errors.New("no server given to update")
+		return ServerView{}, i18n.Err("servers.error.noID")
 	}
 	return s.save(id, in)
 }
 
 func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
 	if errs := s.Validate(id, in); len(errs) > 0 {
-		return ServerView{}, fmt.Errorf("the server was not saved: %s", errs.summary())
+		return ServerView{}, i18n.Err("servers.error.notSaved", "detail", errs.summary())
 	}
 	srv := toServer(id, in)
 	if id != "" {
@@ -129,7 +129,7 @@ func (s *ServersService) Remove(id string) error {
 	s.core.emitServers()
 	if srv.Transport == store.TransportHTTP { // only they sign in; others never wake the keyring
 		if err := s.core.secrets.delete(store.SecretSignIn, id); err != nil {
-			return fmt.Errorf("the server was removed, but %w", err)
+			return i18n.Wrap(err, "servers.error.removedBut", "detail", err)
 		}
 	}
 	return nil
@@ -257,25 +257,18 @@ func rfc3339(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// summary joins field errors into one line, in a stable order.
-func (e FieldErrors) summary() string {
-	var parts []string
-	for _, k := range []string{"name", "transport", "command", "env", "url", "headers"} {
+// summary joins field errors into one message, in a stable order.
+func (e FieldErrors) summary() i18n.Message {
+	return e.inOrder("name", "transport", "command", "env", "url", "headers")
+}
+
+// inOrder joins the errors of the given fields, in that order.
+func (e FieldErrors) inOrder(fields ...string) i18n.Message {
+	var parts []i18n.Message
+	for _, k := range fields {
 		if msg, ok := e[k]; ok {
 			parts = append(parts, msg)
 		}
 	}
-	return strings.Join(parts, " ")
-}
-
-// sentence capitalises the first letter and ends with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	return i18n.Sentences(parts...)
 }

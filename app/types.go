@@ -34,7 +34,7 @@ type ServerInput struct {
 
 // FieldErrors maps an input field name ("name", "command", "url", ...) to a
 // sentence explaining what is wrong with it. An empty map means valid.
-type FieldErrors map[string]string
+type FieldErrors map[string]i18n.Message
 
 // ServerView is one configured server with its live status, as the servers
 // pane shows it.
@@ -52,15 +52,15 @@ type StatusView struct {
 	State string `json:"state"`
 	// Message is a sentence for people when State is "error" (and a hint while
 	// reconnecting), e.g. "command not found: foo".
-	Message         string    `json:"message"`
-	Transport       string    `json:"transport"` // "stdio", "streamable HTTP" or "legacy SSE"
-	ProtocolVersion string    `json:"protocolVersion"`
-	ServerName      string    `json:"serverName"` // what the server calls itself
-	ServerVersion   string    `json:"serverVersion"`
-	Capabilities    []string  `json:"capabilities"` // "tools", "resources", "prompts", ...
-	Since           string    `json:"since"`        // RFC 3339 time of the last change
-	NextRetry       string    `json:"nextRetry"`    // RFC 3339, set while waiting to reconnect
-	Counts          ListCount `json:"counts"`
+	Message         i18n.Message `json:"message"`
+	Transport       string       `json:"transport"` // "stdio", "streamable HTTP" or "legacy SSE"
+	ProtocolVersion string       `json:"protocolVersion"`
+	ServerName      string       `json:"serverName"` // what the server calls itself
+	ServerVersion   string       `json:"serverVersion"`
+	Capabilities    []string     `json:"capabilities"` // "tools", "resources", "prompts", ...
+	Since           string       `json:"since"`        // RFC 3339 time of the last change
+	NextRetry       string       `json:"nextRetry"`    // RFC 3339, set while waiting to reconnect
+	Counts          ListCount    `json:"counts"`
 }
 
 // ListCount tells how many tools, resources and prompts a server offers.

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
@@ -92,7 +93,7 @@ type Call struct {
 	// Result is the result's text as the model receives it.
 	Result string `json:"result"`
 	// Note says, in a sentence, why a call did not run or how it was allowed.
-	Note string `json:"note"`
+	Note i18n.Message `json:"note"`
 }
 
 // Call states.
@@ -209,7 +210,7 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]bool,
 	res *Result, emit func(Event)) (llm.Message, error) {
 	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
-	result := func(state, text, note string, isError bool) llm.Message {
+	result := func(state, text string, note i18n.Message, isError bool) llm.Message {
 		call.State, call.Result, call.Note = state, text, note
 		res.Calls[call.ID] = call
 		c := call
@@ -218,20 +219,20 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	}
 	offered, ok := catalog.Lookup(tc.Name)
 	if !ok {
-		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), "", true), nil
+		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), i18n.Message{}, true), nil
 	}
 	call.ServerID, call.ServerName, call.Tool = offered.ServerID, offered.ServerName, offered.Tool.Name
 	if tc.Arguments == nil {
-		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, "", true), nil
+		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, i18n.Message{}, true), nil
 	}
 	args, err := decodeArguments(tc.Arguments)
 	if err != nil {
-		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called.", "", true), nil
+		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called.", i18n.Message{}, true), nil
 	}
 
 	peer, err := r.Manager.Peer(offered.ServerID)
 	if err != nil {
-		return result(CallFailed, fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName), "", true), nil
+		return result(CallFailed, fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName), i18n.Message{}, true), nil
 	}
 	policy, why := r.policy(offered, allowedHere)
 	call.State = CallAsking
@@ -241,11 +242,12 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		Description: offered.Tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(offered.Tool),
 		Destructive: destructive(offered.Tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle}, policy, why)
 	if err != nil {
-		result(CallDenied, "The person stopped the turn before answering.", "", true)
+		result(CallDenied, "The person stopped the turn before answering.", i18n.Message{}, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "Not run: the turn was stopped."}, err
 	}
 	if !approval.Allowed {
-		return result(CallDenied, approval.Reason, approval.Reason, true), nil
+		// The model reads Gatehouse's words in English; the card shows them in the person's language.
+		return result(CallDenied, approval.Reason.In(i18n.English), approval.Reason, true), nil
 	}
 	note := why
 	switch approval.Scope {
@@ -255,13 +257,13 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 			allowedHere[key] = true
 			res.AllowedHere = append(res.AllowedHere, key)
 		}
-		note = "allowed in this conversation"
+		note = i18n.M("chat.why.conversation")
 	case mcp.ScopeAlways:
 		if r.Settings != nil {
 			if err := r.Settings.AllowAlways(offered.ServerID, offered.Tool.Name); err != nil {
-				note = "allowed, but Always allow could not be saved: " + err.Error()
+				note = i18n.M("chat.note.alwaysNotSaved", "detail", err)
 			} else {
-				note = "always allowed from now on"
+				note = i18n.M("chat.note.always")
 			}
 		}
 	}
@@ -277,7 +279,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	case errors.Is(err, errCallTimedOut):
 		return result(CallFailed, fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", turn.CallTimeout), note, true), nil
 	case err != nil:
-		return result(CallFailed, "The tool call failed: "+mcp.Describe(err), note, true), nil
+		return result(CallFailed, "The tool call failed: "+mcp.Describe(err).In(i18n.English), note, true), nil
 	}
 	text := resultText(out)
 	if out.IsError {
@@ -323,7 +325,7 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 }
 
 // policy decides, from the person's settings, whether a call is asked.
-func (r *Runner) policy(o OfferedTool, allowedHere map[string]bool) (string, string) {
+func (r *Runner) policy(o OfferedTool, allowedHere map[string]bool) (string, i18n.Message) {
 	var tool, server string
 	var trusted bool
 	if r.Settings != nil {

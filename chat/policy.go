@@ -1,6 +1,9 @@
 package chat
 
-import "github.com/gatehouse-app/gatehouse/mcp"
+import (
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
 
 // Stored tool-call policies, as the person set them in Settings, per tool
 // and per server. Empty means none is set.
@@ -28,7 +31,7 @@ type ToolSettings interface {
 // outside any conversation's allowance, as the broker policy
 // (mcp.ToolPolicyAsk, Allow or Deny) and why, in a sentence: what Settings
 // shows for the tool. tool and server are the policies set ("" for none).
-func Decide(tool, server string, trusted, readOnly bool) (policy, why string) {
+func Decide(tool, server string, trusted, readOnly bool) (policy string, why i18n.Message) {
 	return decide(tool, server, trusted, readOnly, false)
 }
 
@@ -37,22 +40,22 @@ func Decide(tool, server string, trusted, readOnly bool) (policy, why string) {
 // (the person's answer in the dialog, which a tool set to ask each time
 // also honours), then the tool's own ask, then the server's policy, then a
 // read-only tool of a trusted server; anything else is asked.
-func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy, why string) {
+func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy string, why i18n.Message) {
 	switch {
 	case tool == PolicyDeny:
-		return mcp.ToolPolicyDeny, "this tool is set to Always deny"
+		return mcp.ToolPolicyDeny, i18n.M("chat.why.toolDeny")
 	case tool == PolicyAllow:
-		return mcp.ToolPolicyAllow, "this tool is set to Always allow"
+		return mcp.ToolPolicyAllow, i18n.M("chat.why.toolAllow")
 	case allowedHere:
-		return mcp.ToolPolicyAllow, "allowed in this conversation"
+		return mcp.ToolPolicyAllow, i18n.M("chat.why.conversation")
 	case tool == PolicyAsk:
-		return mcp.ToolPolicyAsk, ""
+		return mcp.ToolPolicyAsk, i18n.Message{}
 	case server == PolicyDeny:
-		return mcp.ToolPolicyDeny, "this server's tools are set to Always deny"
+		return mcp.ToolPolicyDeny, i18n.M("chat.why.serverDeny")
 	case server == PolicyAllow:
-		return mcp.ToolPolicyAllow, "this server's tools are set to Always allow"
+		return mcp.ToolPolicyAllow, i18n.M("chat.why.serverAllow")
 	case trusted && readOnly && server != PolicyAsk:
-		return mcp.ToolPolicyAllow, "a read-only tool of a server you trust"
+		return mcp.ToolPolicyAllow, i18n.M("chat.why.trusted")
 	}
-	return mcp.ToolPolicyAsk, ""
+	return mcp.ToolPolicyAsk, i18n.Message{}
 }

@@ -268,7 +268,7 @@ func TestCLI_URLAnswers(t *testing.T) {
 func warningLines(r *linkcheck.Report) []string {
 	var lines []string
 	for _, w := range r.Warnings {
-		lines = append(lines, "Warning: "+w.Text+"\n")
+		lines = append(lines, "Warning: "+w.Message.String()+"\n")
 	}
 	if len(lines) == 0 {
 		panic("the look-alike link has no warning")

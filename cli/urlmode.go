@@ -67,7 +67,7 @@ func (a *terminalAnswerer) showLink(req *mcp.Question) {
 		fmt.Fprintf(a.out, "International address: %s = %s\n", oneLine(l.Host), oneLine(l.ASCIIHost))
 	}
 	for _, w := range l.Warnings {
-		fmt.Fprintln(a.out, "Warning: "+oneLine(w.Text))
+		fmt.Fprintln(a.out, "Warning: "+oneLine(w.Message.String()))
 	}
 }
 

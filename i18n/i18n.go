@@ -119,6 +119,18 @@ func Text(s string) Message {
 	return Message{Key: "", Args: map[string]any{"text": s}}
 }
 
+// List makes a message that names its items as a list in the person's
+// language: "A", "A and B", "A, B and C"; in Chinese "A、B和C".
+func List(items ...Message) Message {
+	return Message{Key: "", Args: map[string]any{"items": items}}
+}
+
+// Sentences makes a message of several sentences one after another, as the
+// language writes them (a space between them in English, none in Chinese).
+func Sentences(msgs ...Message) Message {
+	return Message{Key: "", Args: map[string]any{"sentences": msgs}}
+}
+
 // String renders the message in the current language (see SetLanguage).
 func (m Message) String() string { return m.In(Current()) }
 
@@ -128,6 +140,20 @@ func (m Message) String() string { return m.In(Current()) }
 // instead of vanishing.
 func (m Message) In(l Language) string {
 	if m.Key == "" {
+		if items, ok := m.Args["items"].([]Message); ok {
+			return listText(items, l)
+		}
+		if msgs, ok := m.Args["sentences"].([]Message); ok {
+			text := ""
+			for i, s := range msgs {
+				if i == 0 {
+					text = s.In(l)
+				} else {
+					text = M("list.sentences", "a", text, "b", s).In(l)
+				}
+			}
+			return text
+		}
 		if s, ok := m.Args["text"].(string); ok {
 			return s
 		}
@@ -146,6 +172,21 @@ func (m Message) In(l Language) string {
 		}
 		return argText(v, l)
 	})
+}
+
+// listText joins items as language l writes a list.
+func listText(items []Message, l Language) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0].In(l)
+	}
+	head := items[0].In(l)
+	for _, it := range items[1 : len(items)-1] {
+		head = M("list.more", "a", head, "b", it).In(l)
+	}
+	return M("list.two", "a", head, "b", items[len(items)-1]).In(l)
 }
 
 // argText writes one argument: numbers without a needless ".0", nested

@@ -48,6 +48,8 @@ import (
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // MaxLength is the longest URL, in bytes, that Check accepts.
@@ -105,8 +107,8 @@ type Report struct {
 
 // Warning is one reason to look twice, in words a person understands.
 type Warning struct {
-	Kind string `json:"kind"` // one of the Warn* constants
-	Text string `json:"text"` // a full English sentence
+	Kind    string       `json:"kind"`    // one of the Warn* constants
+	Message i18n.Message `json:"message"` // a full sentence
 }
 
 // HasWarning reports whether r carries a warning of the given kind.
@@ -114,19 +116,10 @@ func (r *Report) HasWarning(kind string) bool {
 	return slices.ContainsFunc(r.Warnings, func(w Warning) bool { return w.Kind == kind })
 }
 
-// linkRefusal is a refusal from Check: its message is a sentence for
-// people and it matches ErrUnsafe with errors.Is.
-type linkRefusal struct{ msg string }
-
-// Error returns the sentence for people.
-func (e *linkRefusal) Error() string { return e.msg }
-
-// Unwrap makes every refusal match ErrUnsafe.
-func (e *linkRefusal) Unwrap() error { return ErrUnsafe }
-
-// refuse builds a refusal from a format string.
-func refuse(format string, args ...any) error {
-	return &linkRefusal{msg: fmt.Sprintf(format, args...)}
+// refuse builds a refusal from Check: its message is a sentence for people
+// and it matches ErrUnsafe with errors.Is.
+func refuse(msg i18n.Message) error {
+	return &i18n.Error{Message: msg, Err: ErrUnsafe}
 }
 
 // hostProfile is the strict IDNA profile every host name must pass.
@@ -156,17 +149,17 @@ func Check(raw string) (*Report, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, refuse("This address is not written correctly, so Gatehouse cannot check it.")
+		return nil, refuse(i18n.M("linkcheck.refuse.malformed"))
 	}
 	if u.User != nil {
-		return nil, refuse("This address hides its real destination behind a user name (the part before \"@\"); Gatehouse does not open such addresses.")
+		return nil, refuse(i18n.M("linkcheck.refuse.userinfo"))
 	}
 	host, err := resolveLinkHost(u)
 	if err != nil {
 		return nil, err
 	}
 	if scheme == "http" && !host.loopback {
-		return nil, refuse("This address uses unencrypted http; Gatehouse opens http only for development addresses on this computer, so use https instead.")
+		return nil, refuse(i18n.M("linkcheck.refuse.http"))
 	}
 	port, err := linkPort(u.Port(), scheme)
 	if err != nil {
@@ -181,24 +174,24 @@ func Check(raw string) (*Report, error) {
 func checkLinkText(raw string) error {
 	switch {
 	case raw == "":
-		return refuse("The address is empty.")
+		return refuse(i18n.M("linkcheck.refuse.empty"))
 	case len(raw) > MaxLength:
-		return refuse("This address is longer than %d characters, too long to check safely.", MaxLength)
+		return refuse(i18n.M("linkcheck.refuse.tooLong", "max", MaxLength))
 	case strings.TrimSpace(raw) != raw:
-		return refuse("This address starts or ends with blank space, which can hide what it really is.")
+		return refuse(i18n.M("linkcheck.refuse.padded"))
 	case !utf8.ValidString(raw):
-		return refuse("This address contains bytes that are not text.")
+		return refuse(i18n.M("linkcheck.refuse.notText"))
 	}
 	for _, r := range raw {
-		if name := hiddenRuneName(r); name != "" {
-			return refuse("This address contains %s (U+%04X), which can disguise what it really is.", name, r)
+		if name, ok := hiddenRuneName(r); ok {
+			return refuse(i18n.M("linkcheck.refuse.hidden", "what", name, "code", fmt.Sprintf("U+%04X", r)))
 		}
 	}
 	if strings.HasPrefix(raw, "-") {
-		return refuse("This address starts with a dash, which programs could mistake for an option.")
+		return refuse(i18n.M("linkcheck.refuse.dash"))
 	}
 	if strings.ContainsRune(raw, '\\') {
-		return refuse("This address contains a backslash, which programs read in different ways.")
+		return refuse(i18n.M("linkcheck.refuse.backslash"))
 	}
 	return nil
 }
@@ -206,29 +199,29 @@ func checkLinkText(raw string) error {
 // hiddenRuneName describes r when it is a character that must not appear in
 // a link: controls, spaces and line breaks, format characters (bidi controls,
 // zero-width characters, soft hyphen), variation selectors and other
-// default-ignorable or non-characters. It returns "" for ordinary characters.
-func hiddenRuneName(r rune) string {
+// default-ignorable or non-characters. ok is false for ordinary characters.
+func hiddenRuneName(r rune) (name i18n.Message, ok bool) {
 	switch {
 	case r == ' ':
-		return "a space"
+		return i18n.M("linkcheck.char.space"), true
 	case r == '\n' || r == '\r':
-		return "a line break"
+		return i18n.M("linkcheck.char.lineBreak"), true
 	case r == '\t':
-		return "a tab"
+		return i18n.M("linkcheck.char.tab"), true
 	case unicode.IsControl(r):
-		return "a control character"
+		return i18n.M("linkcheck.char.control"), true
 	case unicode.In(r, unicode.Bidi_Control):
-		return "a hidden text-direction mark"
+		return i18n.M("linkcheck.char.bidi"), true
 	case unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp):
-		return "a space character"
+		return i18n.M("linkcheck.char.spaceLike"), true
 	case r == 0x00AD:
-		return "an invisible soft hyphen"
+		return i18n.M("linkcheck.char.softHyphen"), true
 	case unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
-		return "an invisible character"
+		return i18n.M("linkcheck.char.invisible"), true
 	case r == utf8.RuneError || unicode.In(r, unicode.Noncharacter_Code_Point, unicode.Co, unicode.Cs):
-		return "an unusable character"
+		return i18n.M("linkcheck.char.unusable"), true
 	}
-	return ""
+	return i18n.Message{}, false
 }
 
 // linkScheme returns the lower-case scheme of raw, refusing anything but
@@ -236,14 +229,14 @@ func hiddenRuneName(r rune) string {
 func linkScheme(raw string) (string, error) {
 	name, rest, ok := strings.Cut(raw, ":")
 	if !ok || !validSchemeName(name) {
-		return "", refuse("This is not a complete web address; Gatehouse only opens addresses that start with https://.")
+		return "", refuse(i18n.M("linkcheck.refuse.noScheme"))
 	}
 	scheme := strings.ToLower(name)
 	if scheme != "https" && scheme != "http" {
-		return "", refuse("Gatehouse only opens web addresses (https); this one starts with %q.", shorten(scheme, 32)+":")
+		return "", refuse(i18n.M("linkcheck.refuse.scheme", "scheme", strconv.Quote(shorten(scheme, 32)+":")))
 	}
 	if !strings.HasPrefix(rest, "//") {
-		return "", refuse("This address is incomplete; a web address starts with %s://.", scheme)
+		return "", refuse(i18n.M("linkcheck.refuse.noSlashes", "scheme", scheme))
 	}
 	return scheme, nil
 }
@@ -271,10 +264,10 @@ func checkAuthority(afterSlashes string) error {
 		authority = authority[:i]
 	}
 	if strings.Contains(authority, "@") {
-		return refuse("This address hides its real destination behind a user name (the part before \"@\"); Gatehouse does not open such addresses.")
+		return refuse(i18n.M("linkcheck.refuse.userinfo"))
 	}
 	if strings.Contains(authority, "%") {
-		return refuse("The server name in this address is written with percent-encoding (%%), which can hide its real name.")
+		return refuse(i18n.M("linkcheck.refuse.percent"))
 	}
 	return nil
 }
@@ -293,27 +286,27 @@ type linkHost struct {
 func resolveLinkHost(u *url.URL) (linkHost, error) {
 	raw := u.Hostname()
 	if raw == "" {
-		return linkHost{}, refuse("This address does not name a server.")
+		return linkHost{}, refuse(i18n.M("linkcheck.refuse.noHost"))
 	}
 	if strings.HasPrefix(u.Host, "[") {
 		return resolveIPv6(raw)
 	}
 	if ip, err := netip.ParseAddr(raw); err == nil {
 		if !ip.Is4() {
-			return linkHost{}, refuse("This address writes an IPv6 number without square brackets.")
+			return linkHost{}, refuse(i18n.M("linkcheck.refuse.ipv6Brackets"))
 		}
 		return ipHost(raw, ip), nil
 	}
 	if numericHost(raw) {
-		return linkHost{}, refuse("This address writes its server's number in an unusual form (%s) that programs read in different ways; Gatehouse does not open it.", shorten(raw, 64))
+		return linkHost{}, refuse(i18n.M("linkcheck.refuse.numericHost", "host", shorten(raw, 64)))
 	}
 	ascii, err := hostProfile.ToASCII(raw)
 	if err != nil {
-		return linkHost{}, refuse("The server name %q is not a valid internet name.", shorten(raw, 64))
+		return linkHost{}, refuse(i18n.M("linkcheck.refuse.badName", "host", strconv.Quote(shorten(raw, 64))))
 	}
 	uni, err := hostProfile.ToUnicode(ascii)
 	if err != nil {
-		return linkHost{}, refuse("The server name %q is not a valid internet name.", shorten(raw, 64))
+		return linkHost{}, refuse(i18n.M("linkcheck.refuse.badName", "host", strconv.Quote(shorten(raw, 64))))
 	}
 	return linkHost{
 		raw:      raw,
@@ -328,7 +321,7 @@ func resolveLinkHost(u *url.URL) (linkHost, error) {
 func resolveIPv6(raw string) (linkHost, error) {
 	ip, err := netip.ParseAddr(raw)
 	if err != nil || !ip.Is6() || ip.Zone() != "" {
-		return linkHost{}, refuse("The server number %q in square brackets is not a valid IPv6 address.", shorten(raw, 64))
+		return linkHost{}, refuse(i18n.M("linkcheck.refuse.badIPv6", "host", strconv.Quote(shorten(raw, 64))))
 	}
 	return ipHost(raw, ip), nil
 }
@@ -384,7 +377,7 @@ func linkPort(port, scheme string) (string, error) {
 	}
 	n, err := strconv.Atoi(port)
 	if err != nil || n < 1 || n > 65535 {
-		return "", refuse("The port number in this address (%s) is not valid.", shorten(port, 16))
+		return "", refuse(i18n.M("linkcheck.refuse.port", "port", shorten(port, 16)))
 	}
 	if (scheme == "https" && n == 443) || (scheme == "http" && n == 80) {
 		return "", nil
@@ -463,22 +456,22 @@ func unicodeDomain(unicodeHost, asciiDomain string) string {
 // look: the name, then the address, then the port. The list is never nil.
 func linkWarnings(r *Report, h linkHost) []Warning {
 	ws := []Warning{} // never nil: the UI gets a list
-	add := func(kind, format string, args ...any) {
-		ws = append(ws, Warning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+	add := func(kind string, msg i18n.Message) {
+		ws = append(ws, Warning{Kind: kind, Message: msg})
 	}
 	if h.ip.IsValid() {
-		add(WarnIPHost, "This address is a raw IP number (%s), not a name, so there is no name to check it against.", h.ascii)
+		add(WarnIPHost, i18n.M("linkcheck.warn.ipHost", "host", h.ascii))
 	} else {
 		ws = append(ws, nameWarnings(r, h)...)
 	}
 	switch {
 	case r.Loopback:
-		add(WarnLoopback, "This is a development address on this computer (%s), not a site on the internet.", h.ascii)
+		add(WarnLoopback, i18n.M("linkcheck.warn.loopback", "host", h.ascii))
 	case h.ip.IsValid() && !PublicIP(h.ip):
-		add(WarnPrivate, "This address points into a private or local network (%s), not to the public internet.", h.ascii)
+		add(WarnPrivate, i18n.M("linkcheck.warn.private", "host", h.ascii))
 	}
 	if r.Port != "" && !r.Loopback {
-		add(WarnPort, "This address uses the unusual port %s instead of the standard one for %s.", r.Port, r.Scheme)
+		add(WarnPort, i18n.M("linkcheck.warn.port", "port", r.Port, "scheme", r.Scheme))
 	}
 	return ws
 }
@@ -509,20 +502,16 @@ func PublicIP(ip netip.Addr) bool {
 // IDN, mixed scripts, whole-script confusables and ASCII look-alikes.
 func nameWarnings(r *Report, h linkHost) []Warning {
 	var ws []Warning
-	add := func(kind, format string, args ...any) {
-		ws = append(ws, Warning{Kind: kind, Text: fmt.Sprintf(format, args...)})
+	add := func(kind string, msg i18n.Message) {
+		ws = append(ws, Warning{Kind: kind, Message: msg})
 	}
 	if h.mapped {
-		add(WarnNormalized, "This address was written with unusual forms of letters (such as full-width letters); it opens %s.", h.ascii)
+		add(WarnNormalized, i18n.M("linkcheck.warn.normalized", "host", h.ascii))
 	}
 	if !isASCII(h.unicode) {
-		add(WarnIDN, "This address contains letters beyond the plain English alphabet; its ASCII form is %s.", h.ascii)
+		add(WarnIDN, i18n.M("linkcheck.warn.idn", "host", h.ascii))
 	}
 	imitated := imitatedName(r.Domain, h.unicode)
-	imitates := ""
-	if imitated != "" {
-		imitates = " and may imitate " + imitated
-	}
 	labels := strings.Split(strings.TrimSuffix(h.unicode, "."), ".")
 	tldScript := soleScript(labels[len(labels)-1])
 	var mixed, confusable []string
@@ -544,20 +533,21 @@ func nameWarnings(r *Report, h linkHost) []Warning {
 		}
 	}
 	if len(mixed) > 0 {
-		if imitates == "" {
-			imitates = ", a trick often used to imitate other addresses"
+		if imitated != "" {
+			add(WarnMixedScript, i18n.M("linkcheck.warn.mixedScript.imitates", "scripts", scriptList(mixed), "name", imitated))
+		} else {
+			add(WarnMixedScript, i18n.M("linkcheck.warn.mixedScript", "scripts", scriptList(mixed)))
 		}
-		add(WarnMixedScript, "This address mixes letters from several alphabets (%s) in one name%s.", joinWords(mixed), imitates)
 	}
 	if len(confusable) > 0 && imitated != "" {
 		if slices.Equal(confusable, []string{"Latin"}) {
-			add(WarnConfusable, "This address uses unusual letters that look like plain Latin ones%s.", imitates)
+			add(WarnConfusable, i18n.M("linkcheck.warn.confusableLatin", "name", imitated))
 		} else {
-			add(WarnConfusable, "This address is written in %s letters that look like Latin ones%s.", joinWords(confusable), imitates)
+			add(WarnConfusable, i18n.M("linkcheck.warn.confusable", "scripts", scriptList(confusable), "name", imitated))
 		}
 	}
 	if asciiLookAlike(h.raw, r.Domain) {
-		add(WarnLookAlike, "This address mixes characters that look alike (such as I and l, or 0 and O); check it letter by letter.")
+		add(WarnLookAlike, i18n.M("linkcheck.warn.lookAlike"))
 	}
 	return ws
 }
@@ -744,12 +734,37 @@ func appendNew(list []string, values ...string) []string {
 	return list
 }
 
-// joinWords joins names as English: "A", "A and B", "A, B and C".
-func joinWords(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
+// scriptList names scripts as a list in the person's language ("Latin and
+// Cyrillic").
+func scriptList(scripts []string) i18n.Message {
+	names := make([]i18n.Message, len(scripts))
+	for i, s := range scripts {
+		if m, ok := scriptNames[s]; ok {
+			names[i] = m
+		} else {
+			names[i] = i18n.Text(s)
+		}
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return i18n.List(names...)
+}
+
+// scriptNames are the names of the scripts a look-alike address most often
+// mixes, in the person's language; others keep their Unicode name.
+var scriptNames = map[string]i18n.Message{
+	"Latin":      i18n.M("linkcheck.script.latin"),
+	"Cyrillic":   i18n.M("linkcheck.script.cyrillic"),
+	"Greek":      i18n.M("linkcheck.script.greek"),
+	"Armenian":   i18n.M("linkcheck.script.armenian"),
+	"Cherokee":   i18n.M("linkcheck.script.cherokee"),
+	"Georgian":   i18n.M("linkcheck.script.georgian"),
+	"Han":        i18n.M("linkcheck.script.han"),
+	"Hiragana":   i18n.M("linkcheck.script.hiragana"),
+	"Katakana":   i18n.M("linkcheck.script.katakana"),
+	"Hangul":     i18n.M("linkcheck.script.hangul"),
+	"Arabic":     i18n.M("linkcheck.script.arabic"),
+	"Hebrew":     i18n.M("linkcheck.script.hebrew"),
+	"Thai":       i18n.M("linkcheck.script.thai"),
+	"Devanagari": i18n.M("linkcheck.script.devanagari"),
 }
 
 // shorten truncates s to at most n runes, marking the cut with an ellipsis.

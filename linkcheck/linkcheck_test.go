@@ -206,7 +206,7 @@ func TestCheck_Accepted_E22(t *testing.T) {
 			if kinds := warningKinds(r); !slices.Equal(kinds, tc.kinds) {
 				t.Errorf("warnings %v, want %v; texts: %v", kinds, tc.kinds, r.Warnings)
 			}
-			if tc.mention != "" && !slices.ContainsFunc(r.Warnings, func(w Warning) bool { return strings.Contains(w.Text, tc.mention) }) {
+			if tc.mention != "" && !slices.ContainsFunc(r.Warnings, func(w Warning) bool { return strings.Contains(w.Message.String(), tc.mention) }) {
 				t.Errorf("no warning mentions %q: %v", tc.mention, r.Warnings)
 			}
 			for _, kind := range tc.kinds {
@@ -227,7 +227,7 @@ func TestReport_JSON_E20(t *testing.T) {
 		{"no warnings is an empty list", "https://example.com/a",
 			`{"url":"https://example.com/a","scheme":"https","host":"example.com","asciiHost":"example.com","port":"","domain":"example.com","asciiDomain":"example.com","display":"https://example.com/a","before":"https://","domainPart":"example.com","after":"/a","loopback":false,"warnings":[]}`},
 		{"a warning has its kind and sentence", "https://example.com:8443/",
-			`{"url":"https://example.com:8443/","scheme":"https","host":"example.com","asciiHost":"example.com","port":"8443","domain":"example.com","asciiDomain":"example.com","display":"https://example.com:8443/","before":"https://","domainPart":"example.com","after":":8443/","loopback":false,"warnings":[{"kind":"unusual-port","text":"This address uses the unusual port 8443 instead of the standard one for https."}]}`},
+			`{"url":"https://example.com:8443/","scheme":"https","host":"example.com","asciiHost":"example.com","port":"8443","domain":"example.com","asciiDomain":"example.com","display":"https://example.com:8443/","before":"https://","domainPart":"example.com","after":":8443/","loopback":false,"warnings":[{"kind":"unusual-port","message":{"key":"linkcheck.warn.port","args":{"port":"8443","scheme":"https"},"text":"This address uses the unusual port 8443 instead of the standard one for https."}}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Check(tc.raw)
@@ -347,10 +347,10 @@ func TestCheck_MessagesAreSentences_E22(t *testing.T) {
 	for _, tc := range acceptedLinks {
 		if r, err := Check(tc.raw); err == nil {
 			for _, w := range r.Warnings {
-				if w.Text == "" || w.Kind == "" {
+				if w.Message.String() == "" || w.Kind == "" {
 					t.Errorf("%s: empty warning %+v", tc.name, w)
 				}
-				texts = append(texts, w.Text)
+				texts = append(texts, w.Message.String())
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -313,11 +314,11 @@ func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) 
 	case errors.Is(err, errRateLimited):
 		entry.Outcome = store.OutcomeRateLimited
 		b.record(entry)
-		return false, errors.New("too many requests from this server are waiting; answer them first")
+		return false, i18n.Err("mcp.broker.tooManyWaiting")
 	case err != nil:
 		entry.Outcome = store.OutcomeCancelled
 		b.record(entry)
-		return false, fmt.Errorf("the sign-in was not answered: %w", err)
+		return false, i18n.Wrap(err, "mcp.signin.notAnswered", "detail", err)
 	}
 	switch resp.Action {
 	case ActionAccept:
@@ -485,14 +486,14 @@ func applySamplingEdit(req *Sampling, edit *SamplingEdit) (Sampling, string, err
 	}
 	if edit.Model != "" {
 		if !slices.ContainsFunc(req.Models, func(m SamplingModel) bool { return m.ID == edit.Model }) {
-			return run, "", fmt.Errorf("the model %q is not one offered", edit.Model)
+			return run, "", i18n.Err("mcp.sampling.unknownModel", "model", strconv.Quote(edit.Model))
 		}
 		model = edit.Model
 	}
 	run.SystemPrompt = edit.SystemPrompt
 	if edit.Messages != nil {
 		if len(edit.Messages) != len(req.Messages) {
-			return run, "", errors.New("the edited prompt has a different number of messages")
+			return run, "", i18n.Err("mcp.sampling.messageCount")
 		}
 		for i := range run.Messages {
 			run.Messages[i].Text = edit.Messages[i].Text // roles stay the server's
@@ -526,7 +527,7 @@ const (
 // ending ctx (the person pressed Stop) withdraws it. Every decision goes to
 // the history. A call that is not allowed comes back with Reason set, for
 // the model and the person.
-func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy, why string) (Approval, error) {
+func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy string, why i18n.Message) (Approval, error) {
 	now := b.opts.Now()
 	settings, _ := b.opts.Store.Settings()
 	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
@@ -536,13 +537,13 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	}
 	switch policy {
 	case ToolPolicyAllow:
-		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why
+		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why.In(i18n.English)
 		b.record(entry)
 		return Approval{Allowed: true, Scope: ScopeOnce}, nil
 	case ToolPolicyDeny:
-		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why
+		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why.In(i18n.English)
 		b.record(entry)
-		return Approval{Reason: "The person's settings do not allow this tool: " + why}, nil
+		return Approval{Reason: i18n.M("mcp.approval.settings", "why", why)}, nil
 	}
 	timeout := settings.ElicitationTimeout
 	if timeout <= 0 {
@@ -557,11 +558,11 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	case errors.Is(err, errRateLimited):
 		entry.Outcome = store.OutcomeRateLimited
 		b.record(entry)
-		return Approval{Reason: "Too many questions from this server are waiting, so the call was not shown to the person."}, nil
+		return Approval{Reason: i18n.M("mcp.approval.flood")}, nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		entry.Outcome, entry.Detail = store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout)
 		b.record(entry)
-		return Approval{Asked: true, Reason: "The person did not answer in time, so the call was not made."}, nil
+		return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, nil
 	case err != nil:
 		entry.Outcome, entry.Detail = store.OutcomeCancelled, "stopped before the person answered"
 		b.record(entry)
@@ -575,11 +576,11 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	case ActionDecline:
 		entry.Outcome = store.OutcomeDeclined
 		b.record(entry)
-		return Approval{Asked: true, Reason: "The person denied this call."}, nil
+		return Approval{Asked: true, Reason: i18n.M("mcp.approval.denied")}, nil
 	default:
 		entry.Outcome = store.OutcomeCancelled
 		b.record(entry)
-		return Approval{Asked: true, Reason: "The person dismissed the question, so the call was not made."}, nil
+		return Approval{Asked: true, Reason: i18n.M("mcp.approval.dismissed")}, nil
 	}
 }
 
@@ -669,7 +670,7 @@ func (b *Broker) refusedLocked(q *serverQueue, server ServerRef) bool {
 	// One flood notice per server: a new one replaces the old.
 	b.notices = slices.DeleteFunc(b.notices, func(n Notice) bool { return n.Kind == NoticeFlood && n.ServerID == server.ID })
 	b.addNoticeLocked(Notice{Kind: NoticeFlood, ServerID: server.ID, ServerName: server.Name, Refused: q.refused,
-		Text: fmt.Sprintf("%s is sending too many requests. Some were refused without being shown.", server.Name)})
+		Message: i18n.M("mcp.notice.flood", "server", server.Name)})
 	q.refused = 0
 	return true
 }
@@ -782,7 +783,7 @@ func (b *Broker) finish(id string, resp Response, waitingOnly bool) error {
 		return ErrNotOpen
 	case waitingOnly && pd == b.current:
 		b.mu.Unlock()
-		return errors.New("that request is on screen: answer it in its dialog")
+		return i18n.Err("mcp.broker.onScreen")
 	}
 	b.takeLocked(pd)
 	var opened *openedURL
@@ -810,11 +811,11 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 	}
 	if wasShown {
 		n := Notice{Kind: NoticeWithdrawn, ServerID: pd.q.Server.ID, ServerName: pd.q.Server.Name,
-			Text: fmt.Sprintf("%s withdrew its request or disconnected; nothing was sent.", pd.q.Server.Name)}
+			Message: i18n.M("mcp.notice.withdrawn", "server", pd.q.Server.Name)}
 		if timedOut {
 			n.Kind = NoticeTimedOut
-			n.Text = fmt.Sprintf("The request from %s was cancelled: it had no answer after %s.", pd.q.Server.Name,
-				pd.q.Deadline.Sub(pd.q.ReceivedAt).Round(time.Second))
+			n.Message = i18n.M("mcp.notice.timedOut", "server", pd.q.Server.Name,
+				"duration", pd.q.Deadline.Sub(pd.q.ReceivedAt).Round(time.Second).String())
 		}
 		b.addNoticeLocked(n)
 	}
@@ -845,7 +846,7 @@ func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Messa
 	case pd.q.Kind == KindSampling && values != nil:
 		return nil, errors.New("a sampling request is approved with ReviewSampling")
 	case values != nil:
-		return nil, errors.New("this request asks to open a web page, not to fill in a form")
+		return nil, i18n.Err("mcp.broker.notAForm")
 	}
 	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
 }
@@ -901,7 +902,7 @@ func (b *Broker) Refuse(id, action string) error {
 	}
 	if err := b.finish(id, Response{Action: action, detail: refusedDetail}, true); err != nil {
 		if errors.Is(err, ErrNotOpen) {
-			return errors.New("that request is no longer waiting")
+			return i18n.Err("mcp.broker.notWaiting")
 		}
 		return err
 	}
@@ -1142,14 +1143,14 @@ func (b *Broker) watchOpened(o *openedURL, completedEarly bool) {
 	q := o.q
 	timeout := q.Deadline.Sub(q.ReceivedAt)
 	timer := time.AfterFunc(timeout, func() {
-		b.endOpened(o, fmt.Errorf("%s did not confirm within %s that the web page was finished", q.Server.Name, timeout.Round(time.Second)))
+		b.endOpened(o, i18n.Err("mcp.url.noConfirmation", "server", q.Server.Name, "duration", timeout.Round(time.Second).String()))
 	})
 	stopWatch := make(chan struct{})
 	if q.Peer.connDone != nil {
 		go func() {
 			select {
 			case <-q.Peer.connDone:
-				b.endOpened(o, fmt.Errorf("%s disconnected before the web page was finished", q.Server.Name))
+				b.endOpened(o, i18n.Err("mcp.url.disconnected", "server", q.Server.Name))
 			case <-stopWatch:
 			}
 		}()
@@ -1254,7 +1255,7 @@ func (b *Broker) endOpenedByID(id string, err error) error {
 	}
 	b.mu.Unlock()
 	if found == nil || !b.endOpened(found, err) {
-		return errors.New("that web page is no longer waiting")
+		return i18n.Err("mcp.url.pageNotWaiting")
 	}
 	return nil
 }
@@ -1268,7 +1269,7 @@ func (b *Broker) OpenedLink(id string) (*linkcheck.Report, error) {
 			return o.q.Link, nil
 		}
 	}
-	return nil, errors.New("that web page is no longer waiting")
+	return nil, i18n.Err("mcp.url.pageNotWaiting")
 }
 
 // WaitCompleted waits until the opened request with the elicitation id from

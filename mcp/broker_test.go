@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -448,11 +449,11 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 				return tc.reply, true
 			}), BrokerOptions{})
 			call := ToolCall{Tool: "echo", Title: "Echo", Arguments: args, ConversationID: "c1", Conversation: "Trip"}
-			got, err := f.broker.ApproveToolCall(context.Background(), f.a, call, tc.policy, "the tool's policy")
+			got, err := f.broker.ApproveToolCall(context.Background(), f.a, call, tc.policy, i18n.Text("the tool's policy"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Allowed != tc.wantAllowed || got.Scope != tc.wantScope || got.Asked != tc.wantAsked || !contains(got.Reason, tc.wantReasonIn) {
+			if got.Allowed != tc.wantAllowed || got.Scope != tc.wantScope || got.Asked != tc.wantAsked || !contains(got.Reason.String(), tc.wantReasonIn) {
 				t.Errorf("approval = %+v", got)
 			}
 			if (shown != nil) != tc.wantAsked {
@@ -481,7 +482,7 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	waitFor(t, "the elicitation on screen", 5*time.Second, func() bool { return f.broker.Snapshot().Current != nil })
 	approval := make(chan Approval, 1)
 	go func() {
-		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, "")
+		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
 		approval <- a
 	}()
 	waitFor(t, "the call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
@@ -510,7 +511,7 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	stop, cancelCall := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, "")
+		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
 		errc <- err
 	}()
 	waitFor(t, "the second call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -13,70 +12,78 @@ import (
 	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // Sentinel errors of the manager.
 var (
 	// ErrUnknownServer is returned for a server ID the manager does not have.
-	ErrUnknownServer = errors.New("no such server")
+	ErrUnknownServer = i18n.Err("mcp.error.unknownServer")
 	// ErrNotConnected is returned when a server has no live session.
-	ErrNotConnected = errors.New("the server is not connected")
+	ErrNotConnected = i18n.Err("mcp.error.notConnected")
 	// ErrDisabled is returned when a server is turned off.
-	ErrDisabled = errors.New("the server is turned off")
+	ErrDisabled = i18n.Err("mcp.error.disabled")
 	// ErrBadConfig is wrapped by configuration errors found before connecting.
-	ErrBadConfig = errors.New("invalid server settings")
+	ErrBadConfig = i18n.Err("mcp.error.badConfig")
 )
+
+// badConfig is a configuration error found before connecting: it wraps
+// ErrBadConfig and says what is wrong.
+func badConfig(problem i18n.Message) error {
+	return &i18n.Error{Message: i18n.M("mcp.error.badConfigBecause", "detail", problem), Err: ErrBadConfig}
+}
 
 // Describe turns a connection error into a sentence a person understands,
 // such as "command not found: foo" or "connection refused by 127.0.0.1:9".
 // The original error stays available through errors.Is/As on the caller's side.
-func Describe(err error) string {
+func Describe(err error) i18n.Message {
 	if err == nil {
-		return ""
+		return i18n.Message{}
 	}
 	var execErr *exec.Error
 	if errors.As(err, &execErr) {
 		if errors.Is(execErr.Err, exec.ErrNotFound) || errors.Is(execErr.Err, os.ErrNotExist) {
-			return "command not found: " + execErr.Name
+			return i18n.M("mcp.status.commandNotFound", "command", execErr.Name)
 		}
 		if errors.Is(execErr.Err, os.ErrPermission) {
-			return "command is not executable: " + execErr.Name
+			return i18n.M("mcp.status.notExecutable", "command", execErr.Name)
 		}
-		return fmt.Sprintf("cannot start %s: %v", execErr.Name, execErr.Err)
+		return i18n.M("mcp.status.cannotStart", "command", execErr.Name, "detail", execErr.Err)
 	}
 	if errors.Is(err, ErrBadConfig) || errors.Is(err, ErrDisabled) || errors.Is(err, ErrNotConnected) || errors.Is(err, ErrUnknownServer) {
-		return err.Error()
+		return i18n.ErrorMessage(err)
 	}
 	var exitErr *exitedError
 	if errors.As(err, &exitErr) {
-		return exitErr.Error()
+		return exitErr.message()
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		if host := errorHost(err); host != "" {
-			return "connection refused by " + host
+			return i18n.M("mcp.status.refusedBy", "host", host)
 		}
-		return "connection refused"
+		return i18n.M("mcp.status.refused")
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		if dnsErr.IsNotFound {
-			return "unknown host: " + dnsErr.Name
+			return i18n.M("mcp.status.unknownHost", "host", dnsErr.Name)
 		}
-		return "cannot look up host " + dnsErr.Name
+		return i18n.M("mcp.status.lookupFailed", "host", dnsErr.Name)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
-		return "the server did not answer in time"
+		return i18n.M("mcp.status.timeout")
 	}
 	if errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "the server closed the connection"
+		return i18n.M("mcp.status.closed")
 	}
 	msg := err.Error()
 	for _, status := range []string{"Unauthorized", "Forbidden", "Not Found", "Method Not Allowed"} {
 		if strings.HasSuffix(msg, ": "+status) {
-			return "the server answered \"" + status + "\": check the URL"
+			return i18n.M("mcp.status.httpStatus", "status", status)
 		}
 	}
-	return msg
+	return i18n.ErrorMessage(err)
 }
 
 // exitedError reports that a stdio server's process ended.
@@ -85,14 +92,17 @@ type exitedError struct {
 	state   *os.ProcessState
 }
 
-func (e *exitedError) Error() string {
+func (e *exitedError) Error() string { return e.message().String() }
+
+// message says how the process ended.
+func (e *exitedError) message() i18n.Message {
 	if e.state == nil {
-		return e.command + " stopped"
+		return i18n.M("mcp.status.stopped", "command", e.command)
 	}
 	if ws, ok := e.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return fmt.Sprintf("%s was stopped by signal %s", e.command, ws.Signal())
+		return i18n.M("mcp.status.signal", "command", e.command, "signal", ws.Signal().String())
 	}
-	return fmt.Sprintf("%s exited with code %d", e.command, e.state.ExitCode())
+	return i18n.M("mcp.status.exited", "command", e.command, "code", e.state.ExitCode())
 }
 
 func isTimeout(err error) bool {
@@ -112,4 +122,23 @@ func errorHost(err error) string {
 		}
 	}
 	return ""
+}
+
+// notConnected is ErrNotConnected saying why (the status message).
+func notConnected(why i18n.Message) error {
+	if why.Key == "" && why.In(i18n.English) == "" {
+		return ErrNotConnected
+	}
+	return i18n.Wrap(ErrNotConnected, "mcp.error.notConnectedBecause", "detail", why)
+}
+
+// ConfigProblem says what is wrong with a server's settings, for an error
+// that wraps ErrBadConfig, without the "cannot work" around it.
+func ConfigProblem(err error) i18n.Message {
+	if m, ok := i18n.MessageOf(err); ok && m.Key == "mcp.error.badConfigBecause" {
+		if detail, ok := m.Args["detail"].(i18n.Message); ok {
+			return detail
+		}
+	}
+	return i18n.ErrorMessage(err)
 }

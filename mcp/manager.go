@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/oauthflow"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -48,7 +50,7 @@ type Status struct {
 	ServerID string
 	State    State
 	// Message explains an error state in a sentence a person understands.
-	Message string
+	Message i18n.Message
 	// Transport is how the session runs: "stdio", "streamable HTTP" or "legacy SSE".
 	Transport       string
 	ProtocolVersion string
@@ -314,13 +316,13 @@ func (m *Manager) WaitConnected(ctx context.Context, id string) error {
 		case StateDisabled:
 			return ErrDisabled
 		case StateError:
-			return fmt.Errorf("%w: %s", ErrNotConnected, st.Message)
+			return notConnected(st.Message)
 		case StateNeedsSignIn:
-			return fmt.Errorf("%w: %w", ErrNotConnected, ErrNeedsSignIn)
+			return i18n.Wrap(errors.Join(ErrNotConnected, ErrNeedsSignIn), "mcp.error.notConnectedBecause", "detail", ErrNeedsSignIn)
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%w: still connecting: %w", ErrNotConnected, ctx.Err())
+			return i18n.Wrap(errors.Join(ErrNotConnected, ctx.Err()), "mcp.error.stillConnecting")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -412,24 +414,24 @@ func (m *Manager) urlsRequired(err error, round int, seen map[string]bool) ([]*s
 		return nil, err
 	}
 	if m.opts.Asker == nil {
-		return nil, fmt.Errorf("the server needs you to open a web page, which this host cannot show: %w", err)
+		return nil, i18n.Wrap(err, "mcp.url.cannotShow", "detail", err)
 	}
 	if round > MaxURLRounds {
-		return nil, fmt.Errorf("the server asked for web pages %d times in a row; Gatehouse stopped retrying", MaxURLRounds)
+		return nil, i18n.Err("mcp.url.tooManyRounds", "n", MaxURLRounds)
 	}
 	var data struct {
 		Elicitations []*sdk.ElicitParams `json:"elicitations"`
 	}
 	if len(rpcErr.Data) == 0 || json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Elicitations) == 0 {
-		return nil, errors.New("the server said a web page must be opened first but did not say which")
+		return nil, i18n.Err("mcp.url.noneListed")
 	}
 	for _, p := range data.Elicitations {
 		if p == nil || (p.Mode != "url" && p.Mode != "") || p.URL == "" {
-			return nil, errors.New("the server said a web page must be opened first, but listed something that is not a web page")
+			return nil, i18n.Err("mcp.url.notAPage")
 		}
 		p.Mode = "url"
 		if seen[p.ElicitationID] {
-			return nil, fmt.Errorf("the server asked again for the same web page (%s) after it was done; Gatehouse stopped retrying", p.ElicitationID)
+			return nil, i18n.Err("mcp.url.again", "id", p.ElicitationID)
 		}
 		seen[p.ElicitationID] = true
 	}
@@ -451,10 +453,10 @@ func (m *Manager) completeURLs(ctx context.Context, s *session, cs *sdk.ClientSe
 	for _, p := range needed {
 		res, err := asker.Elicit(ctx, peer, &sdk.ElicitRequest{Session: cs, Params: p})
 		if err != nil {
-			return fmt.Errorf("the server needs a web page opened first, which was refused: %w", err)
+			return i18n.Wrap(err, "mcp.url.refused", "detail", err)
 		}
 		if res.Action != ActionAccept {
-			return fmt.Errorf("the server needs a web page opened first, and you chose %s", res.Action)
+			return i18n.Err("mcp.url.notOpened", "action", res.Action)
 		}
 	}
 	for _, p := range needed {
@@ -476,7 +478,7 @@ func (m *Manager) Tool(id, name string) (*sdk.Tool, error) {
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("the server has no tool named %q", name)
+	return nil, i18n.Err("mcp.error.noTool", "tool", strconv.Quote(name))
 }
 
 // Close disconnects every server, stopping their processes, and waits for it.
@@ -757,7 +759,7 @@ func (m *Manager) loopback() (*oauthflow.Redirect, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, errors.New("Gatehouse is closing")
+		return nil, i18n.Err("mcp.error.closing")
 	}
 	if m.redirect == nil {
 		r, err := oauthflow.NewRedirect()
@@ -836,7 +838,7 @@ func (m *Manager) SignIn(id string) error {
 // SignOut deletes a server's tokens and connects again without them.
 func (m *Manager) SignOut(id string) error {
 	if m.opts.Tokens == nil {
-		return errors.New("sign-in is not available")
+		return i18n.Err("mcp.signin.unavailable")
 	}
 	if err := m.opts.Tokens.DeleteToken(id); err != nil {
 		return fmt.Errorf("deleting the sign-in: %w", err)

@@ -209,7 +209,7 @@ func TestManager_KilledServerReconnects(t *testing.T) {
 			errSt = st
 		}
 	}
-	if !strings.Contains(errSt.Message, "stopped by signal killed") {
+	if !strings.Contains(errSt.Message.String(), "stopped by signal killed") {
 		t.Errorf("error message = %q, want it to say the server was killed", errSt.Message)
 	}
 	waitFor(t, "reconnection with a new process", 20*time.Second, func() bool {
@@ -240,7 +240,7 @@ func TestManager_CrashLoopIsBounded(t *testing.T) {
 	if st.State == StateConnected {
 		t.Error("a server that always exits shows as connected")
 	}
-	if !strings.Contains(st.Message+lastError(t, m, srv.ID), "exited with code 3") {
+	if !strings.Contains(st.Message.String()+lastError(t, m, srv.ID), "exited with code 3") {
 		t.Errorf("message = %q, want the exit code", st.Message)
 	}
 	if log, _ := m.Log(srv.ID); !strings.Contains(log, "peer: failing on purpose") {
@@ -262,13 +262,13 @@ func TestManager_BadConfigurations(t *testing.T) {
 		{"unknown command", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "gatehouse-no-such-command"}},
 			"command not found: gatehouse-no-such-command"},
 		{"missing working folder", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "sh", Dir: "/nonexistent/gatehouse"}},
-			"working folder not found: /nonexistent/gatehouse"},
+			"Working folder not found: /nonexistent/gatehouse"},
 		{"stdio without command", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{}},
-			"a stdio server needs a command"},
+			"A stdio server needs a command."},
 		{"unreachable URL", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "http://127.0.0.1:9/mcp"}},
 			"connection refused"},
 		{"non-http URL", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "ftp://example.com/mcp"}},
-			"the URL must start with http:// or https://"},
+			"The URL must start with http:// or https://"},
 		{"URL with credentials", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "https://user:pw@example.com/mcp"}},
 			"must not contain a user name or password"},
 		{"unknown host", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "http://gatehouse-test.invalid/mcp"}},
@@ -285,7 +285,7 @@ func TestManager_BadConfigurations(t *testing.T) {
 				return st.State == StateError
 			})
 			st, _ := m.Status(srv.ID)
-			if !strings.Contains(st.Message, tc.wantMsg) {
+			if !strings.Contains(st.Message.String(), tc.wantMsg) {
 				t.Errorf("message = %q, want it to contain %q (all: %+v)", st.Message, tc.wantMsg, statuses(srv.ID))
 			}
 			if _, err := m.CallTool(context.Background(), srv.ID, "x", nil); !errors.Is(err, ErrNotConnected) {

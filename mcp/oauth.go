@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/oauthflow"
 )
 
@@ -29,17 +29,17 @@ import (
 
 // ErrNeedsSignIn is the connection error of a server that requires sign-in
 // which the person has not started.
-var ErrNeedsSignIn = errors.New("this server needs you to sign in")
+var ErrNeedsSignIn = i18n.Err("mcp.signin.needed")
 
 // ErrSignInDeclined is returned when the person chose not to sign in.
-var ErrSignInDeclined = errors.New("you did not sign in")
+var ErrSignInDeclined = i18n.Err("mcp.signin.youDeclined")
 
 // ErrSignInFailed wraps why a sign-in the person started did not complete:
 // metadata that fails its checks, an authorization response from the wrong
 // issuer, a token request that was refused, an authorization server that
 // does not answer. Nothing is stored then, and the server waits in "needs
 // sign-in" with the reason; it is not retried by itself.
-var ErrSignInFailed = errors.New("signing in failed")
+var ErrSignInFailed = i18n.Err("mcp.signin.failedShort")
 
 // SignInTimeout bounds the wait for the browser to come back to the
 // loopback redirect after the person agreed to sign in.
@@ -132,7 +132,7 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	}
 	// The sign-in is over: later requests of this attempt (the SDK's
 	// fallbacks) must not start another one and ask the person again.
-	err = fmt.Errorf("%w: %s", ErrSignInFailed, describeSignInError(err))
+	err = &signInFailure{why: describeSignInError(err)}
 	s.mu.Lock()
 	s.signInRequested, s.signInFailure = false, err
 	s.mu.Unlock()
@@ -143,13 +143,23 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 // (which names the value that was refused) unless a request timed out. The
 // SDK flattens some errors to text, so a timeout of the HTTP client is also
 // recognised by net/http's wording.
-func describeSignInError(err error) string {
+func describeSignInError(err error) i18n.Message {
 	msg := err.Error()
 	if isTimeout(err) || strings.Contains(msg, "Client.Timeout exceeded") {
-		return "the authorization server did not answer in time"
+		return i18n.M("mcp.signin.timeout")
 	}
-	return msg
+	return i18n.ErrorMessage(err)
 }
+
+// signInFailure is a sign-in that failed, and why; it matches
+// ErrSignInFailed with errors.Is.
+type signInFailure struct{ why i18n.Message }
+
+func (e *signInFailure) Error() string {
+	return i18n.M("mcp.signin.failedBecause", "detail", e.why).String()
+}
+
+func (e *signInFailure) Unwrap() error { return ErrSignInFailed }
 
 // oauthHTTPClient makes Gatehouse's requests to authorization servers.
 func oauthHTTPClient() *http.Client { return &http.Client{Timeout: oauthRequestTimeout} }

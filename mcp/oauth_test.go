@@ -172,7 +172,7 @@ func TestOAuth_SignIn_E33(t *testing.T) {
 	srv := h.addServer(t, "Protected", h.peer.URL)
 
 	st := waitState(t, h.m, srv.ID, StateNeedsSignIn)
-	if h.ans.shownCount() != 0 || !strings.Contains(st.Message, "sign in") {
+	if h.ans.shownCount() != 0 || !strings.Contains(st.Message.String(), "sign in") {
 		t.Fatalf("a server must not ask to sign in unprompted: shown %d, %q", h.ans.shownCount(), st.Message)
 	}
 	if err := h.m.SignIn(srv.ID); err != nil {
@@ -230,7 +230,7 @@ func TestOAuth_Declined_E33(t *testing.T) {
 	waitFor(t, "the consent", 10*time.Second, func() bool { return h.ans.shownCount() == 1 })
 	waitFor(t, "the declined state", 10*time.Second, func() bool {
 		st, _ := h.m.Status(srv.ID)
-		return st.State == StateNeedsSignIn && strings.Contains(st.Message, "did not sign in")
+		return st.State == StateNeedsSignIn && strings.Contains(st.Message.String(), "did not sign in")
 	})
 	time.Sleep(200 * time.Millisecond)
 	if h.ans.shownCount() != 1 || h.peer.Counts().Authorizations != 0 || len(h.tokens.tokens) != 0 {
@@ -334,8 +334,8 @@ func TestOAuth_SignInRefused_E33(t *testing.T) {
 			h := newOAuthHarnessWith(t, tc.opts, ActionAccept)
 			srv := h.addServer(t, "Protected", h.peer.URL)
 			st := h.signIn(t, srv)
-			if st.State != StateNeedsSignIn || !strings.Contains(st.Message, tc.want) || !strings.HasPrefix(st.Message, "Signing in did not work: ") ||
-				!strings.HasSuffix(st.Message, "Sign in to try again.") || !errors.Is(st.Err(), ErrSignInFailed) {
+			if st.State != StateNeedsSignIn || !strings.Contains(st.Message.String(), tc.want) || !strings.HasPrefix(st.Message.String(), "Signing in did not work: ") ||
+				!strings.HasSuffix(st.Message.String(), "Sign in to try again.") || !errors.Is(st.Err(), ErrSignInFailed) {
 				t.Fatalf("status %s %q (%v); want needs sign-in saying %q", st.State, st.Message, st.Err(), tc.want)
 			}
 			// Nothing is retried by itself: the state holds and nobody is asked again.
@@ -532,7 +532,7 @@ func TestOAuth_RedirectPort_E33(t *testing.T) {
 	// Another program holds it now: the next sign-in says so and stores
 	// nothing; the one after that uses a new port.
 	other := h.addServer(t, "Other", h.peer.OtherURL)
-	if st := h.signIn(t, other); st.State == StateConnected || !strings.Contains(st.Message, "taken by another program") {
+	if st := h.signIn(t, other); st.State == StateConnected || !strings.Contains(st.Message.String(), "taken by another program") {
 		t.Fatalf("sign-in with the port taken: %s %q", st.State, st.Message)
 	}
 	l.Close()

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/forms"
@@ -53,7 +52,7 @@ const (
 // ErrNotOpen is returned when the person answers a question that is no
 // longer open: the server withdrew it, it timed out, or it was answered. The
 // late answer is dropped; nothing is sent.
-var ErrNotOpen = errors.New("this request is no longer open: the server withdrew it or it timed out, so nothing was sent")
+var ErrNotOpen = i18n.Err("mcp.error.notOpen")
 
 // A Question is something a server (or the host on a server's behalf) asks
 // the person, owned by the Broker from the moment it arrives until it is
@@ -198,8 +197,9 @@ type Approval struct {
 	Scope string
 	// Asked is true when the person decided, false when a policy did.
 	Asked bool
-	// Reason says why a call was not allowed, for the model and the card.
-	Reason string
+	// Reason says why a call was not allowed, for the model (in English)
+	// and the card (in the person's language).
+	Reason i18n.Message
 }
 
 // Response is a person's answer to a Question.
@@ -270,8 +270,8 @@ type Notice struct {
 	ServerName string `json:"serverName"`
 	// Refused counts the questions refused unseen (NoticeFlood).
 	Refused int `json:"refused"`
-	// Text says it in a sentence.
-	Text string `json:"text"`
+	// Message says it in a sentence.
+	Message i18n.Message `json:"message"`
 }
 
 // Answerer is a person who answers one question at a time and is busy while

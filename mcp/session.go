@@ -7,13 +7,13 @@ import (
 	"iter"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -105,7 +105,7 @@ func (s *session) run(ctx context.Context) {
 		s.signInDone()
 		if errors.Is(err, ErrNeedsSignIn) || errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrSignInFailed) {
 			// No retry loop: a sign-in starts only when the person asks.
-			s.log.event("the server requires sign-in: " + Describe(err))
+			s.log.event("the server requires sign-in: " + Describe(err).In(i18n.English))
 			s.setStatus(Status{State: StateNeedsSignIn, Message: s.signInMessage(), err: err})
 			select {
 			case <-ctx.Done():
@@ -115,7 +115,7 @@ func (s *session) run(ctx context.Context) {
 				continue
 			}
 		}
-		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err), delay.Round(100*time.Millisecond)))
+		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err).In(i18n.English), delay.Round(100*time.Millisecond)))
 		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, err: err})
 		timer := time.NewTimer(delay)
 		select {
@@ -355,7 +355,7 @@ func (s *session) live() (*sdk.ClientSession, error) {
 	defer s.mu.Unlock()
 	if s.cs == nil {
 		if s.status.State == StateError {
-			return nil, fmt.Errorf("%w: %s", ErrNotConnected, s.status.Message)
+			return nil, notConnected(s.status.Message)
 		}
 		return nil, ErrNotConnected
 	}
@@ -395,22 +395,28 @@ func (s *session) signInOutcome(err error) error {
 	case refused && err == nil:
 		return ErrNeedsSignIn
 	case refused && !errors.Is(err, ErrNeedsSignIn):
-		return fmt.Errorf("%w (then: %v)", ErrNeedsSignIn, err)
+		return i18n.Wrap(errors.Join(ErrNeedsSignIn, err), "mcp.signin.needsThen", "detail", err)
 	}
 	return err
 }
 
 // signInMessage says what a server that needs sign-in waits for.
-func (s *session) signInMessage() string {
+func (s *session) signInMessage() i18n.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.signInFailure != nil {
-		return "Signing in did not work: " + strings.TrimPrefix(s.signInFailure.Error(), ErrSignInFailed.Error()+": ") + ". Sign in to try again."
+		var why i18n.Message
+		if e, ok := s.signInFailure.(*signInFailure); ok {
+			why = e.why
+		} else {
+			why = i18n.ErrorMessage(s.signInFailure)
+		}
+		return i18n.M("mcp.signin.failed", "detail", why)
 	}
 	if s.signInDeclined {
-		return "You did not sign in. Sign in to use this server."
+		return i18n.M("mcp.signin.declined")
 	}
-	return "This server needs you to sign in."
+	return i18n.M("mcp.signin.needed")
 }
 
 // mayAskSignIn reports whether a sign-in may be shown now: when the person

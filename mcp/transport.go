@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -33,17 +34,17 @@ func ValidateConfig(srv store.Server) error {
 	switch srv.Transport {
 	case store.TransportStdio:
 		if srv.Stdio == nil || strings.TrimSpace(srv.Stdio.Command) == "" {
-			return fmt.Errorf("%w: a stdio server needs a command", ErrBadConfig)
+			return badConfig(i18n.M("mcp.config.noCommand"))
 		}
 	case store.TransportHTTP:
 		if srv.HTTP == nil || strings.TrimSpace(srv.HTTP.URL) == "" {
-			return fmt.Errorf("%w: an HTTP server needs a URL", ErrBadConfig)
+			return badConfig(i18n.M("mcp.config.noURL"))
 		}
 		if _, err := parseServerURL(srv.HTTP.URL); err != nil {
 			return err
 		}
 	default:
-		return fmt.Errorf("%w: unknown transport %q (use stdio or http)", ErrBadConfig, srv.Transport)
+		return badConfig(i18n.M("mcp.config.transport", "transport", strconv.Quote(srv.Transport)))
 	}
 	return nil
 }
@@ -52,16 +53,16 @@ func ValidateConfig(srv store.Server) error {
 func parseServerURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return nil, fmt.Errorf("%w: the URL cannot be read: %v", ErrBadConfig, err)
+		return nil, badConfig(i18n.M("mcp.config.badURL", "detail", err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("%w: the URL must start with http:// or https://", ErrBadConfig)
+		return nil, badConfig(i18n.M("mcp.config.scheme"))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("%w: the URL has no host", ErrBadConfig)
+		return nil, badConfig(i18n.M("mcp.config.noHost"))
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("%w: the URL must not contain a user name or password; use a header instead", ErrBadConfig)
+		return nil, badConfig(i18n.M("mcp.config.userinfo"))
 	}
 	return u, nil
 }
@@ -114,13 +115,13 @@ func stdioDir(cfg *store.StdioConfig) (string, error) {
 	if dir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", fmt.Errorf("%w: no working folder: the home folder is not known (%v), so set one for this server", ErrBadConfig, err)
+			return "", badConfig(i18n.M("mcp.config.noHome", "detail", err))
 		}
 		dir = home
 	}
 	// exec reports a missing working folder as a missing command.
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%w: working folder not found: %s", ErrBadConfig, dir)
+		return "", badConfig(i18n.M("mcp.config.noDir", "dir", dir))
 	}
 	return dir, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +24,7 @@ const MaxElicitationIDLength = 256
 
 // ErrURLCancelled is returned by WaitCompleted when the person stopped
 // waiting for a page they opened (or never opened it).
-var ErrURLCancelled = errors.New("you stopped waiting for the web page, so the call did not go on")
+var ErrURLCancelled = i18n.Err("mcp.url.stoppedWaiting")
 
 // openedURL is a URL request the person opened, until it ends.
 type openedURL struct {

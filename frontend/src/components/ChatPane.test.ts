@@ -148,7 +148,7 @@ describe('ChatPane', () => {
       arguments: { city: 'Zürich', days: 3 },
       state: 'asking',
       result: '',
-      note: '',
+      note: { key: '', args: {}, text: '' },
     };
 
     emit({ kind: 'call', call });
@@ -158,7 +158,7 @@ describe('ChatPane', () => {
     expect(card.textContent).toContain('city');
     expect(card.textContent).toContain('Zürich');
 
-    emit({ kind: 'call', call: { ...call, state: 'done', result: 'Sunny, 21 °C', note: 'allowed in this conversation' } });
+    emit({ kind: 'call', call: { ...call, state: 'done', result: 'Sunny, 21 °C', note: { key: 'chat.why.conversation', args: {}, text: 'allowed in this conversation' } } });
     await waitFor(() => expect(card.textContent).toContain('done'));
     expect(screen.getAllByRole('region', { name: 'Tool call forecast' })).toHaveLength(1);
     expect(card.textContent).toContain('allowed in this conversation');

@@ -190,7 +190,8 @@ describe('ConsentDialog', () => {
   });
 
   it('says so when the request is no longer open', async () => {
-    mocked.declineQuestion.mockRejectedValueOnce(new Error('this request is no longer open: the server withdrew it'));
+    const notOpen = { key: 'mcp.error.notOpen', args: {}, text: 'this request is no longer open' };
+    mocked.declineQuestion.mockRejectedValueOnce(new api.GoError(notOpen, notOpen.text));
     const { user, onproblem } = open();
     await user.click(screen.getByRole('button', { name: 'Decline' }));
     await waitFor(() => expect(onproblem).toHaveBeenCalledWith(expect.stringContaining('no longer open')));

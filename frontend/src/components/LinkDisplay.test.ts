@@ -39,8 +39,15 @@ const apple: api.LinkReport = {
   domain: 'аррӏе.com',
   asciiDomain: 'xn--80ak6aa92e.com',
   warnings: [
-    { kind: 'idn', text: 'This address contains non-Latin letters.' },
-    { kind: 'confusable', text: 'This address is written in letters that look like Latin ones and may imitate apple.com.' },
+    { kind: 'idn', message: { key: 'linkcheck.warn.idn', args: { host: 'xn--80ak6aa92e.com' }, text: '' } },
+    {
+      kind: 'confusable',
+      message: {
+        key: 'linkcheck.warn.confusable',
+        args: { scripts: { key: '', args: { items: [{ key: 'linkcheck.script.cyrillic', args: {}, text: '' }] }, text: '' }, name: 'apple.com' },
+        text: '',
+      },
+    },
   ],
 };
 

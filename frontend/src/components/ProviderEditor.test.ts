@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { ProviderInput } from '../lib/api';
 import ProviderEditor from './ProviderEditor.svelte';
-import { msg, presets, providerView } from '../test/fixtures';
+import { presets, providerView } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -78,7 +78,11 @@ describe('ProviderEditor', () => {
     const user = userEvent.setup();
     mocked.testProvider.mockResolvedValue({
       models: [],
-      problem: msg('Nothing answers at 127.0.0.1:11434 — is Ollama running?', 'llm.error.unreachable'),
+      problem: {
+        key: 'llm.error.unreachableSoftware',
+        args: { address: '127.0.0.1:11434', software: 'Ollama' },
+        text: 'Nothing answers at 127.0.0.1:11434 — is Ollama running?',
+      },
     });
     open();
     await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');

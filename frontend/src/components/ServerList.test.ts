@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import { servers } from '../lib/servers.svelte';
 import ServerList from './ServerList.svelte';
-import { server } from '../test/fixtures';
+import { msg, server } from '../test/fixtures';
 import type { StatusView } from '../lib/api';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
@@ -32,13 +32,13 @@ describe('ServerList', () => {
     },
     {
       name: 'connecting shows the hint',
-      status: { state: 'connecting', message: 'Starting the program…' },
+      status: { state: 'connecting', message: msg('Starting the program…') },
       badge: 'Connecting…',
       shows: ['Starting the program…'],
     },
     {
       name: 'error shows the sentence',
-      status: { state: 'error', message: 'command not found: foo' },
+      status: { state: 'error', message: msg('command not found: foo') },
       badge: 'Error',
       shows: ['command not found: foo'],
     },
@@ -63,7 +63,7 @@ describe('ServerList', () => {
 
   it('server-supplied names and messages are text, not markup', () => {
     const hostile = '<img src=x onerror="window.__pwned=1">';
-    servers.set([server('h', hostile, { state: 'error', message: hostile })]);
+    servers.set([server('h', hostile, { state: 'error', message: msg(hostile) })]);
     const { container } = render(ServerList);
     expect(container.querySelector('img')).toBeNull();
     expect(screen.getAllByText(hostile).length).toBe(2);

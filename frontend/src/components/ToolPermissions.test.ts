@@ -14,7 +14,7 @@ const mocked = vi.mocked(api);
 const noHints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
 
 function tool(name: string, over: Partial<ToolPolicyView> = {}): ToolPolicyView {
-  return { name, title: name, hints: noHints, offered: true, mode: 'default', effective: 'ask', why: '', ...over };
+  return { name, title: name, hints: noHints, offered: true, mode: 'default', effective: 'ask', why: { key: '', args: {}, text: '' }, ...over };
 }
 
 function serverPolicy(id: string, name: string, over: Partial<ServerPolicyView> = {}): ServerPolicyView {

@@ -83,7 +83,7 @@ describe('ToolRunner', () => {
     vi.clearAllMocks();
     tools.byServer = {};
     tools.calls = {};
-    servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: 'exit status 1' })]);
+    servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: msg('exit status 1') })]);
     mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
   });

@@ -28,8 +28,9 @@ export type ServerView = Omit<Data<app.ServerView>, 'input' | 'status'> & {
   input: ServerInput;
   status: StatusView;
 };
-export type StatusView = Omit<Data<app.StatusView>, 'counts'> & { counts: ListCount };
+export type StatusView = Omit<Data<app.StatusView>, 'counts' | 'message'> & { counts: ListCount; message: Message };
 export type ListCount = Data<app.ListCount>;
+/** Per input field, what is wrong with it, in the window's language. */
 export type FieldErrors = Record<string, string>;
 /**
  * A sentence from Go (i18n.Message): a catalogue key, its arguments, and
@@ -63,7 +64,7 @@ export type AppInfo = Data<app.AppInfo>;
 /** The language setting: the person's choice ('' for the system's) and Go's language now. */
 export type LanguageView = { choice: string; language: string };
 export type SettingsView = Data<app.SettingsView>;
-export type LinkWarning = Data<linkcheck.Warning>;
+export type LinkWarning = { kind: string; message: Message };
 export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
 /** Who asks a question (E27): the name the person gave the server first. */
 export type ServerRef = Data<mcp.ServerRef>;
@@ -88,7 +89,7 @@ export type SamplingEdit = { model: string; systemPrompt: string; messages: { ro
 export type OpenedView = Omit<Data<app.OpenedView>, 'link'> & { link: LinkReport };
 export type WaitingView = Data<mcp.Waiting>;
 /** A notice about a server from the broker: a flood, a question that closed unanswered. */
-export type BrokerNotice = Data<mcp.Notice>;
+export type BrokerNotice = Omit<Data<mcp.Notice>, 'message'> & { message: Message };
 /** Everything pending for the person, as the broker published it (version increases). */
 export type Snapshot = {
   version: number;
@@ -102,7 +103,7 @@ export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
   answer?: Record<string, unknown>;
 };
 /** One tool's permission (app.ToolPolicyView): its own mode, and what a call of it does now. */
-export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints'> & { hints: ToolHints };
+export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints' | 'why'> & { hints: ToolHints; why: Message };
 /** One server's tool permissions and how its requests are answered (app.ServerPolicyView). */
 export type ServerPolicyView = Omit<Data<app.ServerPolicyView>, 'tools'> & { tools: ToolPolicyView[] };
 /** What a server's tool calls do: ask each time, allow or deny without asking. */
@@ -152,7 +153,8 @@ export type ChatCall = {
   arguments: unknown;
   state: string;
   result: string;
-  note: string;
+  /** Why a call did not run or how it was allowed; key '' and no text when there is nothing to say. */
+  note: Message;
 };
 /** One event of a running turn (app.ChatEvent). */
 export type ChatEvent = {
@@ -217,20 +219,25 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
 // --- Servers pane -----------------------------------------------------------
 
 export async function listServers(): Promise<ServerView[]> {
-  return (await call(() => Servers.List())) as ServerView[];
+  return (await call(() => Servers.List())) as unknown as ServerView[];
+}
+
+/** Go's field errors ({key, args, text} each) as sentences in the window's language. */
+function fieldErrors(errs: unknown): FieldErrors {
+  return Object.fromEntries(Object.entries((errs ?? {}) as Record<string, Message>).map(([k, m]) => [k, msg(m)]));
 }
 
 /** Field errors for an editor's input; an empty object means valid. */
 export async function validateServer(id: string, input: ServerInput): Promise<FieldErrors> {
-  return call(() => Servers.Validate(id, input as app.ServerInput));
+  return fieldErrors(await call(() => Servers.Validate(id, input as app.ServerInput)));
 }
 
 export async function addServer(input: ServerInput): Promise<ServerView> {
-  return (await call(() => Servers.Add(input as app.ServerInput))) as ServerView;
+  return (await call(() => Servers.Add(input as app.ServerInput))) as unknown as ServerView;
 }
 
 export async function updateServer(id: string, input: ServerInput): Promise<ServerView> {
-  return (await call(() => Servers.Update(id, input as app.ServerInput))) as ServerView;
+  return (await call(() => Servers.Update(id, input as app.ServerInput))) as unknown as ServerView;
 }
 
 export function removeServer(id: string): Promise<void> {
@@ -322,7 +329,7 @@ export async function providerPresets(): Promise<PresetView[]> {
 
 /** Field errors for the provider editor's input; id is "" when adding. An empty object means valid. */
 export async function validateProvider(id: string, input: ProviderInput): Promise<FieldErrors> {
-  return call(() => Providers.Validate(id, input as app.ProviderInput));
+  return fieldErrors(await call(() => Providers.Validate(id, input as app.ProviderInput)));
 }
 
 export async function addProvider(input: ProviderInput): Promise<ProviderView> {

@@ -7,6 +7,7 @@
 // tool call, updated as its state changes. On done or failed the stored
 // messages are read again and the live turn is dropped.
 
+import { t } from './i18n.svelte';
 import * as api from './api';
 import type { ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
 
@@ -98,7 +99,7 @@ class ChatStore {
       const list = await api.listConversations(this.query);
       if (n === this.listRead) this.conversations = list;
     } catch (e) {
-      this.error = `Could not read the conversations: ${api.errorText(e)}`;
+      this.error = t('chat.readConversationsFailed', { detail: api.errorText(e) });
     }
   }
 
@@ -106,7 +107,7 @@ class ChatStore {
     try {
       this.providers = await api.listProviders();
     } catch (e) {
-      this.error = `Could not read the model providers: ${api.errorText(e)}`;
+      this.error = t('chat.readProvidersFailed', { detail: api.errorText(e) });
     }
     this.providersLoaded = true;
   }
@@ -132,7 +133,7 @@ class ChatStore {
       const msgs = await api.conversationMessages(id);
       if (n === this.messagesRead && id === this.selected) this.messages = msgs;
     } catch (e) {
-      this.error = `Could not read the messages: ${api.errorText(e)}`;
+      this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
     }
   }
 
@@ -230,7 +231,7 @@ class ChatStore {
     try {
       return await api.exportConversation(this.selected);
     } catch (e) {
-      this.error = `The conversation was not exported: ${api.errorText(e)}`;
+      this.error = t('chat.exportFailed', { detail: api.errorText(e) });
       return '';
     }
   }

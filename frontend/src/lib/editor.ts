@@ -6,6 +6,7 @@
 // lines (the value is everything after the first "="), HTTP headers are
 // "Name: value" lines.
 
+import { t } from './i18n.svelte';
 import type { FieldErrors, ServerInput } from './api';
 
 export interface EditorText {
@@ -88,10 +89,10 @@ export function parseEnv(text: string): { env: Record<string, string>; error: st
     const eq = line.indexOf('=');
     const key = eq < 0 ? '' : line.slice(0, eq).trim();
     if (eq < 0 || key === '') {
-      return { env, error: `Line ${n}: write each variable as NAME=value.` };
+      return { env, error: t('editor.envLine', { n }) };
     }
-    if (/\s/.test(key)) return { env, error: `Line ${n}: a variable name cannot contain spaces.` };
-    if (key in env) return { env, error: `${key} is set twice.` };
+    if (/\s/.test(key)) return { env, error: t('editor.envSpaces', { n }) };
+    if (key in env) return { env, error: t('editor.twice', { name: key }) };
     env[key] = line.slice(eq + 1);
   }
   return { env, error: '' };
@@ -105,10 +106,10 @@ export function parseHeaders(text: string): { headers: Record<string, string>; e
     const colon = line.indexOf(':');
     const key = colon < 0 ? '' : line.slice(0, colon).trim();
     if (colon < 0 || key === '') {
-      return { headers, error: `Line ${n}: write each header as Name: value.` };
+      return { headers, error: t('editor.headerLine', { n }) };
     }
-    if (/\s/.test(key)) return { headers, error: `Line ${n}: a header name cannot contain spaces.` };
-    if (seen.has(key.toLowerCase())) return { headers, error: `${key} is set twice.` };
+    if (/\s/.test(key)) return { headers, error: t('editor.headerSpaces', { n }) };
+    if (seen.has(key.toLowerCase())) return { headers, error: t('editor.twice', { name: key }) };
     seen.add(key.toLowerCase());
     headers[key] = line.slice(colon + 1).trim();
   }
@@ -120,29 +121,29 @@ export function parseHeaders(text: string): { headers: Record<string, string>; e
  * the chosen transport are sent; the others are left empty. errors holds the
  * problems found while reading the text itself (Go checks the rest).
  */
-export function fromText(t: EditorText): { input: ServerInput; errors: FieldErrors } {
+export function fromText(text: EditorText): { input: ServerInput; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const stdio = t.transport === 'stdio';
-  const env = stdio ? parseEnv(t.env) : { env: {}, error: '' };
-  const headers = stdio ? { headers: {}, error: '' } : parseHeaders(t.headers);
+  const stdio = text.transport === 'stdio';
+  const env = stdio ? parseEnv(text.env) : { env: {}, error: '' };
+  const headers = stdio ? { headers: {}, error: '' } : parseHeaders(text.headers);
   if (env.error) errors.env = env.error;
   if (headers.error) errors.headers = headers.error;
   return {
     input: {
-      name: t.name.trim(),
-      enabled: t.enabled,
-      noUrlMode: !t.urlMode,
-      transport: t.transport,
-      command: stdio ? t.command.trim() : '',
-      args: stdio ? parseArgs(t.args) : [],
+      name: text.name.trim(),
+      enabled: text.enabled,
+      noUrlMode: !text.urlMode,
+      transport: text.transport,
+      command: stdio ? text.command.trim() : '',
+      args: stdio ? parseArgs(text.args) : [],
       env: env.env,
-      dir: stdio ? t.dir.trim() : '',
-      inheritEnv: stdio && t.inheritEnv,
-      url: stdio ? '' : t.url.trim(),
+      dir: stdio ? text.dir.trim() : '',
+      inheritEnv: stdio && text.inheritEnv,
+      url: stdio ? '' : text.url.trim(),
       headers: headers.headers,
-      clientId: stdio ? '' : t.clientId.trim(),
-      clientSecret: stdio ? '' : t.clientSecret,
-      clientMetadataUrl: stdio ? '' : t.clientMetadataUrl.trim(),
+      clientId: stdio ? '' : text.clientId.trim(),
+      clientSecret: stdio ? '' : text.clientSecret,
+      clientMetadataUrl: stdio ? '' : text.clientMetadataUrl.trim(),
     },
     errors,
   };

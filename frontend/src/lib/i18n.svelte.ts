@@ -70,9 +70,21 @@ function fill(tmpl: string, args: Record<string, unknown>, lang: Lang): string {
 }
 
 function render(m: GoMessage, lang: Lang): string {
-  if (!m.key) return m.text ?? String(m.args?.text ?? '');
+  if (!m.key) {
+    const items = m.args?.items;
+    if (Array.isArray(items)) return listText(items.map((it) => argText(it, lang)), lang);
+    return m.text ?? String(m.args?.text ?? '');
+  }
   const tmpl = template(m.key, lang);
   return tmpl === undefined ? m.text : fill(tmpl, m.args ?? {}, lang);
+}
+
+/** Items joined as Go's i18n.List joins them, with the catalogue's list.two and list.more. */
+function listText(items: string[], lang: Lang): string {
+  if (items.length < 2) return items[0] ?? '';
+  let head = items[0];
+  for (const it of items.slice(1, -1)) head = fill(template('list.more', lang) ?? '', { a: head, b: it }, lang);
+  return fill(template('list.two', lang) ?? '', { a: head, b: items[items.length - 1] }, lang);
 }
 
 /** The sentence for key in the window's language, with its placeholders filled. */
@@ -142,6 +154,13 @@ export function formatTime(iso: string): string {
 export function formatDateTime(iso: string | Date): string {
   const d = iso instanceof Date ? iso : new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(locale());
+}
+
+/** Items one after another, as the window's language separates them ("a, b, c"; "a、b、c"). */
+export function joinItems(items: string[]): string {
+  const lang = language.current;
+  if (items.length === 0) return '';
+  return items.reduce((head, it) => fill(template('list.more', lang) ?? '', { a: head, b: it }, lang));
 }
 
 /** A list of names joined as the window's language joins them ("a, b and c"; "a、b 和 c"). */

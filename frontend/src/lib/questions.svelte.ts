@@ -10,6 +10,7 @@
 
 import * as api from './api';
 import type { BrokerNotice, OpenedView, QuestionView, Snapshot, WaitingView } from './api';
+import { msg, t } from './i18n.svelte';
 
 /** A notice shown above the window's content until dismissed. */
 export interface Notice {
@@ -43,7 +44,7 @@ class QuestionStore {
     const fromBroker = this.snapshot.notices.map((n: BrokerNotice) => ({
       key: n.id,
       kind: n.kind,
-      text: n.text,
+      text: msg(n.message),
       serverId: n.serverId,
       serverName: n.serverName,
     }));
@@ -56,7 +57,7 @@ class QuestionStore {
     void api
       .questionsSnapshot()
       .then((s) => this.apply(s))
-      .catch((e) => this.notify({ kind: 'error', text: `Could not read the requests from servers: ${api.errorText(e)}` }));
+      .catch((e) => this.notify({ kind: 'error', text: t('questions.readFailed', { detail: api.errorText(e) }) }));
     return off;
   }
 

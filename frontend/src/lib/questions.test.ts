@@ -61,9 +61,9 @@ describe('questions store', () => {
     });
     const { questions } = await import('./questions.svelte');
     questions.start();
-    send(snap(1, { notices: [{ id: 'n1', kind: 'flood', serverId: 's1', serverName: 'Demo', refused: 3, text: 'Demo is sending too many requests.' }] }));
+    send(snap(1, { notices: [{ id: 'n1', kind: 'flood', serverId: 's1', serverName: 'Demo', refused: 3, message: { key: 'mcp.notice.flood', args: { server: 'Demo' }, text: '' } }] }));
     questions.notify({ kind: 'error', text: 'Could not decline.' });
-    expect(questions.notices.map((n) => n.text)).toEqual(['Demo is sending too many requests.', 'Could not decline.']);
+    expect(questions.notices.map((n) => n.text)).toEqual(['Demo is sending too many requests. Some were refused without being shown.', 'Could not decline.']);
     questions.dismiss(questions.notices[1].key);
     expect(questions.notices.length).toBe(1);
     expect(mocked.dismissNotice).not.toHaveBeenCalled();

@@ -1,6 +1,7 @@
 // The tools store: the tool list of each server the person has looked at,
 // reloaded when the Go core says a server's tools changed (tools:changed).
 
+import { t } from './i18n.svelte';
 import * as api from './api';
 import type { ToolResultView, ToolView } from './api';
 
@@ -91,7 +92,7 @@ class ToolsStore {
       await api.cancelCall(c.callID);
     } catch (e) {
       if (this.calls[key]?.callID === c.callID && this.calls[key].running) {
-        this.calls[key] = { ...this.calls[key], cancelled: false, error: `Could not cancel: ${api.errorText(e)}` };
+        this.calls[key] = { ...this.calls[key], cancelled: false, error: t('tools.cancelFailed', { detail: api.errorText(e) }) };
       }
     }
   }

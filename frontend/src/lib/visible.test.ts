@@ -9,26 +9,26 @@ describe('segments', () => {
     [
       'a right-to-left override is named',
       'invoice\u202Efdp.exe',
-      [{ text: 'invoice' }, { text: 'U+202E', hidden: 'right-to-left override' }, { text: 'fdp.exe' }],
+      [{ text: 'invoice' }, { text: 'U+202E', hidden: 'visible.char.202E' }, { text: 'fdp.exe' }],
     ],
     [
       'zero-width characters are named',
       'pay\u200Bpal\uFEFF',
       [
         { text: 'pay' },
-        { text: 'U+200B', hidden: 'zero-width space' },
+        { text: 'U+200B', hidden: 'visible.char.200B' },
         { text: 'pal' },
-        { text: 'U+FEFF', hidden: 'zero-width no-break space' },
+        { text: 'U+FEFF', hidden: 'visible.char.FEFF' },
       ],
     ],
     ['isolates are named', '\u2067x\u2069', [
-      { text: 'U+2067', hidden: 'right-to-left isolate' },
+      { text: 'U+2067', hidden: 'visible.char.2067' },
       { text: 'x' },
-      { text: 'U+2069', hidden: 'pop directional isolate' },
+      { text: 'U+2069', hidden: 'visible.char.2069' },
     ]],
     ['other control characters are marked', 'a\u0007b', [
       { text: 'a' },
-      { text: 'U+0007', hidden: 'invisible character' },
+      { text: 'U+0007', hidden: 'visible.char.other' },
       { text: 'b' },
     ]],
     ['Chinese and emoji are text', '请输入城市 🌆', [{ text: '请输入城市 🌆' }]],

@@ -3,32 +3,40 @@
 // and control characters) are split out so the UI can show them as visible
 // marks instead of letting them hide or rearrange words (E16).
 
-/** A piece of server text: plain text, or one invisible character made visible. */
+import { t, type MessageKey } from './i18n.svelte';
+
+/** A piece of server text: plain text, or one invisible character made visible (hidden: its name's key). */
 export type Segment = { text: string; hidden?: undefined } | { text: string; hidden: string };
 
-const names: Record<number, string> = {
-  0x00ad: 'soft hyphen',
-  0x061c: 'Arabic letter mark',
-  0x180e: 'Mongolian vowel separator',
-  0x200b: 'zero-width space',
-  0x200c: 'zero-width non-joiner',
-  0x200d: 'zero-width joiner',
-  0x200e: 'left-to-right mark',
-  0x200f: 'right-to-left mark',
-  0x2028: 'line separator',
-  0x2029: 'paragraph separator',
-  0x202a: 'left-to-right embedding',
-  0x202b: 'right-to-left embedding',
-  0x202c: 'pop directional formatting',
-  0x202d: 'left-to-right override',
-  0x202e: 'right-to-left override',
-  0x2060: 'word joiner',
-  0x2066: 'left-to-right isolate',
-  0x2067: 'right-to-left isolate',
-  0x2068: 'first strong isolate',
-  0x2069: 'pop directional isolate',
-  0xfeff: 'zero-width no-break space',
+// The names of the characters, as catalogue keys (visible.char.XXXX).
+const names: Record<number, MessageKey> = {
+  0x00ad: 'visible.char.00AD',
+  0x061c: 'visible.char.061C',
+  0x180e: 'visible.char.180E',
+  0x200b: 'visible.char.200B',
+  0x200c: 'visible.char.200C',
+  0x200d: 'visible.char.200D',
+  0x200e: 'visible.char.200E',
+  0x200f: 'visible.char.200F',
+  0x2028: 'visible.char.2028',
+  0x2029: 'visible.char.2029',
+  0x202a: 'visible.char.202A',
+  0x202b: 'visible.char.202B',
+  0x202c: 'visible.char.202C',
+  0x202d: 'visible.char.202D',
+  0x202e: 'visible.char.202E',
+  0x2060: 'visible.char.2060',
+  0x2066: 'visible.char.2066',
+  0x2067: 'visible.char.2067',
+  0x2068: 'visible.char.2068',
+  0x2069: 'visible.char.2069',
+  0xfeff: 'visible.char.FEFF',
 };
+
+/** The name of an invisible character, for its mark's tooltip, in the window's language. */
+export function hiddenName(name: MessageKey | string): string {
+  return t('visible.hidden', { name: name in names || name.startsWith('visible.') ? t(name as MessageKey) : name });
+}
 
 // Format (Cf) and control (Cc) characters, line and paragraph separators;
 // tab and newline are ordinary text.
@@ -48,7 +56,7 @@ export function segments(text: string): Segment[] {
       if (run) out.push({ text: run });
       run = '';
       const cp = ch.codePointAt(0) ?? 0;
-      out.push({ text: codeOf(ch), hidden: names[cp] ?? 'invisible character' });
+      out.push({ text: codeOf(ch), hidden: names[cp] ?? 'visible.char.other' });
     } else {
       run += ch;
     }

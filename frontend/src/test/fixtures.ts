@@ -15,7 +15,7 @@ import type {
 export function status(over: Partial<StatusView> = {}): StatusView {
   return {
     state: 'connected',
-    message: '',
+    message: { key: '', args: {}, text: '' },
     transport: 'stdio',
     protocolVersion: '2025-06-18',
     serverName: 'demo',

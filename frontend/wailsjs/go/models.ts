@@ -491,7 +491,7 @@ export namespace app {
 	    offered: boolean;
 	    mode: string;
 	    effective: string;
-	    why: string;
+	    why: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolPolicyView(source);
@@ -505,7 +505,7 @@ export namespace app {
 	        this.offered = source["offered"];
 	        this.mode = source["mode"];
 	        this.effective = source["effective"];
-	        this.why = source["why"];
+	        this.why = this.convertValues(source["why"], i18n.Message);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -572,7 +572,7 @@ export namespace app {
 	}
 	export class StatusView {
 	    state: string;
-	    message: string;
+	    message: i18n.Message;
 	    transport: string;
 	    protocolVersion: string;
 	    serverName: string;
@@ -589,7 +589,7 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.state = source["state"];
-	        this.message = source["message"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
 	        this.transport = source["transport"];
 	        this.protocolVersion = source["protocolVersion"];
 	        this.serverName = source["serverName"];
@@ -998,7 +998,7 @@ export namespace linkcheck {
 	
 	export class Warning {
 	    kind: string;
-	    text: string;
+	    message: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Warning(source);
@@ -1007,8 +1007,26 @@ export namespace linkcheck {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.kind = source["kind"];
-	        this.text = source["text"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Report {
 	    url: string;
@@ -1096,7 +1114,7 @@ export namespace mcp {
 	    serverId: string;
 	    serverName: string;
 	    refused: number;
-	    text: string;
+	    message: i18n.Message;
 	
 	    static createFrom(source: any = {}) {
 	        return new Notice(source);
@@ -1109,8 +1127,26 @@ export namespace mcp {
 	        this.serverId = source["serverId"];
 	        this.serverName = source["serverName"];
 	        this.refused = source["refused"];
-	        this.text = source["text"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SamplingResult {
 	    model: string;
