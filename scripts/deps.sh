@@ -17,9 +17,9 @@ set -euo pipefail
 run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
 # Test: a virtual X server (xvfb-run needs xauth, only a Recommends of xvfb), xdotool and
 # ImageMagick to find and screenshot the real window, Chromium for Playwright (never
-# downloaded by Playwright), a D-Bus session bus (single instance, notifications) and a
-# notification daemon.
-test_pkgs=(xvfb xauth xdotool imagemagick chromium dbus dunst)
+# downloaded by Playwright), a D-Bus session bus (single instance, notifications), a
+# notification daemon, and a CJK font, without which the Chinese screenshots show boxes.
+test_pkgs=(xvfb xauth xdotool imagemagick chromium dbus dunst fonts-noto-cjk)
 
 case "${1:-}" in
 run) pkgs=("${run_pkgs[@]}") ;;

@@ -1,0 +1,65 @@
+// The window in Simplified Chinese: with the language set to zh-CN the
+// components speak Chinese around the server's text, which stays as written,
+// and Go's sentences render from the catalogue in Chinese whatever Go's own
+// language was. Switching back re-renders without remounting.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import { flushSync } from 'svelte';
+import * as api from '../lib/api';
+import { language } from '../lib/i18n.svelte';
+import { servers } from '../lib/servers.svelte';
+import ConsentDialog from './ConsentDialog.svelte';
+import ServerList from './ServerList.svelte';
+import { field, question, server } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+
+afterEach(() => {
+  language.choice = '';
+});
+
+const hint = (key: string, args: Record<string, unknown>, text: string) => ({ key, args, text });
+
+describe('in Simplified Chinese', () => {
+  it('the consent dialog: the title around the server name, the secret warning, Go’s hints, the buttons', () => {
+    language.choice = 'zh-CN';
+    render(ConsentDialog, {
+      props: {
+        request: question({
+          serverName: 'My bank helper',
+          message: 'Confirm the transfer.',
+          fields: [
+            field('pin', 'text', {
+              label: 'Bank PIN',
+              required: true,
+              hints: [hint('forms.hint.length.range', { min: 4, max: 6 }, '4 to 6 characters.')],
+            }),
+          ],
+          secretFields: ['pin'],
+        }),
+        waiting: [{ id: 'w1', serverId: 's1', serverName: 'My bank helper', message: 'again', receivedAt: '' } as api.WaitingView],
+        onproblem: vi.fn(),
+        onrefuse: vi.fn(),
+      },
+    });
+    expect(screen.getByRole('heading').textContent).toBe('My bank helper 请你提供信息');
+    expect(screen.getByText('Confirm the transfer.')).toBeTruthy();
+    expect(screen.getByText('此字段似乎在索要密码、密钥或其他机密信息：“Bank PIN”。')).toBeTruthy();
+    expect(screen.getByText('4 到 6 个字符。')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'My bank helper 另有 1 个请求在等待' })).toBeTruthy();
+    for (const name of ['取消', '提交']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '拒绝' }).length).toBeGreaterThan(0);
+  });
+
+  it('the servers pane follows a change of language at once', () => {
+    servers.set([server('s1', 'Alpha', { state: 'error', message: hint('mcp.status.commandNotFound', { command: 'alpha' }, 'command not found: alpha') })]);
+    render(ServerList);
+    expect(screen.getByRole('button', { name: 'Add server' })).toBeTruthy();
+    expect(screen.getByText('command not found: alpha')).toBeTruthy();
+    language.choice = 'zh-CN';
+    flushSync();
+    expect(screen.getByRole('button', { name: '添加服务器' })).toBeTruthy();
+    expect(screen.getByText('找不到命令：alpha')).toBeTruthy();
+    expect(screen.getByText('出错')).toBeTruthy();
+  });
+});
