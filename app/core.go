@@ -126,8 +126,11 @@ func (c *Core) seedDemo(command string) error {
 // ApplyLanguage makes Go's sentences render in the language a choice means
 // ("" for the system's, from the environment: see i18n.FromEnv).
 func ApplyLanguage(choice string) {
-	i18n.SetLanguage(i18n.Choice(choice).Resolve(i18n.FromEnv(os.Getenv)))
+	i18n.SetLanguage(i18n.Choice(choice).Resolve(systemLanguage()))
 }
+
+// systemLanguage is the language the environment asks for.
+func systemLanguage() i18n.Language { return i18n.FromEnv(os.Getenv) }
 
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }

@@ -25,7 +25,7 @@ func TestSettingsService_Language(t *testing.T) {
 	}
 
 	v, err := svc.SetLanguage("zh-CN")
-	if err != nil || v != (LanguageView{Choice: "zh-CN", Language: "zh-CN"}) {
+	if err != nil || v != (LanguageView{Choice: "zh-CN", Language: "zh-CN", System: "en"}) {
 		t.Fatalf("SetLanguage(zh-CN) = %+v, %v", v, err)
 	}
 	if got := svc.Save(SettingsView{}); got == nil || got.Error() != "答复时限必须在 1 分钟到 24 小时之间。" {
@@ -39,7 +39,7 @@ func TestSettingsService_Language(t *testing.T) {
 	}
 
 	t.Setenv("LANG", "zh_SG.UTF-8")
-	if v, err := svc.SetLanguage(""); err != nil || v.Language != "zh-CN" {
+	if v, err := svc.SetLanguage(""); err != nil || v.Language != "zh-CN" || v.System != "zh-CN" {
 		t.Errorf("System on a Chinese system = %+v, %v", v, err)
 	}
 	if _, err := svc.SetLanguage("fr"); err == nil {

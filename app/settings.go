@@ -81,12 +81,16 @@ func (s *SettingsService) Save(v SettingsView) error {
 }
 
 // LanguageView is the language setting: what the person chose ("" for the
-// system's, "en", "zh-CN") and the language Go renders its sentences in now.
-// The window renders in Language too, except that for the system's choice it
-// follows its own navigator.language (from the same environment variables).
+// system's, "en", "zh-CN"), the language Go renders its sentences in now, and
+// the system's language as Go reads it from the environment (i18n.FromEnv).
+// The window speaks Language. Go's reading of the system language is the one
+// both follow, because it needs no installed locale: WebKitGTK's
+// navigator.language falls back to English when the locale named in LANG is
+// not generated on the machine.
 type LanguageView struct {
 	Choice   string `json:"choice"`
 	Language string `json:"language"`
+	System   string `json:"system"`
 }
 
 // Language returns the language setting.
@@ -95,7 +99,7 @@ func (s *SettingsService) Language() (LanguageView, error) {
 	if err != nil {
 		return LanguageView{}, err
 	}
-	return LanguageView{Choice: st.Language, Language: string(i18n.Current())}, nil
+	return LanguageView{Choice: st.Language, Language: string(i18n.Current()), System: string(systemLanguage())}, nil
 }
 
 // SetLanguage stores the person's language choice ("" for the system's, "en"
@@ -115,7 +119,7 @@ func (s *SettingsService) SetLanguage(choice string) (LanguageView, error) {
 		return LanguageView{}, err
 	}
 	ApplyLanguage(choice)
-	v := LanguageView{Choice: choice, Language: string(i18n.Current())}
+	v := LanguageView{Choice: choice, Language: string(i18n.Current()), System: string(systemLanguage())}
 	s.core.emit(EventLanguage, v)
 	return v, nil
 }

@@ -85,15 +85,24 @@ func TestWindowShowsAndStaysUp(t *testing.T) {
 // checks in the real WebKit window that the consent dialog opens (the page
 // behind it is dimmed by the modal backdrop) and that a real Escape key press
 // closes it. The screenshots are for a person to look at: the form dialog
-// (window-consent-form.png) and the URL dialog with a look-alike warning
-// (window-consent-lookalike.png).
+// (window-consent-form.png), the URL dialog with a look-alike warning
+// (window-consent-lookalike.png), and the form dialog on a system whose
+// language is Simplified Chinese (window-consent-form-zh.png: it needs a CJK
+// font, fonts-noto-cjk; the zh_CN locale need not be installed).
 func TestWindowConsentDialog(t *testing.T) {
-	for _, kind := range []string{"form", "lookalike"} {
-		t.Run(kind, func(t *testing.T) { consentInWindow(t, kind) })
+	for _, tc := range []struct {
+		name, kind string
+		env        []string
+	}{
+		{"form", "form", nil},
+		{"lookalike", "lookalike", nil},
+		{"form-zh", "form", []string{"LANGUAGE=zh_CN:en", "LANG=zh_CN.UTF-8", "LC_ALL=", "LC_MESSAGES="}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { consentInWindow(t, tc.name, tc.kind, tc.env...) })
 	}
 }
 
-func consentInWindow(t *testing.T, kind string) {
+func consentInWindow(t *testing.T, name, kind string, env ...string) {
 	bin := binaryPath(t)
 	requireTools(t, "Xvfb", "xdotool", "import", "convert", "dbus-run-session", "node")
 	out := outputDir(t)
@@ -110,8 +119,8 @@ func consentInWindow(t *testing.T, kind string) {
 	}
 
 	display := startXvfb(t)
-	app, win := launch(t, bin, display, data, filepath.Join(out, "window-consent-"+kind+"-app.log"))
-	shot := filepath.Join(out, "window-consent-"+kind+".png")
+	app, win := launch(t, bin, display, data, filepath.Join(out, "window-consent-"+name+"-app.log"), env...)
+	shot := filepath.Join(out, "window-consent-"+name+".png")
 	waitForDrawing(t, app, display, win, shot)
 
 	// The sidebar is light grey (#eef0f3); under the dialog's backdrop it is
@@ -131,7 +140,7 @@ func consentInWindow(t *testing.T, kind string) {
 	if outb, err := key.CombinedOutput(); err != nil {
 		t.Fatalf("xdotool key Escape: %v\n%s", err, outb)
 	}
-	after := filepath.Join(out, "window-consent-"+kind+"-after-escape.png")
+	after := filepath.Join(out, "window-consent-"+name+"-after-escape.png")
 	if !waitForBrightness(t, app, display, win, after, func(b float64) bool { return b > 0.9 }) {
 		t.Fatalf("Escape did not close the consent dialog (see %s)", after)
 	}
@@ -296,8 +305,9 @@ func (a *app) exited() bool {
 
 // startApp runs the binary on display with a private D-Bus session bus (as on
 // a desktop), a fresh data directory and a fresh home, so nothing of the
-// machine's own configuration is read or written.
-func startApp(t *testing.T, bin, display, data, logPath string) *app {
+// machine's own configuration is read or written. env adds to (or
+// overrides) its environment, such as LANG.
+func startApp(t *testing.T, bin, display, data, logPath string, env ...string) *app {
 	t.Helper()
 	home := t.TempDir()
 	logFile, err := os.Create(logPath)
@@ -314,6 +324,7 @@ func startApp(t *testing.T, bin, display, data, logPath string) *app {
 		"XDG_RUNTIME_DIR="+home,
 		"GATEHOUSE_DATA_DIR="+data,
 	)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	// Its own process group, so WebKit's helper processes and the session bus
@@ -469,9 +480,9 @@ func findWindow(t *testing.T, a *app, display string) string {
 // ("Unexpected short read from PID socket" in the log, seen in a fresh-clone
 // run while other builds ran); that start is kept as LOG.crashed and tried
 // once more. Any other failure fails the test at once.
-func launch(t *testing.T, bin, display, data, logPath string) (*app, string) {
+func launch(t *testing.T, bin, display, data, logPath string, env ...string) (*app, string) {
 	t.Helper()
-	a := startApp(t, bin, display, data, logPath)
+	a := startApp(t, bin, display, data, logPath, env...)
 	win, err := searchWindow(a, display)
 	if err == nil {
 		return a, win
@@ -481,7 +492,7 @@ func launch(t *testing.T, bin, display, data, logPath string) (*app, string) {
 	}
 	_ = os.Rename(logPath, logPath+".crashed")
 	t.Logf("WebKit's web process died while starting (log kept in %s); starting again once", logPath+".crashed")
-	a = startApp(t, bin, display, data, logPath)
+	a = startApp(t, bin, display, data, logPath, env...)
 	return a, findWindow(t, a, display)
 }
 

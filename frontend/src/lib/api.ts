@@ -61,8 +61,8 @@ export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structu
   argumentErrors: MessageErrors;
 };
 export type AppInfo = Data<app.AppInfo>;
-/** The language setting: the person's choice ('' for the system's) and Go's language now. */
-export type LanguageView = { choice: string; language: string };
+/** The language setting: the person's choice ('' for the system's), Go's language now, and the system's as Go reads it. */
+export type LanguageView = { choice: string; language: string; system: string };
 export type SettingsView = Data<app.SettingsView>;
 export type LinkWarning = { kind: string; message: Message };
 export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };

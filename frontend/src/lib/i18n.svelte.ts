@@ -5,8 +5,11 @@
 // server and model text never goes through here.
 //
 // The language is the person's choice in Settings, or for "System" the
-// first of navigator.languages that the catalogue has (English otherwise).
-// It is $state: changing it re-renders every pane without a reload.
+// system's language as Go reads it from LANGUAGE, LC_ALL, LC_MESSAGES and LANG
+// (Go needs no installed locale, while WebKitGTK's navigator.language falls
+// back to English without one); until Go answers, and outside the app, the
+// first of navigator.languages the catalogue has (English otherwise). It is
+// $state: changing it re-renders every pane without a reload.
 
 import en from '../../../i18n/locales/en.json';
 import zh from '../../../i18n/locales/zh-CN.json';
@@ -161,6 +164,11 @@ export function joinItems(items: string[]): string {
   const lang = language.current;
   if (items.length === 0) return '';
   return items.reduce((head, it) => fill(template('list.more', lang) ?? '', { a: head, b: it }, lang));
+}
+
+/** What goes between two sentences: a space in English, nothing in Chinese (from list.sentences). */
+export function sentenceGap(): string {
+  return fill(template('list.sentences', language.current) ?? '{a} {b}', { a: '', b: '' }, language.current);
 }
 
 /** A list of names joined as the window's language joins them ("a, b and c"; "a、b 和 c"). */

@@ -2,7 +2,7 @@
 
 import * as api from './api';
 import type { AppInfo, SettingsView } from './api';
-import { language } from './i18n.svelte';
+import { language, matchLanguage } from './i18n.svelte';
 
 class SettingsStore {
   info = $state<AppInfo | null>(null);
@@ -20,11 +20,16 @@ class SettingsStore {
 
   /** Reads the language choice from Go and follows its changes; returns the unsubscribe. */
   startLanguage(): () => void {
+    const follow = (v: api.LanguageView) => {
+      language.choice = v.choice;
+      const system = matchLanguage(v.system);
+      if (system) language.system = system;
+    };
     api
       .getLanguage()
-      .then((v) => (language.choice = v.choice))
-      .catch(() => {}); // outside the app (no core): the system's language
-    return api.onLanguage((v) => (language.choice = v.choice));
+      .then(follow)
+      .catch(() => {}); // outside the app (no core): navigator.language
+    return api.onLanguage(follow);
   }
 
   /** Changes the language at once (the window re-renders) and stores the choice: '' follows the system. */

@@ -165,6 +165,7 @@ export namespace app {
 	export class LanguageView {
 	    choice: string;
 	    language: string;
+	    system: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new LanguageView(source);
@@ -174,6 +175,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.choice = source["choice"];
 	        this.language = source["language"];
+	        this.system = source["system"];
 	    }
 	}
 	export class ListCount {
