@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -109,7 +110,7 @@ func (s *ChatService) NewConversation(providerID, model, systemPrompt string, se
 		providerID = settings.DefaultProviderID
 	}
 	if providerID == "" {
-		return store.Conversation{}, errors.New("add a model provider first (Settings → Models)")
+		return store.Conversation{}, i18n.Err("chat.error.noProvider")
 	}
 	return s.core.Store.PutConversation(store.Conversation{ProviderID: providerID, Model: model, SystemPrompt: systemPrompt, Servers: servers})
 }
@@ -130,10 +131,10 @@ func (s *ChatService) UpdateConversation(id, providerID, model, systemPrompt str
 		return store.Conversation{}, err
 	}
 	if providerID == "" {
-		return store.Conversation{}, errors.New("choose a model provider for this conversation")
+		return store.Conversation{}, i18n.Err("chat.error.chooseProvider")
 	}
 	if _, err := s.core.Store.Provider(providerID); errors.Is(err, store.ErrNotFound) {
-		return store.Conversation{}, errors.New("that model provider no longer exists; choose another (Settings → Models lists them)")
+		return store.Conversation{}, i18n.Err("chat.error.providerGone")
 	} else if err != nil {
 		return store.Conversation{}, err
 	}
@@ -155,7 +156,7 @@ func (s *ChatService) knownServers(ids []string) error {
 	}
 	for _, id := range ids {
 		if !slices.ContainsFunc(servers, func(srv store.Server) bool { return srv.ID == id }) {
-			return fmt.Errorf("there is no server with ID %q (was it removed?); choose among the servers listed", id)
+			return i18n.Err("chat.error.noServer", "id", strconv.Quote(id))
 		}
 	}
 	return nil
@@ -185,7 +186,7 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	}
 	n, err := s.core.Store.DropToolResults(id, lastUser)
 	if err == nil && n == 0 {
-		err = errors.New("there are no earlier tool results to drop; continue in a new conversation, or choose a model with a larger context")
+		err = i18n.Err("chat.error.nothingToDrop")
 	}
 	return n, err
 }
@@ -245,7 +246,7 @@ func (s *ChatService) Markdown(conversationID string) (string, error) {
 // them. It returns the file's path, or "" when the person cancelled.
 func (s *ChatService) Export(conversationID string) (string, error) {
 	if s.files == nil {
-		return "", errors.New("there is no window to ask where to save the file; use gatehouse chat export")
+		return "", i18n.Err("chat.error.noWindow")
 	}
 	conv, err := s.core.Store.Conversation(conversationID)
 	if err != nil {
@@ -255,7 +256,7 @@ func (s *ChatService) Export(conversationID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path, err := s.files.SaveFile("Export the conversation", ExportFileName(conv.Title))
+	path, err := s.files.SaveFile(i18n.M("chat.exportTitle").String(), ExportFileName(conv.Title))
 	if err != nil || path == "" {
 		return "", err
 	}
@@ -267,7 +268,7 @@ func (s *ChatService) Export(conversationID string) (string, error) {
 
 // ErrTurnRunning refuses a second turn, or a change of the conversation,
 // while one runs in the conversation.
-var ErrTurnRunning = errors.New("the model is still answering in this conversation; wait, or press Stop")
+var ErrTurnRunning = i18n.Err("chat.error.turnRunning")
 
 // Send adds the person's message to a conversation and starts the model's
 // turn in the background; its events follow as EventChat, ending with
@@ -275,7 +276,7 @@ var ErrTurnRunning = errors.New("the model is still answering in this conversati
 func (s *ChatService) Send(conversationID, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return errors.New("write a message first")
+		return i18n.Err("chat.error.empty")
 	}
 	return s.start(conversationID, text)
 }
@@ -291,7 +292,7 @@ func (s *ChatService) Retry(conversationID string) error {
 		return err
 	}
 	if len(msgs) == 0 || msgs[len(msgs)-1].Error == "" {
-		return errors.New("the last turn of this conversation did not fail, so there is nothing to try again")
+		return i18n.Err("chat.error.nothingToRetry")
 	}
 	return s.start(conversationID, "")
 }
@@ -420,11 +421,11 @@ func (s *ChatService) CheckLink(conversationID, url string) (CheckedLink, error)
 		return CheckedLink{}, err
 	}
 	if !wrote {
-		return CheckedLink{}, errors.New("Gatehouse opens only addresses the model wrote in this conversation")
+		return CheckedLink{}, i18n.Err("chat.error.foreignLink")
 	}
 	report, err := linkcheck.Check(url)
 	if err != nil {
-		return CheckedLink{}, fmt.Errorf("Gatehouse will not open this address: %w", err)
+		return CheckedLink{}, i18n.Wrap(err, "links.error.refused", "detail", err)
 	}
 	return CheckedLink{ID: s.links.add(report), Link: report}, nil
 }

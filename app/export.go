@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -368,18 +369,18 @@ func ExportFileName(title string) string {
 func WriteExport(path, markdown string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".gatehouse-export-*")
 	if err != nil {
-		return fmt.Errorf("the file could not be written: %w", err)
+		return i18n.Wrap(err, "export.error.write", "detail", err)
 	}
 	defer os.Remove(tmp.Name()) // gone after the rename; cleans up after a failure
 	if _, err := tmp.WriteString(markdown); err != nil {
 		tmp.Close()
-		return fmt.Errorf("the file could not be written: %w", err)
+		return i18n.Wrap(err, "export.error.write", "detail", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("the file could not be written: %w", err)
+		return i18n.Wrap(err, "export.error.write", "detail", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("the file could not be written: %w", err)
+		return i18n.Wrap(err, "export.error.write", "detail", err)
 	}
 	return nil
 }

@@ -3,9 +3,9 @@ package app
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
@@ -57,4 +57,4 @@ func (b *linkBook) open(id string) error {
 }
 
 // errUnknownLink is an ID the book does not hold (forgotten, or never given).
-var errUnknownLink = errors.New("this link is no longer known; show it again and retry")
+var errUnknownLink = i18n.Err("links.error.unknown")

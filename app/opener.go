@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"log"
 	"os/exec"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
@@ -29,25 +29,25 @@ import (
 // sentence for the person.
 func OpenLink(link *linkcheck.Report) error {
 	if link == nil {
-		return errors.New("there is no web address to open")
+		return i18n.Err("links.error.none")
 	}
 	checked, err := linkcheck.Check(link.URL)
 	if err != nil {
-		return fmt.Errorf("Gatehouse will not open this address: %w", err)
+		return i18n.Wrap(err, "links.error.refused", "detail", err)
 	}
 	if checked.URL != link.URL || (checked.Scheme != "https" && checked.Scheme != "http") {
-		return errors.New("Gatehouse will not open this address: it changed after it was checked")
+		return i18n.Err("links.error.changed")
 	}
 	name, args := browserCommand()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return fmt.Errorf("no program to open web pages was found (%s); copy the address into your browser instead", name)
+		return i18n.Err("links.error.noBrowser", "program", name)
 	}
 	cmd := exec.Command(path, append(args, checked.URL)...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("your browser could not be started: %w", err)
+		return i18n.Wrap(err, "links.error.browserStart", "detail", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

@@ -2,8 +2,8 @@ package app
 
 import (
 	"errors"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,7 +111,7 @@ func (s *PoliciesService) Server(serverID string) (ServerPolicyView, error) {
 func (s *PoliciesService) SetMode(serverID, mode string) (ServerPolicyView, error) {
 	stored, ok := map[string]string{ModeAsk: store.ToolAsk, ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
 	if !ok {
-		return ServerPolicyView{}, fmt.Errorf("%q is not a choice for a server's tools: use ask, allow or deny", mode)
+		return ServerPolicyView{}, i18n.Err("policies.error.serverMode", "mode", strconv.Quote(mode))
 	}
 	return s.change(serverID, func(p *store.ToolPolicy) { p.Mode = stored })
 }
@@ -129,17 +129,17 @@ func (s *PoliciesService) SetToolMode(serverID, tool, mode string) (ServerPolicy
 	stored, ok := map[string]string{ModeDefault: store.ToolAsk, ModeAsk: store.ToolAskEachTime,
 		ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
 	if !ok {
-		return ServerPolicyView{}, fmt.Errorf("%q is not a choice for a tool: use default, ask, allow or deny", mode)
+		return ServerPolicyView{}, i18n.Err("policies.error.toolMode", "mode", strconv.Quote(mode))
 	}
 	if strings.TrimSpace(tool) == "" {
-		return ServerPolicyView{}, errors.New("name the tool to set")
+		return ServerPolicyView{}, i18n.Err("policies.error.noTool")
 	}
 	srv, err := s.core.policyServer(serverID)
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
 	if err := s.core.Store.PutToolMode(srv.ID, tool, stored); err != nil {
-		return ServerPolicyView{}, fmt.Errorf("the setting of %s was not saved: %w", tool, err)
+		return ServerPolicyView{}, i18n.Wrap(err, "policies.error.toolNotSaved", "tool", tool, "detail", err)
 	}
 	return s.core.emitPolicies(srv.ID)
 }
@@ -185,7 +185,7 @@ func (s *PoliciesService) change(serverID string, edit func(*store.ToolPolicy)) 
 	}
 	edit(&p)
 	if err := s.core.Store.PutToolPolicy(srv.ID, p); err != nil {
-		return ServerPolicyView{}, fmt.Errorf("the setting was not saved: %w", err)
+		return ServerPolicyView{}, i18n.Wrap(err, "policies.error.notSaved", "detail", err)
 	}
 	return s.core.emitPolicies(srv.ID)
 }
@@ -194,7 +194,7 @@ func (s *PoliciesService) change(serverID string, edit func(*store.ToolPolicy)) 
 func (c *Core) policyServer(serverID string) (store.Server, error) {
 	srv, err := c.Store.Server(serverID)
 	if errors.Is(err, store.ErrNotFound) {
-		return srv, fmt.Errorf("no server has the ID %q; it may have been removed", serverID)
+		return srv, i18n.Err("policies.error.noServer", "id", strconv.Quote(serverID))
 	}
 	return srv, err
 }
@@ -312,5 +312,5 @@ func (c *Core) setRequestPolicy(serverID, mode string) error {
 		c.Broker.RefuseAll(serverID, mcp.ActionDecline)
 		return nil
 	}
-	return fmt.Errorf("unknown policy %q: use ask or decline", mode)
+	return i18n.Err("policies.error.requests", "mode", strconv.Quote(mode))
 }

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"log"
 	"time"
 
@@ -134,7 +133,7 @@ func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult
 		return SubmitResult{}, err
 	}
 	if q.Kind != mcp.KindForm {
-		return SubmitResult{}, errors.New("this request asks to open a web page, not to fill in a form")
+		return SubmitResult{}, i18n.Err("mcp.broker.notAForm")
 	}
 	if values == nil {
 		values = map[string]any{}
@@ -159,7 +158,7 @@ func (s *QuestionService) Open(id string) error {
 		return err
 	}
 	if !q.OpensPage() {
-		return errors.New("this request has no web page to open")
+		return i18n.Err("questions.error.noPage")
 	}
 	if err := OpenLink(q.Link); err != nil {
 		return err
@@ -194,7 +193,7 @@ func (s *QuestionService) Accept(id string) error {
 		return err
 	}
 	if q.Kind != mcp.KindSamplingResult {
-		return errors.New("this request is not a model's answer to review")
+		return i18n.Err("questions.error.notAnswer")
 	}
 	_, err = s.core.Broker.Answer(id, nil)
 	return err
@@ -235,7 +234,7 @@ func (s *QuestionService) StopWaiting(id string) error { return s.core.Broker.Ca
 // answered cancel unseen, including those already waiting.
 func (s *QuestionService) Mute(serverID string, minutes int) error {
 	if minutes <= 0 {
-		return errors.New("choose how long to mute the server")
+		return i18n.Err("questions.error.muteHow")
 	}
 	p := store.Policy{Mode: store.PolicyMute, MutedUntil: time.Now().Add(time.Duration(minutes) * time.Minute)}
 	if err := s.core.Store.PutPolicy(serverID, p); err != nil {
@@ -286,7 +285,7 @@ func (s *QuestionService) NotifyUnfocused(id string) error {
 		return nil
 	}
 	s.desktop.Attention()
-	title := q.Server.Name + " is asking for your input"
+	title := i18n.M("notify.title", "server", q.Server.Name).String()
 	if err := s.desktop.Notify(title, truncate(q.Message, 200)); err != nil {
 		log.Printf("gatehouse: no desktop notification (%v); the request waits in the window", err)
 	}

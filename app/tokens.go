@@ -2,8 +2,8 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -23,7 +23,7 @@ func (t *tokenStore) LoadToken(serverID, resource string) (*mcp.SavedToken, erro
 	}
 	var tok mcp.SavedToken
 	if err := json.Unmarshal([]byte(raw), &tok); err != nil {
-		return nil, errors.New("the saved sign-in cannot be read; sign in again")
+		return nil, i18n.Err("signin.error.unreadable")
 	}
 	if tok.Resource != resource {
 		return nil, nil // issued for another URL: never sent to this one

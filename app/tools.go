@@ -103,9 +103,9 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return ToolResultView{}, fmt.Errorf("the call took longer than %s and was stopped", t.core.toolCallTimeout())
+		return ToolResultView{}, i18n.Err("tools.error.timeout", "duration", t.core.toolCallTimeout().String())
 	case errors.Is(err, context.Canceled):
-		return ToolResultView{}, errors.New("the call was cancelled")
+		return ToolResultView{}, i18n.Err("tools.error.cancelled")
 	case err != nil:
 		return ToolResultView{}, err
 	}
@@ -131,7 +131,7 @@ func (t *ToolsService) recordLinks(v *ToolResultView) {
 func (t *ToolsService) OpenLink(linkID string) error {
 	err := t.links.open(linkID)
 	if errors.Is(err, errUnknownLink) {
-		return errors.New("this link is no longer known; call the tool again")
+		return i18n.Err("tools.error.unknownLink")
 	}
 	return err
 }
@@ -142,7 +142,7 @@ func (t *ToolsService) Cancel(callID string) error {
 	cancel := t.running[callID]
 	t.mu.Unlock()
 	if cancel == nil {
-		return errors.New("that call is no longer running")
+		return i18n.Err("tools.error.notRunning")
 	}
 	cancel()
 	return nil

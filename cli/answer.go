@@ -126,7 +126,7 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.
 		resp, err = a.interactive(ctx, req)
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintln(a.out, "The server withdrew this request (or it timed out); nothing was sent.")
+		fmt.Fprintln(a.out, i18n.M("cli.ask.withdrawn"))
 	}
 	return resp, err
 }
@@ -134,19 +134,20 @@ func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.
 // header prints who asks and why (E27), as text that cannot drive the terminal.
 func (a *terminalAnswerer) header(req *mcp.Question) {
 	p := req.Peer
-	asks := "is asking for input"
+	name := oneLine(p.Server.Name)
+	asks := i18n.M("cli.ask.form", "server", name)
 	switch req.Kind {
 	case "url":
-		asks = "is asking you to open a web page"
+		asks = i18n.M("cli.ask.url", "server", name)
 	case mcp.KindSignIn:
-		asks = "wants you to sign in"
+		asks = i18n.M("cli.ask.signin", "server", name)
 	case mcp.KindToolCall:
-		asks = "would be called by the model"
+		asks = i18n.M("cli.ask.toolCall", "server", name)
 	}
-	fmt.Fprintf(a.out, "\n── %s %s ──\n", oneLine(p.Server.Name), asks)
-	who := "runs: " + oneLine(p.Where)
+	fmt.Fprintf(a.out, "\n── %s ──\n", asks)
+	who := i18n.M("cli.ask.runs", "where", oneLine(p.Where))
 	if p.SelfName != "" {
-		who += "; calls itself " + oneLine(p.SelfName)
+		who = i18n.M("cli.ask.runsCalls", "where", oneLine(p.Where), "self", oneLine(p.SelfName))
 	}
 	fmt.Fprintln(a.out, who)
 	fmt.Fprintln(a.out, visible(req.Message))
@@ -157,8 +158,11 @@ func (a *terminalAnswerer) header(req *mcp.Question) {
 				labels = append(labels, "\""+oneLine(f.Label)+"\"")
 			}
 		}
-		fmt.Fprintf(a.out, "Warning: %s to ask for a password, key or other secret: %s.\n"+
-			"Servers must not ask for those here. Declining is safest.\n", plural(len(labels), "this field seems", "these fields seem"), strings.Join(labels, ", "))
+		warning := i18n.M("cli.ask.secret.one", "fields", i18n.Text(strings.Join(labels, ", ")))
+		if len(labels) > 1 {
+			warning = i18n.M("cli.ask.secret.other", "fields", i18n.Text(strings.Join(labels, ", ")))
+		}
+		fmt.Fprintln(a.out, warning)
 	}
 }
 
@@ -167,7 +171,7 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	if a.next >= len(a.script) {
 		a.mu.Unlock()
 		a.fail(fmt.Errorf("the answers file has no entry for request %d from %s", a.next+1, req.Peer.Server.Name))
-		fmt.Fprintln(a.out, "No answer left in the answers file: cancelled.")
+		fmt.Fprintln(a.out, i18n.M("cli.ask.noScriptAnswer"))
 		return mcp.Response{Action: mcp.ActionCancel}, nil
 	}
 	entry := a.script[a.next]
@@ -276,12 +280,12 @@ func (a *terminalAnswerer) interactive(ctx context.Context, req *mcp.Question) (
 		if len(errs) == 0 {
 			break
 		}
-		fmt.Fprintln(a.out, "Please correct:")
+		fmt.Fprintln(a.out, i18n.M("cli.ask.correct"))
 		a.printErrors(req, maps.Clone(errs))
 		fields = slices.DeleteFunc(slices.Clone(req.Form.Fields), func(f forms.Field) bool { _, bad := errs[f.Name]; return !bad })
 	}
 	for {
-		choice, err := a.readLine(ctx, "Submit, Decline or Cancel? [s/d/c] ")
+		choice, err := a.readLine(ctx, i18n.M("cli.ask.submitPrompt").String())
 		if err != nil {
 			return mcp.Response{Action: mcp.ActionCancel}, nil
 		}
@@ -338,19 +342,23 @@ func hints(f forms.Field) string {
 	}
 	switch f.Kind {
 	case forms.KindDate:
-		parts = append(parts, "Type it as YYYY-MM-DD.")
+		parts = append(parts, i18n.M("cli.type.date").String())
 	case forms.KindDateTime:
-		parts = append(parts, "Type it with its time zone, like 2026-01-31T14:30:00+01:00.")
+		parts = append(parts, i18n.M("cli.type.dateTime").String())
 	case forms.KindBoolean:
-		parts = append(parts, "Type yes or no.")
+		parts = append(parts, i18n.M("cli.type.boolean").String())
 	case forms.KindSingleSelect:
-		parts = append(parts, "Type the number of one choice.")
+		parts = append(parts, i18n.M("cli.type.choice").String())
 	case forms.KindMultiSelect:
-		parts = append(parts, "Type the numbers of your choices, separated by commas.")
+		parts = append(parts, i18n.M("cli.type.choices").String())
 	case forms.KindJSON:
-		parts = append(parts, "Type it on one line.")
+		parts = append(parts, i18n.M("cli.type.json").String())
 	}
-	return strings.Join(parts, " ")
+	msgs := make([]i18n.Message, len(parts))
+	for i, p := range parts {
+		msgs[i] = i18n.Text(p)
+	}
+	return i18n.Sentences(msgs...).String()
 }
 
 func defaultText(f forms.Field) string {
@@ -414,15 +422,7 @@ func pickOption(f forms.Field, s string) any {
 
 // Notify implements mcp.Answerer.
 func (a *terminalAnswerer) Notify(n mcp.Notice) {
-	fmt.Fprintf(a.out, "\n%s is sending too many requests; some were refused without being shown.\n", oneLine(n.ServerName))
-}
-
-// plural picks the singular or plural wording for n things.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	fmt.Fprintf(a.out, "\n%s\n", i18n.M("cli.ask.flood", "server", oneLine(n.ServerName)))
 }
 
 // showCall prints the tool a model wants to call and its exact arguments.
@@ -440,10 +440,10 @@ func (a *terminalAnswerer) showCall(req *mcp.Question) {
 		fmt.Fprintf(a.out, "Arguments: %s\n", visible(string(c.Arguments)))
 	}
 	if c.ReadOnly {
-		fmt.Fprintln(a.out, "The server says this tool only reads (a claim).")
+		fmt.Fprintln(a.out, i18n.M("cli.ask.readOnly"))
 	}
 	if c.Destructive {
-		fmt.Fprintln(a.out, "The server says this tool may change or delete things.")
+		fmt.Fprintln(a.out, i18n.M("consent.toolCall.destructive"))
 	}
 }
 
@@ -451,7 +451,7 @@ func (a *terminalAnswerer) showCall(req *mcp.Question) {
 // conversation, always, or not.
 func (a *terminalAnswerer) interactiveCall(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	for {
-		line, err := a.readLine(ctx, "Allow? [o]nce, this [c]onversation, [a]lways, [d]eny: ")
+		line, err := a.readLine(ctx, i18n.M("cli.ask.allowPrompt").String())
 		if err != nil {
 			return mcp.Response{Action: mcp.ActionCancel}, err
 		}
@@ -465,6 +465,6 @@ func (a *terminalAnswerer) interactiveCall(ctx context.Context, req *mcp.Questio
 		case "d", "deny", "n", "no":
 			return mcp.Response{Action: mcp.ActionDecline}, nil
 		}
-		fmt.Fprintln(a.out, "Type o, c, a or d.")
+		fmt.Fprintln(a.out, i18n.M("cli.ask.allowKeys"))
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -45,7 +47,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 			asJSON = true
 		case a == "--provider" || a == "--answers":
 			if i+1 >= len(args) {
-				return e.exit(usageError(a + " needs a value"))
+				return e.exit(usageErr(i18n.M("cli.needsValue", "option", a)))
 			}
 			i++
 			if a == "--provider" {
@@ -63,7 +65,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 	}
 	message := strings.TrimSpace(strings.Join(words, " "))
 	if message == "" {
-		return e.exit(usageError("chat needs a message"))
+		return e.exit(usageErr(i18n.M("cli.chat.needsMessage")))
 	}
 	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, answersFile)
 	if err != nil {
@@ -115,7 +117,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 // recently active first, with the IDs chat export takes.
 func (e *env) chatList(args []string) error {
 	if len(args) > 0 {
-		return usageError("chat list takes no arguments")
+		return usageErr(i18n.M("cli.chat.listArgs"))
 	}
 	core, err := e.openCore()
 	if err != nil {
@@ -150,20 +152,20 @@ func (e *env) chatExport(args []string) error {
 		switch a := args[i]; {
 		case a == "--out":
 			if i+1 >= len(args) {
-				return usageError("--out needs a file")
+				return usageErr(i18n.M("cli.chat.outFile"))
 			}
 			i++
 			out = args[i]
 		case strings.HasPrefix(a, "--out="):
 			out = strings.TrimPrefix(a, "--out=")
 		case strings.HasPrefix(a, "-") || id != "":
-			return usageError(fmt.Sprintf("chat export takes one conversation ID and --out FILE, not %q", a))
+			return usageErr(i18n.M("cli.chat.exportArgs", "arg", strconv.Quote(a)))
 		default:
 			id = a
 		}
 	}
 	if id == "" {
-		return usageError("chat export needs a conversation ID (see: gatehouse chat list)")
+		return usageErr(i18n.M("cli.chat.exportID"))
 	}
 	core, err := e.openCore()
 	if err != nil {

@@ -25,62 +25,8 @@ const (
 	exitUsage = 2
 )
 
-const usage = `Gatehouse: a desktop host for MCP servers.
-
-Usage:
-  gatehouse [--data-dir DIR]                    open the app
-  gatehouse servers list
-  gatehouse servers add NAME [--env KEY=VALUE ...] [--dir DIR] [--inherit-env] -- COMMAND [ARGS...]
-                                                a server gets only basic variables (PATH,
-                                                HOME, locale...) and those given with --env;
-                                                --inherit-env passes your whole environment
-                                                (API keys too): only for a server you trust.
-                                                It runs in DIR, else in your home folder.
-  gatehouse servers add NAME --url URL [--header KEY=VALUE ...]
-  gatehouse servers remove|enable|disable NAME
-  gatehouse servers signin|signout NAME        sign in to a remote server that requires it
-  gatehouse providers list                      the model providers the chat can use
-  gatehouse providers add NAME --base-url URL --model MODEL [--api-key-env VAR]
-                          [--kind openai|anthropic] [--preset ID]
-                                                OpenAI-compatible unless --kind anthropic;
-                                                --preset (ollama, lmstudio, llamacpp, vllm,
-                                                deepseek, qwen, moonshot, glm, siliconflow,
-                                                openai, anthropic) fills the base URL and the
-                                                vendor's settings. The API key is read from
-                                                the environment variable VAR, never from the
-                                                command line, and kept in the OS keyring
-                                                (else in the data file).
-  gatehouse providers remove NAME
-  gatehouse providers test NAME                 list the models the provider offers
-  gatehouse tools SERVER                        list a server's tools
-  gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]
-                                                answers the server's questions on the
-                                                terminal, or from FILE: a JSON array with,
-                                                per request, an object of field values,
-                                                "open" (a web page), "decline" or "cancel"
-  gatehouse chat [--provider NAME] [--answers FILE] [--json] MESSAGE
-                                                one turn with the model (the default
-                                                provider unless --provider) and every
-                                                enabled server's tools; each tool call is
-                                                asked on the terminal, or taken from FILE
-                                                ("allow" or "deny", in order with the
-                                                servers' questions); a message starting
-                                                with list or export follows --
-  gatehouse chat list                           the conversations and their IDs
-  gatehouse chat export ID [--out FILE]         a conversation as Markdown, on stdout or
-                                                in FILE (readable only by you)
-  gatehouse policies [SERVER]                   what the model's tool calls of each server do
-  gatehouse policies set SERVER [--tool TOOL] ask|allow|deny|default
-                                                the server's tool calls: ask each time,
-                                                allow or deny without asking; with --tool,
-                                                one tool's own (default: the server's applies)
-  gatehouse policies trust SERVER on|off        on: the tools the server says are read-only
-                                                run without asking (its claims are believed)
-  gatehouse version
-
-Data is kept in the user's config folder (gatehouse/gatehouse.db); set
---data-dir DIR or GATEHOUSE_DATA_DIR to use another folder.
-`
+// usage is the command line's help, in the terminal's language.
+func usage() string { return i18n.M("cli.usage").String() }
 
 // env is what a command runs with; tests substitute the streams.
 type env struct {
@@ -98,7 +44,7 @@ func Main(args []string, assets fs.FS) int {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR")}
 	rest, err := e.globalFlags(args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "gatehouse: %v\n\n%s", err, usage)
+		fmt.Fprintf(e.stderr, "gatehouse: %v\n\n%s", err, usage())
 		return exitUsage
 	}
 	if len(rest) > 0 {
@@ -106,7 +52,7 @@ func Main(args []string, assets fs.FS) int {
 		case "demo-server":
 			return e.runDemo()
 		case "help", "-h", "-help", "--help":
-			fmt.Fprint(e.stdout, usage)
+			fmt.Fprint(e.stdout, usage())
 			return exitOK
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
@@ -132,7 +78,7 @@ func (e *env) globalFlags(args []string) ([]string, error) {
 			return append(rest, args[i:]...), nil
 		case a == "--data-dir" || a == "-data-dir":
 			if i+1 >= len(args) {
-				return nil, errors.New("--data-dir needs a folder")
+				return nil, i18n.Err("cli.dataDirValue")
 			}
 			e.dataDir = args[i+1]
 			i++
@@ -172,16 +118,20 @@ func (e *env) exit(err error) int {
 	}
 	fmt.Fprintln(e.stderr, "gatehouse:", err)
 	if errors.As(err, new(usageError)) {
-		fmt.Fprint(e.stderr, "\n"+usage)
+		fmt.Fprint(e.stderr, "\n"+usage())
 		return exitUsage
 	}
 	return exitError
 }
 
-// usageError marks a mistake in the command line.
-type usageError string
+// usageError marks a mistake in the command line, said in the terminal's
+// language.
+type usageError struct{ msg i18n.Message }
 
-func (u usageError) Error() string { return string(u) }
+func (u usageError) Error() string { return u.msg.String() }
+
+// usage makes a usageError.
+func usageErr(msg i18n.Message) error { return usageError{msg} }
 
 // openCore opens the store for a CLI command. When the GUI holds the store,
 // store.Open fails at once with "Gatehouse is already running".
@@ -193,7 +143,7 @@ func (e *env) runDemo() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := demo.Run(ctx); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(e.stderr, "demo server:", err)
+		fmt.Fprintln(e.stderr, i18n.M("cli.demoFailed", "detail", err))
 		return exitError
 	}
 	return exitOK

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // policies runs `gatehouse policies [SERVER]`, `policies set SERVER
@@ -24,7 +26,7 @@ func (e *env) policies(args []string) error {
 			return err
 		}
 		if len(list) == 0 {
-			fmt.Fprintln(e.stdout, "No servers yet. Add one with: gatehouse servers add NAME -- COMMAND [ARGS...]")
+			fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 			return nil
 		}
 		for i, v := range list {
@@ -58,7 +60,7 @@ func (e *env) policies(args []string) error {
 		}
 	case "trust":
 		if len(args) != 3 || (args[2] != "on" && args[2] != "off") {
-			return usageError("policies trust needs a server name and on or off")
+			return usageErr(i18n.M("cli.policies.trustArgs"))
 		}
 		srv, err := findServer(core, args[1])
 		if err != nil {
@@ -69,7 +71,7 @@ func (e *env) policies(args []string) error {
 		}
 	default:
 		if len(args) != 1 {
-			return usageError("policies shows one server or all: give at most one server name")
+			return usageErr(i18n.M("cli.policies.showArgs"))
 		}
 		srv, err := findServer(core, args[0])
 		if err != nil {
@@ -89,36 +91,36 @@ func parsePolicySet(args []string) (server, tool, mode string, err error) {
 		switch a := args[i]; {
 		case a == "--tool":
 			if i+1 >= len(args) {
-				return "", "", "", usageError("--tool needs a tool name")
+				return "", "", "", usageErr(i18n.M("cli.policies.toolName"))
 			}
 			tool = args[i+1]
 			i++
 		case strings.HasPrefix(a, "--tool="):
 			tool = strings.TrimPrefix(a, "--tool=")
 		case strings.HasPrefix(a, "-"):
-			return "", "", "", usageError(fmt.Sprintf("unknown option %q", a))
+			return "", "", "", usageErr(i18n.M("cli.unknownOption", "option", strconv.Quote(a)))
 		default:
 			rest = append(rest, a)
 		}
 	}
 	if len(rest) != 2 {
-		return "", "", "", usageError("policies set needs a server name and ask, allow or deny (or default, with --tool)")
+		return "", "", "", usageErr(i18n.M("cli.policies.setArgs"))
 	}
 	return rest[0], tool, rest[1], nil
 }
 
 // serverModeWords say what a server's mode does.
-var serverModeWords = map[string]string{
-	app.ModeAsk:   "ask",
-	app.ModeAllow: "allow without asking",
-	app.ModeDeny:  "deny without asking",
+var serverModeWords = map[string]i18n.Message{
+	app.ModeAsk:   i18n.M("cli.policies.ask"),
+	app.ModeAllow: i18n.M("cli.policies.allow"),
+	app.ModeDeny:  i18n.M("cli.policies.deny"),
 }
 
 // toolModeWords say what a tool's own mode does.
-var toolModeWords = map[string]string{
-	app.ModeAsk:   "ask each time",
-	app.ModeAllow: "allow without asking",
-	app.ModeDeny:  "deny without asking",
+var toolModeWords = map[string]i18n.Message{
+	app.ModeAsk:   i18n.M("cli.policies.askEach"),
+	app.ModeAllow: i18n.M("cli.policies.allow"),
+	app.ModeDeny:  i18n.M("cli.policies.deny"),
 }
 
 // printPolicy prints one server's policies: what its tool calls do, whether
@@ -126,18 +128,19 @@ var toolModeWords = map[string]string{
 // the tools with a mode of their own.
 func (e *env) printPolicy(v app.ServerPolicyView) error {
 	fmt.Fprintf(e.stdout, "%s\n", oneLine(v.ServerName))
-	fmt.Fprintf(e.stdout, "  tool calls: %s\n", serverModeWords[v.Mode])
+	fmt.Fprintln(e.stdout, i18n.M("cli.policies.toolCalls", "mode", serverModeWords[v.Mode]))
 	if v.Trusted {
-		fmt.Fprintln(e.stdout, "  read-only claims: trusted (its read-only tools run without asking)")
+		fmt.Fprintln(e.stdout, i18n.M("cli.policies.trusted"))
 	} else {
-		fmt.Fprintln(e.stdout, "  read-only claims: not trusted")
+		fmt.Fprintln(e.stdout, i18n.M("cli.policies.notTrusted"))
 	}
-	requests := map[string]string{"ask": "ask", "decline": "decline without asking", "mute": "muted until " + v.MutedUntil}[v.Requests]
-	fmt.Fprintf(e.stdout, "  questions and sampling requests: %s\n", requests)
+	requests := map[string]i18n.Message{"ask": i18n.M("cli.policies.ask"), "decline": i18n.M("cli.policies.decline"),
+		"mute": i18n.M("cli.policies.muted", "until", v.MutedUntil)}[v.Requests]
+	fmt.Fprintln(e.stdout, i18n.M("cli.policies.requests", "mode", requests))
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, t := range v.Tools {
 		if t.Mode != app.ModeDefault {
-			fmt.Fprintf(tw, "  tool %s:\t%s\n", oneLine(t.Name), toolModeWords[t.Mode])
+			fmt.Fprintln(tw, i18n.M("cli.policies.tool", "tool", oneLine(t.Name), "mode", toolModeWords[t.Mode]))
 		}
 	}
 	return tw.Flush()

@@ -4,17 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // providers runs `gatehouse providers list|add|remove|test`.
 func (e *env) providers(args []string) error {
 	if len(args) == 0 {
-		return usageError("providers needs a command: list, add, remove or test")
+		return usageErr(i18n.M("cli.providers.command"))
 	}
 	core, err := e.openCore()
 	if err != nil {
@@ -34,15 +36,15 @@ func (e *env) providers(args []string) error {
 		if err != nil {
 			return err
 		}
-		key := "no API key"
+		key := i18n.M("cli.providers.noKey")
 		if v.KeyHint != "" {
-			key = "API key " + v.KeyHint
+			key = i18n.M("cli.providers.key", "hint", v.KeyHint)
 		}
-		fmt.Fprintf(e.stdout, "Added %s (%s, model %s, %s).\n", oneLine(v.Name), oneLine(v.BaseURL), oneLine(v.Model), key)
+		fmt.Fprintln(e.stdout, i18n.M("cli.providers.added", "name", oneLine(v.Name), "url", oneLine(v.BaseURL), "model", oneLine(v.Model), "key", key))
 		return nil
 	case "remove", "test":
 		if len(args) != 2 {
-			return usageError(fmt.Sprintf("providers %s needs exactly one provider name", args[0]))
+			return usageErr(i18n.M("cli.providers.oneName", "command", args[0]))
 		}
 		p, err := findProvider(core, args[1])
 		if err != nil {
@@ -52,7 +54,7 @@ func (e *env) providers(args []string) error {
 			if err := svc.Remove(p.ID); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: removed.\n", oneLine(p.Name))
+			fmt.Fprintln(e.stdout, i18n.M("cli.servers.removed", "name", oneLine(p.Name)))
 			return nil
 		}
 		res, err := svc.TestSaved(p.ID)
@@ -60,19 +62,19 @@ func (e *env) providers(args []string) error {
 			return err
 		}
 		if res.Problem != nil {
-			return errors.New(res.Problem.String())
+			return &i18n.Error{Message: *res.Problem}
 		}
 		if len(res.Models) == 0 {
-			fmt.Fprintf(e.stdout, "%s answers, but lists no models.\n", oneLine(p.Name))
+			fmt.Fprintln(e.stdout, i18n.M("cli.providers.noModels", "name", oneLine(p.Name)))
 			return nil
 		}
-		fmt.Fprintf(e.stdout, "%s offers %d models:\n", oneLine(p.Name), len(res.Models))
+		fmt.Fprintln(e.stdout, i18n.M("cli.providers.models", "name", oneLine(p.Name), "n", len(res.Models)))
 		for _, m := range res.Models {
 			fmt.Fprintln(e.stdout, oneLine(m.ID))
 		}
 		return nil
 	}
-	return usageError(fmt.Sprintf("unknown providers command %q", args[0]))
+	return usageErr(i18n.M("cli.providers.unknown", "command", strconv.Quote(args[0])))
 }
 
 func (e *env) listProviders(svc *app.ProvidersService) error {
@@ -81,15 +83,15 @@ func (e *env) listProviders(svc *app.ProvidersService) error {
 		return err
 	}
 	if len(list) == 0 {
-		fmt.Fprintln(e.stdout, "No model providers yet. Add one with: gatehouse providers add NAME --base-url URL --model MODEL")
+		fmt.Fprintln(e.stdout, i18n.M("cli.providers.none"))
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tMODEL\tAPI KEY\tBASE URL")
+	fmt.Fprintln(tw, i18n.M("cli.providers.header"))
 	for _, p := range list {
 		name, key := oneLine(p.Name), p.KeyHint
 		if p.IsDefault {
-			name += " (default)"
+			name = i18n.M("cli.providers.default", "name", name).String()
 		}
 		if key == "" {
 			key = "-"
@@ -106,17 +108,17 @@ func (e *env) listProviders(svc *app.ProvidersService) error {
 func parseProviderAdd(args []string) (app.ProviderInput, error) {
 	var in app.ProviderInput
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return in, usageError("providers add needs a NAME first")
+		return in, usageErr(i18n.M("cli.providers.addName"))
 	}
 	in.Name = args[0]
 	keyVar := ""
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--api-key" || strings.HasPrefix(a, "--api-key=") {
-			return in, usageError("an API key is not given on the command line, where others can see it; put it in an environment variable and give its name with --api-key-env VAR")
+			return in, usageErr(i18n.M("cli.providers.keyOnCommandLine"))
 		}
 		if i+1 >= len(args) {
-			return in, usageError(fmt.Sprintf("unknown option %q, or it needs a value", a))
+			return in, usageErr(i18n.M("cli.providers.optionOrValue", "option", strconv.Quote(a)))
 		}
 		v := args[i+1]
 		i++
@@ -127,7 +129,7 @@ func parseProviderAdd(args []string) (app.ProviderInput, error) {
 			in.Model = v
 		case "--kind":
 			if v != store.ProviderOpenAI && v != store.ProviderAnthropic {
-				return in, usageError(fmt.Sprintf("--kind is openai or anthropic, not %q", v))
+				return in, usageErr(i18n.M("cli.providers.kind", "got", strconv.Quote(v)))
 			}
 			in.Kind = v
 		case "--preset":
@@ -135,13 +137,13 @@ func parseProviderAdd(args []string) (app.ProviderInput, error) {
 		case "--api-key-env":
 			keyVar = v
 		default:
-			return in, usageError(fmt.Sprintf("unknown option %q", a))
+			return in, usageErr(i18n.M("cli.unknownOption", "option", strconv.Quote(a)))
 		}
 	}
 	if keyVar != "" {
 		in.APIKey = os.Getenv(keyVar)
 		if strings.TrimSpace(in.APIKey) == "" {
-			return in, fmt.Errorf("the environment variable %s is empty or not set; put the API key in it", keyVar)
+			return in, i18n.Err("cli.providers.keyVarEmpty", "var", keyVar)
 		}
 	}
 	return in, nil
@@ -151,7 +153,7 @@ func parseProviderAdd(args []string) (app.ProviderInput, error) {
 func findProvider(core *app.Core, name string) (store.Provider, error) {
 	p, err := core.Store.ProviderByName(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return p, fmt.Errorf("no provider named %q (see: gatehouse providers list)", name)
+		return p, i18n.Err("cli.providers.noSuch", "name", strconv.Quote(name))
 	}
 	return p, err
 }

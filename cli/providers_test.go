@@ -94,7 +94,7 @@ func TestCLI_ProviderLifecycle(t *testing.T) {
 // TestCLI_UsageNamesEveryPreset: the usage lists the presets --preset takes.
 func TestCLI_UsageNamesEveryPreset(t *testing.T) {
 	for _, p := range llm.Presets() {
-		if !strings.Contains(usage, p.ID) {
+		if !strings.Contains(usage(), p.ID) {
 			t.Errorf("the usage does not name the preset %q", p.ID)
 		}
 	}

@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -15,7 +17,7 @@ import (
 // servers runs `gatehouse servers list|add|remove|enable|disable`.
 func (e *env) servers(args []string) error {
 	if len(args) == 0 {
-		return usageError("servers needs a command: list, add, remove, enable, disable, signin or signout")
+		return usageErr(i18n.M("cli.servers.command"))
 	}
 	core, err := e.openCore()
 	if err != nil {
@@ -35,20 +37,20 @@ func (e *env) servers(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "Added %s (%s).\n", v.Input.Name, v.Where)
+		fmt.Fprintln(e.stdout, i18n.M("cli.servers.added", "name", v.Input.Name, "where", v.Where))
 		if v.Input.InheritEnv {
-			fmt.Fprintln(e.stdout, "It gets your whole environment, including any API keys or passwords in it.")
+			fmt.Fprintln(e.stdout, i18n.M("cli.servers.wholeEnv"))
 		}
 		return nil
 	case "signin", "signout":
 		if len(args) != 2 {
-			return usageError(fmt.Sprintf("servers %s needs exactly one server name", args[0]))
+			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
 		}
 		core.Close()
 		return e.signIn(args[1], args[0] == "signin")
 	case "remove", "enable", "disable":
 		if len(args) != 2 {
-			return usageError(fmt.Sprintf("servers %s needs exactly one server name", args[0]))
+			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
 		}
 		srv, err := findServer(core, args[1])
 		if err != nil {
@@ -63,11 +65,12 @@ func (e *env) servers(args []string) error {
 		if err != nil {
 			return err
 		}
-		done := map[string]string{"remove": "removed", "enable": "enabled", "disable": "disabled"}[args[0]]
-		fmt.Fprintf(e.stdout, "%s: %s.\n", srv.Name, done)
+		done := map[string]i18n.Message{"remove": i18n.M("cli.servers.removed", "name", srv.Name),
+			"enable": i18n.M("cli.servers.enabled", "name", srv.Name), "disable": i18n.M("cli.servers.disabled", "name", srv.Name)}[args[0]]
+		fmt.Fprintln(e.stdout, done)
 		return nil
 	}
-	return usageError(fmt.Sprintf("unknown servers command %q", args[0]))
+	return usageErr(i18n.M("cli.servers.unknown", "command", strconv.Quote(args[0])))
 }
 
 func (e *env) listServers(core *app.Core) error {
@@ -76,22 +79,22 @@ func (e *env) listServers(core *app.Core) error {
 		return err
 	}
 	if len(servers) == 0 {
-		fmt.Fprintln(e.stdout, "No servers yet. Add one with: gatehouse servers add NAME -- COMMAND [ARGS...]")
+		fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tTRANSPORT\tENVIRONMENT\tWHERE")
+	fmt.Fprintln(tw, i18n.M("cli.servers.header"))
 	for _, s := range servers {
-		state := "enabled"
+		state := i18n.M("cli.servers.stateEnabled")
 		if !s.Enabled {
-			state = "disabled"
+			state = i18n.M("cli.servers.stateDisabled")
 		}
 		// What a stdio server is given from the app's environment (see --inherit-env).
-		environment := "-"
+		environment := i18n.Text("-")
 		if s.Stdio != nil {
-			environment = "basic"
+			environment = i18n.M("cli.servers.envBasic")
 			if s.Stdio.InheritEnv {
-				environment = "whole"
+				environment = i18n.M("cli.servers.envWhole")
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(s.Name), state, s.Transport, environment, oneLine(mcp.Where(s)))
@@ -104,14 +107,14 @@ func (e *env) listServers(core *app.Core) error {
 func parseAdd(args []string) (app.ServerInput, error) {
 	in := app.ServerInput{Enabled: true}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return in, usageError("servers add needs a NAME first")
+		return in, usageErr(i18n.M("cli.servers.addName"))
 	}
 	in.Name = args[0]
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		value := func() (string, error) {
 			if i+1 >= len(args) {
-				return "", usageError(a + " needs a value")
+				return "", usageErr(i18n.M("cli.needsValue", "option", a))
 			}
 			i++
 			return args[i], nil
@@ -119,7 +122,7 @@ func parseAdd(args []string) (app.ServerInput, error) {
 		switch a {
 		case "--":
 			if i+1 >= len(args) {
-				return in, usageError("give the server's command after --")
+				return in, usageErr(i18n.M("cli.servers.commandAfter"))
 			}
 			in.Transport, in.Command, in.Args = store.TransportStdio, args[i+1], args[i+2:]
 			i = len(args)
@@ -130,7 +133,7 @@ func parseAdd(args []string) (app.ServerInput, error) {
 			}
 			k, val, ok := strings.Cut(v, "=")
 			if !ok {
-				return in, usageError(fmt.Sprintf("%s wants KEY=VALUE, got %q", a, v))
+				return in, usageErr(i18n.M("cli.servers.keyValue", "option", a, "got", strconv.Quote(v)))
 			}
 			if a == "--env" {
 				if in.Env == nil {
@@ -160,18 +163,18 @@ func parseAdd(args []string) (app.ServerInput, error) {
 		case "--inherit-env":
 			in.InheritEnv = true
 		default:
-			return in, usageError(fmt.Sprintf("unknown option %q (put the server's command after --)", a))
+			return in, usageErr(i18n.M("cli.servers.unknownOption", "option", strconv.Quote(a)))
 		}
 	}
 	switch {
 	case in.Transport == "":
-		return in, usageError("give either -- COMMAND [ARGS...] or --url URL")
+		return in, usageErr(i18n.M("cli.servers.either"))
 	case in.Transport == store.TransportStdio && len(in.Headers) > 0:
-		return in, usageError("--header is for HTTP servers")
+		return in, usageErr(i18n.M("cli.servers.headerHTTP"))
 	case in.Transport == store.TransportHTTP && len(in.Env) > 0:
-		return in, usageError("--env is for stdio servers")
+		return in, usageErr(i18n.M("cli.servers.envStdio"))
 	case in.Transport == store.TransportHTTP && in.InheritEnv:
-		return in, usageError("--inherit-env is for stdio servers")
+		return in, usageErr(i18n.M("cli.servers.inheritStdio"))
 	}
 	return in, nil
 }
@@ -180,7 +183,7 @@ func parseAdd(args []string) (app.ServerInput, error) {
 func findServer(core *app.Core, name string) (store.Server, error) {
 	srv, err := core.Store.ServerByName(name)
 	if errors.Is(err, store.ErrNotFound) {
-		return srv, fmt.Errorf("no server named %q (see: gatehouse servers list)", name)
+		return srv, i18n.Err("cli.servers.noSuch", "name", strconv.Quote(name))
 	}
 	return srv, err
 }

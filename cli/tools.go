@@ -71,7 +71,7 @@ func logHint(log string) string {
 // tools runs `gatehouse tools SERVER`: one line per tool, name and description.
 func (e *env) tools(ctx context.Context, args []string) error {
 	if len(args) != 1 {
-		return usageError("tools needs exactly one server name")
+		return usageErr(i18n.M("cli.tools.args"))
 	}
 	core, srv, err := e.connectOne(ctx, args[0], nil)
 	if err != nil {
@@ -106,7 +106,7 @@ func (e *env) call(ctx context.Context, args []string) int {
 			asJSON = true
 		case a == "--answers":
 			if i+1 >= len(args) {
-				return e.exit(usageError("--answers needs a file"))
+				return e.exit(usageErr(i18n.M("cli.answersFile")))
 			}
 			i++
 			answersFile = args[i]
@@ -117,7 +117,7 @@ func (e *env) call(ctx context.Context, args []string) int {
 		}
 	}
 	if len(pos) < 2 || len(pos) > 3 {
-		return e.exit(usageError("call needs SERVER TOOL and optionally JSON arguments"))
+		return e.exit(usageErr(i18n.M("cli.call.args")))
 	}
 	argsJSON := ""
 	if len(pos) == 3 {

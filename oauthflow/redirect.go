@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -83,7 +84,7 @@ func (r *Redirect) callback(rw http.ResponseWriter, req *http.Request) {
 	w := r.waits[q.Get("state")]
 	r.mu.Unlock()
 	if w == nil || q.Get("state") == "" {
-		page(rw, http.StatusBadRequest, "This sign-in answer is not the one Gatehouse is waiting for. Start the sign-in again from Gatehouse.")
+		page(rw, http.StatusBadRequest, i18n.M("signin.page.unknown"))
 		return
 	}
 	used := true
@@ -96,10 +97,10 @@ func (r *Redirect) callback(rw http.ResponseWriter, req *http.Request) {
 		w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
 	})
 	if used {
-		page(rw, http.StatusGone, "This sign-in answer was already used.")
+		page(rw, http.StatusGone, i18n.M("signin.page.used"))
 		return
 	}
-	page(rw, http.StatusOK, "Gatehouse received your sign-in. You can close this tab and return to Gatehouse, which finishes it.")
+	page(rw, http.StatusOK, i18n.M("signin.page.received"))
 }
 
 // Wait is one sign-in's wait at the loopback redirect: it takes the first
@@ -163,11 +164,14 @@ func (w *Wait) Close() {
 	}
 }
 
-// page answers the browser with a small page of plain text.
-func page(w http.ResponseWriter, code int, text string) {
+// page answers the browser with a small page of plain text, in the language
+// Gatehouse speaks (the person's choice, or the system's).
+func page(w http.ResponseWriter, code int, msg i18n.Message) {
+	lang, text := i18n.Current(), msg.String()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	fmt.Fprintf(w, "<!doctype html><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>", html.EscapeString(text))
+	fmt.Fprintf(w, "<!doctype html><html lang=\"%s\"><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>",
+		lang, html.EscapeString(text))
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"go.etcd.io/bbolt"
 )
 
@@ -26,7 +27,7 @@ const DefaultLockTimeout = 500 * time.Millisecond
 var (
 	// ErrLocked means another process (or another Open in this process)
 	// holds the data file. Its message is meant to be shown as it is.
-	ErrLocked = errors.New("Gatehouse is already running")
+	ErrLocked = i18n.Err("store.error.locked")
 
 	// ErrCorrupt means the data file is not a readable Gatehouse data file.
 	// The file is never modified when Open returns it.
