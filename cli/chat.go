@@ -129,7 +129,7 @@ func (e *env) chatList(args []string) error {
 		return err
 	}
 	if len(list) == 0 {
-		fmt.Fprintln(e.stdout, "No conversations yet. Start one with: gatehouse chat MESSAGE")
+		fmt.Fprintln(e.stdout, i18n.M("cli.chat.none"))
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -174,7 +174,7 @@ func (e *env) chatExport(args []string) error {
 	defer core.Close()
 	md, err := app.NewChatService(core, core.ProviderFor).Markdown(id)
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("there is no conversation with ID %q (see: gatehouse chat list)", id)
+		return i18n.Err("cli.chat.noSuch", "id", strconv.Quote(id))
 	}
 	if err != nil {
 		return err
@@ -186,7 +186,7 @@ func (e *env) chatExport(args []string) error {
 	if err := app.WriteExport(out, md); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "Exported to %s.\n", out)
+	fmt.Fprintln(e.stderr, i18n.M("cli.chat.exported", "path", out))
 	return nil
 }
 
@@ -195,7 +195,7 @@ func chatProvider(core *app.Core, name string) (string, error) {
 	if name != "" {
 		p, err := core.Store.ProviderByName(name)
 		if err != nil {
-			return "", fmt.Errorf("no model provider is named %q (see: gatehouse providers list)", name)
+			return "", i18n.Err("cli.providers.noSuch", "name", strconv.Quote(name))
 		}
 		return p.ID, nil
 	}
@@ -204,7 +204,7 @@ func chatProvider(core *app.Core, name string) (string, error) {
 		return "", err
 	}
 	if s.DefaultProviderID == "" {
-		return "", fmt.Errorf("no model provider is set up; add one with: gatehouse providers add NAME --base-url URL --model MODEL")
+		return "", i18n.Err("cli.chat.noProvider")
 	}
 	return s.DefaultProviderID, nil
 }
@@ -223,7 +223,7 @@ func (e *env) connectEnabled(ctx context.Context, core *app.Core) {
 			continue
 		}
 		if err := core.Manager.WaitConnected(wctx, s.ID); err != nil {
-			fmt.Fprintf(e.stderr, "%s is not connected, so its tools are not offered: %v\n", s.Name, err)
+			fmt.Fprintln(e.stderr, i18n.M("cli.chat.notConnected", "server", s.Name, "detail", err))
 		}
 	}
 }

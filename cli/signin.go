@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
@@ -34,17 +36,17 @@ func (e *env) signIn(name string, in bool) error {
 		return err
 	}
 	if srv.HTTP == nil {
-		return fmt.Errorf("%s runs on this computer; only remote (HTTP) servers sign in", srv.Name)
+		return i18n.Err("cli.signin.local", "server", srv.Name)
 	}
 	if !srv.Enabled {
-		return fmt.Errorf("%s is turned off (enable it with: gatehouse servers enable %q)", srv.Name, srv.Name)
+		return i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 	}
 	if !in {
 		if err := core.Manager.SignOut(srv.ID); err != nil && !errors.Is(err, mcp.ErrUnknownServer) && !errors.Is(err, mcp.ErrDisabled) {
 			return err
 		}
 		// The manager may not run this server in a CLI process: delete in any case.
-		fmt.Fprintf(e.stdout, "%s: signed out.\n", srv.Name)
+		fmt.Fprintln(e.stdout, i18n.M("cli.signin.out", "server", srv.Name))
 		return nil
 	}
 	core.Manager.Set(srv)
@@ -52,11 +54,11 @@ func (e *env) signIn(name string, in bool) error {
 	defer cancel()
 	err = core.Manager.WaitConnected(wctx, srv.ID)
 	if err == nil {
-		fmt.Fprintf(e.stdout, "%s: already signed in (or no sign-in needed).\n", srv.Name)
+		fmt.Fprintln(e.stdout, i18n.M("cli.signin.already", "server", srv.Name))
 		return nil
 	}
 	if !errors.Is(err, mcp.ErrNeedsSignIn) {
-		return fmt.Errorf("cannot connect to %s: %w", srv.Name, err)
+		return i18n.Wrap(err, "cli.cannotConnect", "server", srv.Name, "detail", err)
 	}
 	before, _ := core.Manager.Status(srv.ID)
 	if err := core.Manager.SignIn(srv.ID); err != nil {
@@ -72,14 +74,14 @@ func (e *env) signIn(name string, in bool) error {
 		if st.Since.After(before.Since) {
 			switch st.State {
 			case mcp.StateConnected:
-				fmt.Fprintf(e.stdout, "%s: signed in.\n", srv.Name)
+				fmt.Fprintln(e.stdout, i18n.M("cli.signin.in", "server", srv.Name))
 				return nil
 			case mcp.StateNeedsSignIn, mcp.StateError:
-				return fmt.Errorf("%s: not signed in: %s", srv.Name, st.Message)
+				return i18n.Err("cli.signin.not", "server", srv.Name, "detail", st.Message)
 			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s: the sign-in did not finish", srv.Name)
+			return i18n.Err("cli.signin.unfinished", "server", srv.Name)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

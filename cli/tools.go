@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 	}
 	if !srv.Enabled {
 		core.Close()
-		return nil, srv, fmt.Errorf("%s is turned off (enable it with: gatehouse servers enable %q)", srv.Name, srv.Name)
+		return nil, srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 	}
 	core.Manager.Set(srv)
 	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
@@ -46,7 +47,7 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 		log, _ := core.Manager.Log(srv.ID)
 		core.Close()
 		if errors.Is(err, mcp.ErrNeedsSignIn) {
-			return nil, srv, fmt.Errorf("%s needs you to sign in first: gatehouse servers signin %q", srv.Name, srv.Name)
+			return nil, srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 		}
 		return nil, srv, fmt.Errorf("cannot connect to %s: %w%s", srv.Name, err, logHint(log))
 	}
@@ -65,7 +66,7 @@ func logHint(log string) string {
 	for i, l := range lines {
 		lines[i] = "  " + oneLine(l)
 	}
-	return "\nlast lines of its log:\n" + strings.Join(lines, "\n")
+	return "\n" + i18n.M("cli.logTail").String() + "\n" + strings.Join(lines, "\n")
 }
 
 // tools runs `gatehouse tools SERVER`: one line per tool, name and description.
@@ -181,7 +182,7 @@ func (e *env) call(ctx context.Context, args []string) int {
 // control characters are made visible so a result cannot drive the terminal.
 func (e *env) printResult(res app.ToolResultView) {
 	if res.IsError {
-		fmt.Fprintln(e.stdout, "The tool reported an error:")
+		fmt.Fprintln(e.stdout, i18n.M("cli.tools.errorResult"))
 	}
 	for _, c := range res.Content {
 		switch c.Type {
@@ -202,7 +203,7 @@ func (e *env) printResult(res app.ToolResultView) {
 		}
 	}
 	if res.Structured != "" {
-		fmt.Fprintln(e.stdout, "Structured content:")
+		fmt.Fprintln(e.stdout, i18n.M("cli.tools.structured"))
 		fmt.Fprintln(e.stdout, res.Structured)
 	}
 	if res.StructuredWarning != nil {
@@ -213,7 +214,7 @@ func (e *env) printResult(res app.ToolResultView) {
 // printArgumentErrors says why the arguments were not sent, argument by
 // argument.
 func (e *env) printArgumentErrors(errs map[string]i18n.Message) {
-	fmt.Fprintln(e.stderr, "The call was not made: the arguments do not pass the tool's input schema.")
+	fmt.Fprintln(e.stderr, i18n.M("cli.tools.refused"))
 	names := slices.Sorted(maps.Keys(errs))
 	for _, name := range names {
 		label := name

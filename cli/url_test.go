@@ -341,15 +341,15 @@ func TestCLI_URLTyped(t *testing.T) {
 		wantRuns   int
 	}{
 		{"Enter after the server's request", "connect_account", "x\no\n\n", 0, "Opened the sign-in page; finish there.",
-			[]string{urlPrompt + urlPrompt + "Opened in your browser.", "press Enter when you are done", "You said the web page is finished."}, 1},
+			[]string{urlPrompt() + urlPrompt() + "Opened in your browser.", "press Enter when you are done", "You said the web page is finished."}, 1},
 		{"c after the server's request", "connect_account", "o\nc\n", 0, "Opened the sign-in page; finish there.",
 			[]string{"You stopped waiting for the web page."}, 1},
 		{"Enter retries a -32042 call", "sync_calendar", "o\n\n", 1, "",
 			[]string{"You said the web page is finished.", "Connect your calendar account first.", "the server needs a web page opened first, and you chose cancel"}, 1},
 		{"c ends a -32042 call", "sync_calendar", "open\nc\n", 1, "",
 			[]string{"You stopped waiting for the web page.", mcp.ErrURLCancelled.Error()}, 1},
-		{"decline", "connect_account", "d\n", 0, "decline", []string{urlPrompt}, 0},
-		{"end of input cancels", "connect_account", "", 0, "cancel", []string{urlPrompt}, 0},
+		{"decline", "connect_account", "d\n", 0, "decline", []string{urlPrompt()}, 0},
+		{"end of input cancels", "connect_account", "", 0, "cancel", []string{urlPrompt()}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -464,7 +464,7 @@ func TestCLI_URLBrowserFails(t *testing.T) {
 		wantCode   int
 		wantStderr string
 	}{
-		{"typed", "o\n", "", 0, "your browser could not open the page (xdg-open): exit status 3 no browser here\n" + urlPrompt + "\nSTDOUT"},
+		{"typed", "o\n", "", 0, "your browser could not open the page (xdg-open): exit status 3 no browser here\n" + urlPrompt() + "\nSTDOUT"},
 		{"scripted", "", `["open"]`, 1, "gatehouse: answer 1: your browser could not open the page"},
 	}
 	for _, tc := range cases {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
@@ -22,7 +23,7 @@ import (
 // person at the prompt can press Enter when done or type c to stop waiting.
 
 // urlPrompt is the question for a URL-mode request.
-const urlPrompt = "Open this address in your browser? [o]pen / [d]ecline / [c]ancel: "
+func urlPrompt() string { return i18n.M("cli.url.prompt").String() }
 
 // Styles for the registrable domain on a terminal.
 const (
@@ -64,7 +65,7 @@ func (a *terminalAnswerer) showLink(req *mcp.Question) {
 	}
 	fmt.Fprintln(a.out, a.linkLine(l))
 	if l.Host != l.ASCIIHost {
-		fmt.Fprintf(a.out, "International address: %s = %s\n", oneLine(l.Host), oneLine(l.ASCIIHost))
+		fmt.Fprintln(a.out, i18n.M("cli.url.idn", "host", oneLine(l.Host), "ascii", oneLine(l.ASCIIHost)))
 	}
 	for _, w := range l.Warnings {
 		fmt.Fprintln(a.out, "Warning: "+oneLine(w.Message.String()))
@@ -87,7 +88,7 @@ func (a *terminalAnswerer) linkLine(l *linkcheck.Report) string {
 // person is told and asked again. The end of input cancels.
 func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	for {
-		choice, err := a.readLine(ctx, urlPrompt)
+		choice, err := a.readLine(ctx, urlPrompt())
 		if err != nil {
 			return mcp.Response{Action: mcp.ActionCancel}, nil
 		}
@@ -100,7 +101,7 @@ func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Question
 				fmt.Fprintln(a.out, visible(err.Error()))
 				continue
 			}
-			fmt.Fprintln(a.out, "Opened in your browser.")
+			fmt.Fprintln(a.out, i18n.M("cli.url.opened"))
 			return mcp.Response{Action: mcp.ActionAccept}, nil
 		case "d", "decline":
 			return mcp.Response{Action: mcp.ActionDecline}, nil
@@ -115,7 +116,7 @@ func (a *terminalAnswerer) scriptedOpen(req *mcp.Question, n int) mcp.Response {
 	if err := a.open(req); err != nil {
 		return a.scriptFailure(fmt.Errorf("answer %d: %s", n, oneLine(err.Error())))
 	}
-	fmt.Fprintf(a.out, "Answer %d: opened in your browser.\n", n)
+	fmt.Fprintln(a.out, i18n.M("cli.url.openedScripted", "n", n))
 	return mcp.Response{Action: mcp.ActionAccept}
 }
 
@@ -190,17 +191,17 @@ func (a *terminalAnswerer) announce(p *openedPage) {
 	a.mu.Unlock()
 	name := oneLine(p.ServerName)
 	if canType {
-		fmt.Fprintf(a.out, "Finish in your browser. Waiting for %s to confirm; press Enter when you are done, or type c and Enter to stop waiting.\n", name)
+		fmt.Fprintln(a.out, i18n.M("cli.url.finishInteractive", "server", name))
 		return
 	}
-	fmt.Fprintf(a.out, "Finish in your browser. Waiting for %s to confirm%s.\n", name, untilText(p.until))
+	fmt.Fprintln(a.out, i18n.M("cli.url.finish", "server", name, "until", untilText(p.until)))
 }
 
 func untilText(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return " (until " + t.Format("15:04:05") + ")"
+	return i18n.M("cli.url.until", "time", t.Format("15:04:05")).String()
 }
 
 // watch waits until the broker ends the page (the server's completion
@@ -238,11 +239,11 @@ func (a *terminalAnswerer) ended(p *openedPage, err error) {
 	switch {
 	case over || unconfirmed || by != "": // by the person: said when they did it
 	case errors.Is(err, errPageGone):
-		fmt.Fprintf(a.out, "The web page for %s is no longer waiting.\n", oneLine(p.ServerName))
+		fmt.Fprintln(a.out, i18n.M("cli.url.gone", "server", oneLine(p.ServerName)))
 	case errors.Is(err, mcp.ErrURLCancelled):
-		fmt.Fprintln(a.out, "You stopped waiting for the web page.")
+		fmt.Fprintln(a.out, i18n.M("cli.url.stopped"))
 	default:
-		fmt.Fprintln(a.out, "The server confirmed the web page is finished.")
+		fmt.Fprintln(a.out, i18n.M("cli.url.confirmed"))
 	}
 }
 
@@ -267,7 +268,7 @@ func (a *terminalAnswerer) readForPages() {
 			waiting := append([]*openedPage(nil), a.order...)
 			a.mu.Unlock()
 			for _, w := range waiting {
-				fmt.Fprintf(a.out, "No more input: waiting for %s to confirm%s.\n", oneLine(w.ServerName), untilText(w.until))
+				fmt.Fprintln(a.out, i18n.M("cli.url.noInput", "server", oneLine(w.ServerName), "until", untilText(w.until)))
 			}
 			return
 		}
@@ -288,12 +289,12 @@ func (a *terminalAnswerer) readForPages() {
 		// Said before the broker hears it: a call waiting for this page goes
 		// on (or fails) at once and may end the command.
 		if stop {
-			fmt.Fprintln(a.out, "You stopped waiting for the web page.")
+			fmt.Fprintln(a.out, i18n.M("cli.url.stopped"))
 			if a.broker.CancelOpened(p.ID) == nil {
 				a.ended(p, mcp.ErrURLCancelled)
 			}
 		} else {
-			fmt.Fprintln(a.out, "You said the web page is finished.")
+			fmt.Fprintln(a.out, i18n.M("cli.url.saidFinished"))
 			if a.broker.FinishOpened(p.ID) == nil {
 				a.ended(p, nil)
 			}
