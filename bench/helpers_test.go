@@ -57,6 +57,9 @@ func sizes() {
 		set("servers", "5")
 		set("memservers", "2")
 		set("starts", "1")
+		set("turns", "10")
+		set("streamsecs", "0.75")
+		set("messages", "100")
 	})
 }
 
