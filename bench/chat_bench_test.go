@@ -9,8 +9,8 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -237,6 +237,7 @@ var (
 	firstListedConv  = image.Pt(221, 111) // the first conversation in the list
 	secondListedConv = image.Pt(221, 148) // the second
 	composer         = image.Pt(750, 660) // the message box, a conversation chosen
+	pointerRest      = image.Pt(60, 600)  // the sidebar below its sections
 	// transcriptProbe is a strip at the left edge of the model's message,
 	// just above its last line's bottom while the transcript follows the
 	// stream: inside a code block's padding there, else where prose is.
@@ -267,11 +268,13 @@ func (d *desktop) showsCode(b *testing.B) bool {
 }
 
 // click clicks the window at p (window coordinates), then moves the
-// pointer aside so that no tooltip opens over the window.
+// pointer to an empty part of the sidebar, so that no tooltip opens and
+// the window keeps the keyboard (there is no window manager on Xvfb).
 func (d *desktop) click(b *testing.B, p image.Point) {
 	b.Helper()
-	p = p.Add(d.origin())
-	d.xdotool(b, "mousemove", "--sync", strconv.Itoa(p.X), strconv.Itoa(p.Y), "click", "1", "mousemove", "0", "0")
+	p, rest := p.Add(d.origin()), pointerRest.Add(d.origin())
+	d.xdotool(b, "mousemove", "--sync", strconv.Itoa(p.X), strconv.Itoa(p.Y), "click", "1",
+		"mousemove", strconv.Itoa(rest.X), strconv.Itoa(rest.Y))
 }
 
 // xdotool runs xdotool on the desktop: real pointer and key events (XTEST),
