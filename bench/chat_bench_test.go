@@ -389,7 +389,9 @@ var (
 // Turn.Interval). The answer comes in segments of a quarter of a second:
 // segment k opens a code block whose lines are indented by 2k spaces, then
 // closes it and goes on in prose (English and Chinese, emphasis,
-// paragraphs); the answer's last chunk opens a last code block.
+// paragraphs); the answer's last chunk opens a last code block. The floor,
+// in the same window before it: the same answer at a model's pace,
+// floorChunkRate chunks a second, in another conversation.
 //
 // How the lag is read: from the screen, not from the page (the production
 // binary has no test hooks). While the transcript follows the stream, the
@@ -406,28 +408,97 @@ func BenchmarkP8StreamRender(b *testing.B) {
 	sizes()
 	bin := gatehouseBin(b)
 	requireTools(b, "xdotool")
-	rate := *flagStreamRate
-	seg := max(rate/4, 2)
-	marks := max(int(*flagStreamSecs*4), 1)
-	chunks := streamChunks(marks, seg)
-	sent := make([]time.Time, len(chunks))
-	var sentMu sync.Mutex
-	s := llmtest.NewOpenAI(b, llmtest.Script{Turns: []llmtest.Turn{{Text: chunks, Usage: &llmtest.Usage{Input: 900, Output: len(chunks)},
-		Interval: time.Second / time.Duration(rate),
-		Sent: func(i int, at time.Time) {
-			sentMu.Lock()
-			sent[i] = at
-			sentMu.Unlock()
-		}}}})
-	data := chatData(b, s.URL, seededConversation{title: "Streaming", messages: func(string) []store.Message {
+	floor := newStreamRun(floorChunkRate, *flagStreamSecs)
+	fast := newStreamRun(*flagStreamRate, *flagStreamSecs)
+	s := llmtest.NewOpenAI(b, llmtest.Script{Turns: []llmtest.Turn{floor.turn(), fast.turn()}})
+	filled := func(string) []store.Message {
 		return []store.Message{{Role: store.RoleUser, Text: "Write something long."},
 			{Role: store.RoleAssistant, Text: proseFill(3000) + "```\n" + codeLine(0) + "\n" + codeLine(0) + "\n```"}}
-	}})
+	}
+	data := chatData(b, s.URL, seededConversation{title: "At a model's pace", messages: filled},
+		seededConversation{title: "Fast", messages: filled})
 
 	d := newDesktop(b)
 	win := d.startApp(b, bin, data)
 	d.watchPainted(b, win)
-	d.openChat(b, firstListedConv)
+	d.openChat(b, secondListedConv)
+	slow := d.watchStream(b, win, floor)
+	d.click(b, secondListedConv) // the conversation just answered is now listed first
+	res := d.watchStream(b, win, fast)
+
+	for _, run := range []struct {
+		r   *streamRun
+		res streamResult
+	}{{floor, slow}, {fast, res}} {
+		b.Logf("at %d chunks/s, lag of each segment shown (ms): %v; %d of %d never shown; the answer off the screen for %s at its end; CPU time: %v",
+			run.r.rate, msList(run.res.lags), run.res.skipped, run.r.marks, run.res.vanished.Round(time.Millisecond), run.res.cpu)
+	}
+	b.ReportMetric(float64(len(fast.chunks)), "chunks")
+	b.ReportMetric(res.rate, "chunks/s")
+	b.ReportMetric(float64(fast.marks), "segments")
+	b.ReportMetric(float64(res.skipped), "segments-skipped")
+	b.ReportMetric(median(res.lags)/1e6, "lag-median-ms")
+	b.ReportMetric(float64(slices.Max(res.lags))/1e6, "lag-max-ms")
+	b.ReportMetric(res.final.Seconds()*1000, "final-lag-ms")
+	b.ReportMetric(res.growth.Seconds()*1000, "lag-growth-ms")
+	b.ReportMetric(res.vanished.Seconds()*1000, "answer-vanished-ms")
+	b.ReportMetric(res.cpu["WebKitWebProcess"].Seconds(), "webview-cpu-s")
+	b.ReportMetric(res.cpu["app"].Seconds(), "app-cpu-s")
+	b.ReportMetric(slow.rate, "floor-chunks/s")
+	b.ReportMetric(median(slow.lags)/1e6, "floor-lag-median-ms")
+	b.ReportMetric(float64(slices.Max(slow.lags))/1e6, "floor-lag-max-ms")
+	b.ReportMetric(slow.final.Seconds()*1000, "floor-final-lag-ms")
+}
+
+// floorChunkRate is P8b's floor: a model's own pace, a few tens of tokens a
+// second.
+const floorChunkRate = 50
+
+// streamRun is one answer P8b streams: its chunks and when each left.
+type streamRun struct {
+	rate, seg, marks int
+	chunks           []string
+
+	mu   sync.Mutex
+	sent []time.Time
+}
+
+func newStreamRun(rate int, secs float64) *streamRun {
+	r := &streamRun{rate: rate, seg: max(rate/4, 4), marks: max(int(secs*4), 1)}
+	r.chunks = streamChunks(r.marks, r.seg)
+	r.sent = make([]time.Time, len(r.chunks))
+	return r
+}
+
+// turn is the stand-in's turn that streams the answer at its rate.
+func (r *streamRun) turn() llmtest.Turn {
+	return llmtest.Turn{Text: r.chunks, Usage: &llmtest.Usage{Input: 900, Output: len(r.chunks)},
+		Interval: time.Second / time.Duration(r.rate),
+		Sent: func(i int, at time.Time) {
+			r.mu.Lock()
+			r.sent[i] = at
+			r.mu.Unlock()
+		}}
+}
+
+// streamResult is what the screen showed of one answer.
+type streamResult struct {
+	rate    float64       // chunks a second the stand-in achieved
+	lags    []int64       // of the segments shown, in order
+	skipped int           // segments never shown
+	final   time.Duration // the last chunk's lag
+	growth  time.Duration // the last third's median lag less the first third's
+	// vanished is how long the answer was off the screen after it had
+	// begun to show (the earlier answer's end showing in its place).
+	vanished time.Duration
+	cpu      map[string]time.Duration // CPU time while it streamed and was shown
+}
+
+// watchStream waits until the conversation on screen is drawn and still,
+// sends a message as a person does, and watches the probe until the
+// answer's last segment is shown.
+func (d *desktop) watchStream(b *testing.B, win *exec.Cmd, r *streamRun) streamResult {
+	b.Helper()
 	d.waitStill(b, transcriptArea, time.Now(), 500*time.Millisecond, 30*time.Second)
 	// The earlier answer ends in a code block indented by nothing: the
 	// probe must read segment 0 there.
@@ -437,63 +508,76 @@ func BenchmarkP8StreamRender(b *testing.B) {
 	}
 	d.click(b, composer)
 	d.xdotool(b, "type", "--delay", "0", "Stream")
+	var res streamResult
 	cpu0 := treeCPU(win.Process.Pid)
 	d.xdotool(b, "key", "Return")
 
-	// Watch the strip until the last segment's block is painted.
-	shown := make([]time.Time, marks+1) // by segment
+	// Watch until the last segment is shown, and a second more: when the
+	// turn ends, the window reads the stored answer again.
+	shown := make([]time.Time, r.marks+1) // by segment
 	latest := 0
+	var gone time.Time // since when the answer is not on screen
+	var finalAt time.Time
 	deadline := time.Now().Add(time.Duration(*flagStreamSecs*float64(time.Second)) + 60*time.Second)
-	for latest < marks && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && (finalAt.IsZero() || time.Since(finalAt) < time.Second) {
 		k, ok := d.codeSegment(b)
 		now := time.Now()
 		switch {
+		case latest > 0 && ok && k == 0:
+			// The earlier answer's end again: the streamed answer has
+			// left the screen.
+			if gone.IsZero() {
+				gone = now
+			}
+		case !gone.IsZero() && ok && k > 0:
+			res.vanished += now.Sub(gone)
+			gone = time.Time{}
+		}
+		switch {
 		case !ok || k <= latest:
-		case k > marks:
+		case k > r.marks:
 			d.screenshot(b, "bench-p8-stream-probe.png")
-			b.Fatalf("the probe reads segment %d of %d (see test-output/bench-p8-stream-probe.png)", k, marks)
+			b.Fatalf("the probe reads segment %d of %d (see test-output/bench-p8-stream-probe.png)", k, r.marks)
 		default:
 			shown[k], latest = now, k
+			if k == r.marks {
+				finalAt = now
+			}
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	cpu := treeCPU(win.Process.Pid)
-	for name, t := range cpu {
-		cpu[name] = t - cpu0[name]
+	if !gone.IsZero() {
+		res.vanished += time.Since(gone)
 	}
-	d.screenshot(b, "bench-p8-stream.png")
-	sentMu.Lock()
-	defer sentMu.Unlock()
-	last := sent[len(sent)-1]
+	res.cpu = treeCPU(win.Process.Pid)
+	for name, t := range res.cpu {
+		res.cpu[name] = t - cpu0[name]
+	}
+	d.screenshot(b, fmt.Sprintf("bench-p8-stream-%d.png", r.rate))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	last := r.sent[len(r.sent)-1]
 	if last.IsZero() {
-		b.Fatalf("the stand-in did not send the whole answer (the window showed segment %d of %d)", latest, marks)
+		b.Fatalf("the stand-in did not send the whole answer (the window showed segment %d of %d)", latest, r.marks)
 	}
-	if latest < marks {
-		b.Fatalf("the window showed segment %d of %d, %s after the last chunk (see test-output/bench-p8-stream.png)",
-			latest, marks, time.Since(last).Round(time.Millisecond))
+	if latest < r.marks {
+		b.Fatalf("at %d chunks/s, the window showed segment %d of %d %s after the last chunk (see test-output/bench-p8-stream-%d.png)",
+			r.rate, latest, r.marks, time.Since(last).Round(time.Millisecond), r.rate)
 	}
-	var lags []int64
-	skipped := 0
-	for k := 1; k <= marks; k++ {
+	// The answer is stored when the turn ends; the next one starts after.
+	d.waitStill(b, transcriptArea, time.Now(), 500*time.Millisecond, 60*time.Second)
+	res.rate = float64(len(r.sent)-1) / last.Sub(r.sent[0]).Seconds()
+	for k := 1; k <= r.marks; k++ {
 		if shown[k].IsZero() {
-			skipped++
+			res.skipped++
 			continue
 		}
-		lags = append(lags, shown[k].Sub(sent[k*seg]).Nanoseconds())
+		res.lags = append(res.lags, shown[k].Sub(r.sent[k*r.seg]).Nanoseconds())
 	}
-	b.Logf("lag of each segment shown (ms): %v; %d of %d segments never shown", msList(lags), skipped, marks)
-	b.Logf("CPU time during the stream: %v", cpu)
-	third := max(len(lags)/3, 1)
-	b.ReportMetric(float64(len(chunks)), "chunks")
-	b.ReportMetric(float64(len(chunks)-1)/last.Sub(sent[0]).Seconds(), "chunks/s")
-	b.ReportMetric(float64(marks), "segments")
-	b.ReportMetric(float64(skipped), "segments-skipped")
-	b.ReportMetric(median(lags)/1e6, "lag-median-ms")
-	b.ReportMetric(float64(slices.Max(lags))/1e6, "lag-max-ms")
-	b.ReportMetric(float64(lags[len(lags)-1])/1e6, "final-lag-ms")
-	b.ReportMetric((median(lags[len(lags)-third:])-median(lags[:third]))/1e6, "lag-growth-ms")
-	b.ReportMetric(cpu["WebKitWebProcess"].Seconds()/last.Sub(sent[0]).Seconds(), "webview-cpu-per-s")
-	b.ReportMetric(cpu["gatehouse"].Seconds()/last.Sub(sent[0]).Seconds(), "app-cpu-per-s")
+	third := max(len(res.lags)/3, 1)
+	res.final = time.Duration(res.lags[len(res.lags)-1])
+	res.growth = time.Duration(median(res.lags[len(res.lags)-third:]) - median(res.lags[:third]))
+	return res
 }
 
 // Where P8b reads which segment's code block ends the transcript (window
@@ -695,7 +779,7 @@ func longConversation(n int, serverID string) []store.Message {
 }
 
 // treeCPU returns the CPU time (user and system) of root's tree by
-// program name.
+// program name, root's own as "app".
 func treeCPU(root int) map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for _, p := range tree(root) {
@@ -706,7 +790,11 @@ func treeCPU(root int) map[string]time.Duration {
 		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+2:]))
 		utime, _ := strconv.ParseInt(f[11], 10, 64)
 		stime, _ := strconv.ParseInt(f[12], 10, 64)
-		out[p.exe] += time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100
+		name := p.exe
+		if p.pid == root {
+			name = "app"
+		}
+		out[name] += time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100
 	}
 	return out
 }
