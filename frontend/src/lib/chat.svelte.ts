@@ -270,9 +270,16 @@ class ChatStore {
     const id = ev.conversationId;
     if (ev.kind === 'done' || ev.kind === 'failed') {
       this.ended.add(id);
-      delete this.live[id];
       if (ev.kind === 'failed') this.failures[id] = { error: ev.error ?? '', contextTooLong: !!ev.contextTooLong };
-      if (id === this.selected) void this.loadMessages();
+      // The streamed turn stays on screen until the stored messages replace
+      // it: dropping it first blanked the end of the transcript for as long
+      // as the read took (P8b in bench/).
+      const ending = this.live[id];
+      const drop = () => {
+        if (this.live[id] === ending) delete this.live[id]; // not a turn started since
+      };
+      if (id === this.selected) void this.loadMessages().finally(drop);
+      else drop();
       void this.loadConversations();
       return;
     }
