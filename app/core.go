@@ -37,6 +37,8 @@ type Core struct {
 	events  Emitter
 	secrets *secretStore
 	tokens  *tokenStore
+	// providers are ProviderFor's, kept between turns.
+	providers providerCache
 
 	answererMu   sync.Mutex
 	stopAnswerer func() // stops the current blocking answerer, if any
