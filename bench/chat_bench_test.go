@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -166,7 +167,26 @@ func BenchmarkP8FirstToken(b *testing.B) {
 			took[w] = append(took[w], d.Nanoseconds())
 		}
 	}
+	// The host's requests offered the connected server's tools: the
+	// catalogue step was part of every host turn.
+	withTools := 0
+	for _, r := range s.ChatRequests() {
+		var body struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		r.Decode(b, &body)
+		if len(body.Tools) == 4 { // bench/server's tools
+			withTools++
+		}
+	}
+	if withTools != turns+1 {
+		b.Fatalf("%d requests offered the bench server's 4 tools, want one per host turn (%d)", withTools, turns+1)
+	}
 	host, prov2, sdkNS := took[0], took[1], took[2]
+	// Every connection to the stand-in from this process, open or closed
+	// within the last minute (TIME_WAIT): the provider and the SDK keep one
+	// each; the rest are the host's.
+	b.ReportMetric(float64(connectionsTo(b, s.URL)-2)/float64(turns+1), "host-connections-per-turn")
 	b.ReportMetric(float64(turns), "turns")
 	b.ReportMetric(us(median(host)), "host-median-µs")
 	b.ReportMetric(us(quantile(host, 0.95)), "host-p95-µs")
@@ -176,6 +196,36 @@ func BenchmarkP8FirstToken(b *testing.B) {
 	b.ReportMetric(us(quantile(sdkNS, 0.95)), "sdk-p95-µs")
 	b.ReportMetric(us(median(host)-median(sdkNS)), "added-median-µs")
 	b.ReportMetric(us(quantile(host, 0.95)-quantile(sdkNS, 0.95)), "added-p95-µs")
+}
+
+// connectionsTo counts the TCP connections to baseURL's port that
+// /proc/net/tcp lists (open, or closed in the last minute), from the
+// client's side.
+func connectionsTo(b *testing.B, baseURL string) int {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		b.Fatal(err)
+	}
+	table, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(table), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			continue
+		}
+		_, remote, _ := strings.Cut(f[2], ":")
+		if p, err := strconv.ParseInt(remote, 16, 32); err == nil && int(p) == port {
+			n++
+		}
+	}
+	return n
 }
 
 // firstText stands where the window does for P8a: it receives the core's
