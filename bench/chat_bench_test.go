@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image"
 	"math"
@@ -21,6 +20,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -76,10 +76,10 @@ func BenchmarkP8FirstToken(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	chat := app.NewChatService(g.core, g.core.ProviderFor)
+	svc := app.NewChatService(g.core, g.core.ProviderFor)
 	watch := &firstText{}
 	g.core.SetEmitter(watch)
-	b.Cleanup(chat.StopAll)
+	b.Cleanup(svc.StopAll)
 
 	earlier := []store.Message{
 		{Role: store.RoleUser, Text: "北京今天天气怎么样？"},
@@ -114,7 +114,7 @@ func BenchmarkP8FirstToken(b *testing.B) {
 		func(i int) time.Duration { // host
 			start := time.Now()
 			first, done := watch.expect(conversations[i])
-			if err := chat.Send(conversations[i], question); err != nil {
+			if err := svc.Send(conversations[i], question); err != nil {
 				b.Fatal(err)
 			}
 			at := <-first
@@ -267,7 +267,7 @@ func (f *firstText) Emit(name string, data any) {
 		return
 	}
 	switch ev.Kind {
-	case "text":
+	case chat.EventText:
 		if !f.gotText {
 			f.gotText = true
 			f.first <- at
@@ -429,14 +429,6 @@ func (d *desktop) openChat(b *testing.B, row image.Point) {
 	time.Sleep(300 * time.Millisecond) // the pane and its list are read
 	d.click(b, row)
 }
-
-// Sizes of P8.
-var (
-	flagTurns      = flag.Int("turns", 300, "P8a: turns each way")
-	flagStreamRate = flag.Int("chunkrate", 2000, "P8b: chunks per second the stand-in streams")
-	flagStreamSecs = flag.Float64("streamsecs", 5, "P8b: seconds the stand-in streams")
-	flagMessages   = flag.Int("messages", 1000, "P8c: messages of the long conversation")
-)
 
 // BenchmarkP8StreamRender measures whether the window keeps up with a fast
 // stream. The production window shows a conversation (an earlier answer
@@ -741,7 +733,7 @@ func BenchmarkP8Memory(b *testing.B) {
 	requireTools(b, "xdotool")
 	n := *flagMessages
 	// The empty one is listed second: the long one was changed last.
-	data := chatData(b, "http://127.0.0.1:9/v1",
+	data := chatData(b, "http://127.0.0.1:9/v1", // nothing is sent
 		seededConversation{title: "Empty", messages: func(string) []store.Message { return nil }},
 		seededConversation{title: "Long", messages: func(server string) []store.Message { return longConversation(n, server) }})
 	d := newDesktop(b)
