@@ -200,7 +200,8 @@ func BenchmarkP8FirstToken(b *testing.B) {
 
 // connectionsTo counts the TCP connections to baseURL's port that
 // /proc/net/tcp lists (open, or closed in the last minute), from the
-// client's side.
+// client's side. The kernel may skip a socket when others open and close
+// while the table is read, so it is read a few times and the most taken.
 func connectionsTo(b *testing.B, baseURL string) int {
 	u, err := url.Parse(baseURL)
 	if err != nil {
@@ -210,22 +211,26 @@ func connectionsTo(b *testing.B, baseURL string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	table, err := os.ReadFile("/proc/net/tcp")
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := 0
-	for _, line := range strings.Split(string(table), "\n")[1:] {
-		f := strings.Fields(line)
-		if len(f) < 4 {
-			continue
+	most := 0
+	for range 5 {
+		table, err := os.ReadFile("/proc/net/tcp")
+		if err != nil {
+			b.Fatal(err)
 		}
-		_, remote, _ := strings.Cut(f[2], ":")
-		if p, err := strconv.ParseInt(remote, 16, 32); err == nil && int(p) == port {
-			n++
+		n := 0
+		for _, line := range strings.Split(string(table), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 {
+				continue
+			}
+			_, remote, _ := strings.Cut(f[2], ":")
+			if p, err := strconv.ParseInt(remote, 16, 32); err == nil && int(p) == port {
+				n++
+			}
 		}
+		most = max(most, n)
 	}
-	return n
+	return most
 }
 
 // firstText stands where the window does for P8a: it receives the core's
