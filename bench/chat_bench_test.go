@@ -457,7 +457,8 @@ func (d *desktop) openChat(b *testing.B, row image.Point) {
 // chunk (Turn.Sent) to the first capture showing its block; the final lag is
 // that of the last chunk. A window that keeps up has a lag that stays
 // small; one that falls behind shows a lag that grows from segment to
-// segment, or skips segments (paints them too late to be seen).
+// segment. A segment's code block is at the bottom for an eighth of a
+// second only, so a slow frame can hide it: it is counted as unseen.
 func BenchmarkP8StreamRender(b *testing.B) {
 	sizes()
 	bin := gatehouseBin(b)
