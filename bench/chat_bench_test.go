@@ -298,7 +298,7 @@ var (
 	// stream: inside a code block's padding there, else where prose is.
 	transcriptProbe = image.Rect(452, 536, 462, 548)
 	// transcriptArea is the messages' column, for whether anything is drawn.
-	transcriptArea = image.Rect(435, 60, 1075, 590)
+	transcriptArea = image.Rect(435, 90, 1075, 590)
 )
 
 // codeBackground is --code-bg (frontend/src/app.css), a code block's fill.
