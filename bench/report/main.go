@@ -175,7 +175,7 @@ func main() {
 			fmt.Sprintf("+%.0f µs (Gatehouse %.0f µs / openai-go %.0f µs; p95 +%.0f µs)", added, g(ft, "host-median-µs"),
 				g(ft, "sdk-median-µs"), g(ft, "added-p95-µs")), "≤ 2 ms", yes(added <= 2000))
 		add("P8a", "floor: openai-go alone; Gatehouse's llm provider alone",
-			fmt.Sprintf("%.0f µs (p95 %.0f); %.0f µs (p95 %.0f); the host opened %.0f connections for %.0f turns", g(ft, "sdk-median-µs"),
+			fmt.Sprintf("%.0f µs (p95 %.0f); %.0f µs (p95 %.0f); host connections: %.0f for %.0f turns", g(ft, "sdk-median-µs"),
 				g(ft, "sdk-p95-µs"), g(ft, "provider-median-µs"), g(ft, "provider-p95-µs"), g(ft, "host-connections"), g(ft, "turns")+1), "(info)", nil)
 	} else {
 		add("P8a", "chat first token", "not run", "", yes(false))
