@@ -193,6 +193,7 @@ class ChatStore {
     }
     delete this.failures[id];
     await this.loadMessages();
+    this.ended.delete(id); // the retry is a new turn: its events count
     this.live[id] = { userText: '', rounds: [newRound()], usage: null };
     try {
       await api.retryTurn(id);
