@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -32,6 +33,7 @@ const portalTimeout = 300 * time.Millisecond
 type Desktop struct {
 	conn   *dbus.Conn // nil without a session bus
 	getenv func(string) string
+	closed atomic.Bool
 }
 
 // Open returns a Desktop on the session bus named by the environment
@@ -55,8 +57,9 @@ func Open() *Desktop {
 	return d
 }
 
-// Close ends the D-Bus connection; Watch then returns.
+// Close ends the D-Bus connection; Watch then returns nil.
 func (d *Desktop) Close() error {
+	d.closed.Store(true)
 	if d.conn == nil {
 		return nil
 	}
@@ -110,8 +113,9 @@ func (d *Desktop) read(ctx context.Context, namespace, key string, into any) err
 }
 
 // Watch calls changed with the new preference each time the portal says a
-// setting it depends on changed, until ctx ends or the Desktop is closed.
-// Without a session bus it returns at once.
+// setting it depends on changed, until ctx ends (it returns ctx's error),
+// the Desktop is closed (nil) or the bus goes away. Without a session bus it
+// returns an error at once.
 func (d *Desktop) Watch(ctx context.Context, changed func(Scheme)) error {
 	if d.conn == nil {
 		return errors.New("no session bus: the desktop's changes cannot be followed")
@@ -134,10 +138,10 @@ func (d *Desktop) Watch(ctx context.Context, changed func(Scheme)) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-d.conn.Context().Done():
-			return errors.New("the session bus connection closed")
+			return d.lost()
 		case sig, ok := <-signals:
 			if !ok {
-				return errors.New("the session bus connection closed")
+				return d.lost()
 			}
 			if !relevant(sig) {
 				continue
@@ -148,6 +152,14 @@ func (d *Desktop) Watch(ctx context.Context, changed func(Scheme)) error {
 			}
 		}
 	}
+}
+
+// lost is Watch's result when the connection ended: nil if Close ended it.
+func (d *Desktop) lost() error {
+	if d.closed.Load() {
+		return nil
+	}
+	return errors.New("the session bus connection closed")
 }
 
 // relevant reports whether a signal is the portal saying that a setting

@@ -267,9 +267,32 @@ func TestDesktopFollowsThePortal(t *testing.T) {
 
 	cancel()
 	select {
-	case <-watched:
+	case err := <-watched:
+		if err != context.Canceled {
+			t.Errorf("Watch after its context ended = %v, want context.Canceled", err)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Watch did not return after its context ended")
+	}
+}
+
+func TestDesktopWatchEndsOnClose(t *testing.T) {
+	addr := startBus(t)
+	portal := startPortal(t, addr, 2, map[[2]string]any{})
+	d := Open()
+	watched := make(chan error, 1)
+	go func() { watched <- d.Watch(context.Background(), func(Scheme) {}) }()
+	waitFor(t, func() bool { return portalReads(portal) }, "Watch never read the portal")
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-watched:
+		if err != nil {
+			t.Errorf("Watch after Close = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Watch did not return after Close")
 	}
 }
 
