@@ -1,17 +1,17 @@
-// @vitest-environment node
-//
 // The light and dark themes meet WCAG AA: every pair of text (or control
 // edge) and background that the UI draws, read from the variables in
 // app.css for both themes. The pairs are listed once, in `pairs` below; a
 // component that puts text on a new background adds its pair here.
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import appCss from './app.css?raw';
 
-const srcDir = dirname(fileURLToPath(import.meta.url));
-const appCss = readFileSync(join(srcDir, 'app.css'), 'utf8');
+// Every component's source, by file name: their <style> blocks use the theme.
+const components: Record<string, string> = import.meta.glob(['./App.svelte', './components/*.svelte'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 type Theme = 'light' | 'dark';
 const themes: Theme[] = ['light', 'dark'];
@@ -249,16 +249,17 @@ describe('the theme meets WCAG AA', () => {
 });
 
 describe('colours come from the theme', () => {
-  const componentsDir = join(srcDir, 'components');
-  const styles = [
-    ['App.svelte', readFileSync(join(srcDir, 'App.svelte'), 'utf8')],
-    ...readdirSync(componentsDir)
-      .filter((f) => f.endsWith('.svelte'))
-      .map((f) => [`components/${f}`, readFileSync(join(componentsDir, f), 'utf8')]),
-  ].map(([file, text]) => [file, /<style>([\s\S]*?)<\/style>/.exec(text)?.[1] ?? ''] as const);
+  const styles = Object.entries(components).map(
+    ([file, text]) => [file, /<style>([\s\S]*?)<\/style>/.exec(text)?.[1] ?? ''] as const,
+  );
   // app.css after its :root block: the rules that use the variables.
   const rules = appCss.slice(appCss.indexOf('}', appCss.search(/^:root\s*\{/m)) + 1);
   const sources: (readonly [string, string])[] = [['app.css rules', rules], ...styles];
+
+  it('reads every component', () => {
+    expect(Object.keys(components)).toContain('./components/LinkDisplay.svelte');
+    expect(styles.filter(([, css]) => css.includes('var(--')).length).toBeGreaterThan(20);
+  });
 
   it('no style rule writes a colour of its own', () => {
     const literal = /#[0-9a-f]{3,8}\b|\b(?:rgba?|hsla?|oklch|lab)\(|:\s*(?:white|black|red|green|blue|gray|grey|yellow|orange)\b/gi;
