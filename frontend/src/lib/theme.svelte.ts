@@ -15,26 +15,11 @@ class ThemeStore {
   choice = $state<ThemeChoice>('system');
   /** The desktop's preference as Go read it; '' when it states none Go can read. */
   system = $state<ThemeView['system']>('');
-  /** The engine's own prefers-color-scheme, which counts when neither says. */
-  engineDark = $state(false);
   /** Set when the theme could not be read or saved. */
   error = $state('');
 
-  /** The look the window shows now. */
-  get scheme(): 'light' | 'dark' {
-    if (this.choice !== 'system') return this.choice;
-    if (this.system) return this.system;
-    return this.engineDark ? 'dark' : 'light';
-  }
-
   /** Reads the theme, shows it, and follows changes; returns a function that stops following. */
   start(): () => void {
-    const media = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-    const engineChanged = () => {
-      this.engineDark = media?.matches ?? false;
-    };
-    engineChanged();
-    media?.addEventListener('change', engineChanged);
     const off = api.onThemeChanged((v) => this.take(v));
     void api
       .getTheme()
@@ -42,10 +27,7 @@ class ThemeStore {
       .catch((e) => {
         this.error = api.errorText(e);
       });
-    return () => {
-      off();
-      media?.removeEventListener('change', engineChanged);
-    };
+    return off;
   }
 
   /** Saves the person's choice; it shows at once. */
