@@ -1,7 +1,7 @@
 // Light and dark against the real Go core: Settings → Theme switches the
 // page to dark at once, Go keeps the choice (a reload shows it again), and
-// every text on screen meets WCAG AA in the dark theme as it is drawn, on
-// every pane and in the consent dialogs. The screenshots (dark-*.png, at the
+// every text on screen meets WCAG AA as it is drawn: in the dark theme on
+// every pane and in the consent dialogs, in the light theme on every pane. The screenshots (dark-*.png, at the
 // default window size 1100×760 and at 800×600) are for the closing note.
 //
 // The model in the chat is a STAND-IN (standin-model.mjs): no model can run
@@ -194,7 +194,7 @@ describe('the dark theme', () => {
     );
   });
 
-  it('every pane and the consent dialogs meet WCAG AA as drawn, at 1100×760 and 800×600', async () => {
+  it('every pane and the consent dialogs meet WCAG AA as drawn, dark at 1100×760 and 800×600, then light', async () => {
     const { page } = app;
     assert.equal((await look(page)).theme, 'dark');
 
@@ -267,5 +267,15 @@ describe('the dark theme', () => {
     await nav(page, 'Settings').click();
     await page.getByLabel('Theme', { exact: true }).waitFor();
     for (const size of sizes) await shoot(page, 'settings', size);
+
+    // The light theme, as drawn, on the same panes.
+    await page.setViewportSize(sizes[0]);
+    await page.getByLabel('Theme', { exact: true }).selectOption('light');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    for (const pane of ['Chat', 'Servers', 'Tools', 'History', 'Settings']) {
+      await nav(page, pane).click();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.deepEqual(await poorContrast(page), [], `text below WCAG AA on ${pane} in the light theme`);
+    }
   });
 });
