@@ -22,9 +22,10 @@ const (
 	gnomeThemeKey       = "gtk-theme"
 )
 
-// portalTimeout bounds one question to the portal. The window waits for the
-// first answer before it opens (to pick its background colour), and a
-// portal that is activatable but never answers must not hold it up.
+// portalTimeout bounds the questions to the portal for one reading. The
+// window waits for the first reading before it opens (to pick its
+// background colour), and a portal that is activatable but slow to start
+// must not hold it up.
 const portalTimeout = 300 * time.Millisecond
 
 // A Desktop reads the desktop's light or dark preference: the settings
@@ -72,11 +73,16 @@ func (d *Desktop) Sources(ctx context.Context) Sources {
 	if d.conn == nil {
 		return s
 	}
+	ctx, cancel := context.WithTimeout(ctx, portalTimeout)
+	defer cancel()
 	var scheme uint32
-	if err := d.read(ctx, appearanceNamespace, colorSchemeKey, &scheme); err == nil {
+	err := d.read(ctx, appearanceNamespace, colorSchemeKey, &scheme)
+	if err == nil {
 		s.PortalColorScheme = &scheme
 	}
-	_ = d.read(ctx, gnomeNamespace, gnomeThemeKey, &s.GNOMETheme)
+	if ctx.Err() == nil && (err != nil || scheme == portalNoPreference) {
+		_ = d.read(ctx, gnomeNamespace, gnomeThemeKey, &s.GNOMETheme)
+	}
 	return s
 }
 
@@ -88,8 +94,6 @@ func (d *Desktop) Scheme(ctx context.Context) Scheme {
 // read asks the portal for one setting. ReadOne (portal version 2) returns
 // the value in one variant; the older Read wraps it in a second one.
 func (d *Desktop) read(ctx context.Context, namespace, key string, into any) error {
-	ctx, cancel := context.WithTimeout(ctx, portalTimeout)
-	defer cancel()
 	obj := d.conn.Object(portalName, portalPath)
 	var v dbus.Variant
 	err := obj.CallWithContext(ctx, portalInterface+".ReadOne", 0, namespace, key).Store(&v)

@@ -79,6 +79,23 @@ func TestDesktopReadsThePortal(t *testing.T) {
 	}
 }
 
+func TestDesktopDoesNotWaitForASlowPortal(t *testing.T) {
+	addr := onTestBus(t)
+	portal := themetest.StartPortal(t, addr, 2, map[themetest.Key]any{themetest.Appearance: uint32(2)})
+	portal.SetDelay(3 * time.Second)
+	writeUserSettings(t, "[Settings]\ngtk-application-prefer-dark-theme=1\n")
+	d := Open()
+	defer d.Close()
+	start := time.Now()
+	got := d.Scheme(context.Background())
+	if took := time.Since(start); took > portalTimeout+500*time.Millisecond {
+		t.Errorf("Scheme() took %v with a portal that answers after 3 s; want about %v", took, portalTimeout)
+	}
+	if got != Dark {
+		t.Errorf("Scheme() = %q, want dark from settings.ini when the portal is too slow", got)
+	}
+}
+
 func TestDesktopWithoutABus(t *testing.T) {
 	isolate(t)
 	writeUserSettings(t, "[Settings]\ngtk-application-prefer-dark-theme=true\n")

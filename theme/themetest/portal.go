@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -67,6 +68,7 @@ type Portal struct {
 	mu     sync.Mutex
 	values map[Key]any
 	reads  int
+	delay  time.Duration
 }
 
 // portalV2 has ReadOne (portal version 2) and Read.
@@ -76,6 +78,10 @@ type portalV2 struct{ *Portal }
 type portalV1 struct{ *Portal }
 
 func (p *Portal) value(namespace, key string) (any, *dbus.Error) {
+	p.mu.Lock()
+	delay := p.delay
+	p.mu.Unlock()
+	time.Sleep(delay)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.reads++
@@ -147,6 +153,13 @@ func (p *Portal) Change(k Key, v any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.values[k] = v
+}
+
+// SetDelay makes every answer wait d, as a portal that is slow to start.
+func (p *Portal) SetDelay(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.delay = d
 }
 
 // Reads is how many times the portal was asked for a setting.
