@@ -11,6 +11,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/gatehouse-app/gatehouse/theme"
 )
 
 // GUIOptions configures RunGUI.
@@ -84,13 +86,22 @@ func (d *wailsDesktop) Attention() {
 	}
 }
 
+// gtkTheme is the desktop side of the window's theme on Linux: the
+// settings portal and GTK's settings, and GTK's dark preference.
+type gtkTheme struct{ *theme.Desktop }
+
+// Show implements ThemeDesktop.
+func (gtkTheme) Show(s theme.Scheme) { theme.ApplyToGTK(s) }
+
 // RunGUI opens the main window and blocks until it is closed. The window
 // appears at once; servers connect in the background after start-up.
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
+	desktopTheme := theme.Open()
+	themes := NewThemeService(core, gtkTheme{desktopTheme})
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
-		NewProvidersService(core), &ChatService{}, NewPoliciesService(core)}
+		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := NewChatService(core, core.ProviderFor)
@@ -99,17 +110,24 @@ func RunGUI(opts GUIOptions) error {
 		core.EnableSampling() // the consent dialog reviews sampling requests
 	}
 	width, height := 1100, 760
+	scheme := theme.Scheme("")
 	if core != nil {
 		if s, err := core.Store.Settings(); err == nil && s.WindowWidth >= 720 && s.WindowHeight >= 480 {
 			width, height = s.WindowWidth, s.WindowHeight
 		}
+		if v, err := themes.Get(); err == nil {
+			scheme = v.Scheme()
+		}
 	}
+	r, g, b := windowBackground(scheme)
 	return wails.Run(&options.App{
 		Title:     "Gatehouse",
 		Width:     width,
 		Height:    height,
 		MinWidth:  720,
 		MinHeight: 480,
+		// The page's own background, so a dark window does not flash white while it loads.
+		BackgroundColour: &options.RGBA{R: r, G: g, B: b, A: 255},
 		AssetServer: &assetserver.Options{
 			Assets: opts.Assets,
 		},
@@ -119,6 +137,13 @@ func RunGUI(opts GUIOptions) error {
 			}
 			desktop.start(ctx)
 			core.SetEmitter(desktop)
+			themes.show()
+			go func() {
+				// Follow the desktop's dark style switch while the window is open.
+				if err := desktopTheme.Watch(ctx, themes.systemChanged); err != nil && ctx.Err() == nil {
+					log.Printf("gatehouse: the desktop's light/dark changes are not followed: %v", err)
+				}
+			}()
 			if err := core.ConnectAll(); err != nil {
 				log.Printf("gatehouse: reading servers: %v", err)
 			}
@@ -140,6 +165,7 @@ func RunGUI(opts GUIOptions) error {
 			return false
 		},
 		OnShutdown: func(context.Context) {
+			_ = desktopTheme.Close()
 			if core != nil {
 				if chat, ok := bind[5].(*ChatService); ok {
 					chat.StopAll() // a turn stores what it has before the store closes

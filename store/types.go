@@ -91,7 +91,17 @@ type Settings struct {
 	// empty means none chosen. PutSettings refuses an ID no provider has,
 	// and DeleteProvider clears it when it names the deleted provider.
 	DefaultProviderID string `json:"defaultProviderId,omitempty"`
+	// Theme is the window's look: ThemeSystem (follow the desktop),
+	// ThemeLight or ThemeDark. PutSettings refuses any other value.
+	Theme string `json:"theme,omitempty"`
 }
+
+// Themes the window can show (Settings.Theme).
+const (
+	ThemeSystem = ""
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
 
 // Policy modes: how Gatehouse answers a server's elicitations.
 const (

@@ -296,8 +296,10 @@ func (a *app) exited() bool {
 
 // startApp runs the binary on display with a private D-Bus session bus (as on
 // a desktop), a fresh data directory and a fresh home, so nothing of the
-// machine's own configuration is read or written.
-func startApp(t *testing.T, bin, display, data, logPath string) *app {
+// machine's own configuration is read or written. env adds variables; one
+// that sets DBUS_SESSION_BUS_ADDRESS puts the app on that bus instead of a
+// private one.
+func startApp(t *testing.T, bin, display, data, logPath string, env ...string) *app {
 	t.Helper()
 	home := t.TempDir()
 	logFile, err := os.Create(logPath)
@@ -305,6 +307,11 @@ func startApp(t *testing.T, bin, display, data, logPath string) *app {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("dbus-run-session", "--", bin)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "DBUS_SESSION_BUS_ADDRESS=") {
+			cmd = exec.Command(bin)
+		}
+	}
 	cmd.Env = append(cleanEnv(),
 		"DISPLAY="+display,
 		"HOME="+home,
@@ -314,6 +321,7 @@ func startApp(t *testing.T, bin, display, data, logPath string) *app {
 		"XDG_RUNTIME_DIR="+home,
 		"GATEHOUSE_DATA_DIR="+data,
 	)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	// Its own process group, so WebKit's helper processes and the session bus
@@ -469,9 +477,9 @@ func findWindow(t *testing.T, a *app, display string) string {
 // ("Unexpected short read from PID socket" in the log, seen in a fresh-clone
 // run while other builds ran); that start is kept as LOG.crashed and tried
 // once more. Any other failure fails the test at once.
-func launch(t *testing.T, bin, display, data, logPath string) (*app, string) {
+func launch(t *testing.T, bin, display, data, logPath string, env ...string) (*app, string) {
 	t.Helper()
-	a := startApp(t, bin, display, data, logPath)
+	a := startApp(t, bin, display, data, logPath, env...)
 	win, err := searchWindow(a, display)
 	if err == nil {
 		return a, win
@@ -481,7 +489,7 @@ func launch(t *testing.T, bin, display, data, logPath string) (*app, string) {
 	}
 	_ = os.Rename(logPath, logPath+".crashed")
 	t.Logf("WebKit's web process died while starting (log kept in %s); starting again once", logPath+".crashed")
-	a = startApp(t, bin, display, data, logPath)
+	a = startApp(t, bin, display, data, logPath, env...)
 	return a, findWindow(t, a, display)
 }
 

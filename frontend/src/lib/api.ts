@@ -13,9 +13,10 @@ import * as Questions from '../../wailsjs/go/app/QuestionService';
 import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
+import * as Theme from '../../wailsjs/go/app/ThemeService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
-import { EventChat, EventPolicies, EventProviders, EventQuestions, EventServers, EventTools } from './events';
+import { EventChat, EventPolicies, EventProviders, EventQuestions, EventServers, EventTheme, EventTools } from './events';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
 // which the app sends as it is. The generated classes in wailsjs/go/models.ts
@@ -60,6 +61,8 @@ export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structu
 };
 export type AppInfo = Data<app.AppInfo>;
 export type SettingsView = Data<app.SettingsView>;
+/** Settings → Theme, and the desktop's light/dark preference as Go read it ('' when it states none). */
+export type ThemeView = { choice: 'system' | 'light' | 'dark'; system: '' | 'light' | 'dark' };
 export type LinkWarning = Data<linkcheck.Warning>;
 export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
 /** Who asks a question (E27): the name the person gave the server first. */
@@ -277,6 +280,17 @@ export async function getSettings(): Promise<SettingsView> {
 
 export function saveSettings(v: SettingsView): Promise<void> {
   return call(() => Settings.Save(v as app.SettingsView));
+}
+
+// --- Theme (Settings → Theme) ------------------------------------------------
+
+export async function getTheme(): Promise<ThemeView> {
+  return (await call(() => Theme.Get())) as ThemeView;
+}
+
+/** Saves Settings → Theme; Go shows it at once and sends it to every window. */
+export async function setTheme(choice: ThemeView['choice']): Promise<ThemeView> {
+  return (await call(() => Theme.Set(choice))) as ThemeView;
 }
 
 // --- Model providers (Settings → Models) --------------------------------------
@@ -568,6 +582,11 @@ export function onProvidersChanged(cb: () => void): Unsubscribe {
 /** Calls cb with a server's ID whenever its tool permissions or request policy change, also from the consent dialog. */
 export function onPoliciesChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventPolicies, (v) => cb(String((v as { serverId?: unknown } | null)?.serverId ?? '')));
+}
+
+/** Calls cb whenever Settings → Theme or the desktop's light/dark preference changes. */
+export function onThemeChanged(cb: (v: ThemeView) => void): Unsubscribe {
+  return on(EventTheme, (v) => cb(v as ThemeView));
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

@@ -14,3 +14,5 @@ export const EventChat = 'chat';
 export const EventProviders = 'providers:changed';
 /** One server's tool permissions and request policy, whenever they change, also from the consent dialog (app.EventPolicies). */
 export const EventPolicies = 'policies:changed';
+/** Settings → Theme and the desktop's light/dark preference, whenever either changes (app.EventTheme). */
+export const EventTheme = 'theme:changed';

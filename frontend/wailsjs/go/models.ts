@@ -759,6 +759,20 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ThemeView {
+	    choice: string;
+	    system: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThemeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.choice = source["choice"];
+	        this.system = source["system"];
+	    }
+	}
 	
 	
 	export class ToolResultView {
