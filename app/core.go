@@ -124,6 +124,14 @@ func (c *Core) seedDemo(command string) error {
 	return err
 }
 
+// isDemo reports whether srv runs the built-in demo server, as seedDemo
+// sets it up: this program (or a copy of it) with the one argument
+// demo-server. Its name does not matter; the person may rename it.
+func isDemo(srv store.Server) bool {
+	return srv.Transport == store.TransportStdio && srv.Stdio != nil &&
+		len(srv.Stdio.Args) == 1 && srv.Stdio.Args[0] == "demo-server"
+}
+
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }
 

@@ -25,6 +25,7 @@ func TestSettings(t *testing.T) {
 		{"a dark theme is read back", []Settings{{Theme: ThemeDark}}, Settings{Theme: ThemeDark}},
 		{"a light theme is read back", []Settings{{Theme: ThemeLight}}, Settings{Theme: ThemeLight}},
 		{"the theme goes back to the system's", []Settings{{Theme: ThemeDark}, {Theme: ThemeSystem}}, Settings{}},
+		{"a dismissed welcome stays dismissed", []Settings{{WelcomeDismissed: true}}, Settings{WelcomeDismissed: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -94,6 +94,9 @@ type Settings struct {
 	// Theme is the window's look: ThemeSystem (follow the desktop),
 	// ThemeLight or ThemeDark. PutSettings refuses any other value.
 	Theme string `json:"theme,omitempty"`
+	// WelcomeDismissed is set once the person dismissed the first-start
+	// welcome; it never shows again on this data file.
+	WelcomeDismissed bool `json:"welcomeDismissed,omitempty"`
 }
 
 // Themes the window can show (Settings.Theme).
