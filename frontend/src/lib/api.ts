@@ -282,6 +282,16 @@ export function saveSettings(v: SettingsView): Promise<void> {
   return call(() => Settings.Save(v as app.SettingsView));
 }
 
+/** Whether the person dismissed the first-start welcome (it then never shows again). */
+export function welcomeDismissed(): Promise<boolean> {
+  return call(() => Settings.WelcomeDismissed());
+}
+
+/** Stores that the person dismissed the first-start welcome. */
+export function dismissWelcome(): Promise<void> {
+  return call(() => Settings.DismissWelcome());
+}
+
 // --- Theme (Settings → Theme) ------------------------------------------------
 
 export async function getTheme(): Promise<ThemeView> {

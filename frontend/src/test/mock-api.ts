@@ -25,6 +25,8 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     appInfo: vi.fn(),
     getSettings: vi.fn(),
     saveSettings: vi.fn(async () => {}),
+    welcomeDismissed: vi.fn(async () => false),
+    dismissWelcome: vi.fn(async () => {}),
     getTheme: vi.fn(async () => ({ choice: 'system', system: '' })),
     setTheme: vi.fn(async (choice: string) => ({ choice, system: '' })),
     onThemeChanged: vi.fn(() => () => {}),

@@ -609,6 +609,7 @@ export namespace app {
 	    input: ServerInput;
 	    where: string;
 	    status: StatusView;
+	    demo: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerView(source);
@@ -620,6 +621,7 @@ export namespace app {
 	        this.input = this.convertValues(source["input"], ServerInput);
 	        this.where = source["where"];
 	        this.status = this.convertValues(source["status"], StatusView);
+	        this.demo = source["demo"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
