@@ -10,8 +10,10 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/gatehouse-app/gatehouse/icon"
 	"github.com/gatehouse-app/gatehouse/theme"
 )
 
@@ -131,6 +133,8 @@ func RunGUI(opts GUIOptions) error {
 		AssetServer: &assetserver.Options{
 			Assets: opts.Assets,
 		},
+		// The window manager shows it in the title bar and the task switcher.
+		Linux: &linux.Options{Icon: icon.Window()},
 		OnStartup: func(ctx context.Context) {
 			if core == nil {
 				return
