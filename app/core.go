@@ -198,3 +198,12 @@ func (c *Core) emitServers() {
 		c.events.Emit(EventServers, views)
 	}
 }
+
+// serverName is the name the person gave a server, or its ID when it is
+// gone.
+func (c *Core) serverName(id string) string {
+	if srv, err := c.Store.Server(id); err == nil {
+		return srv.Name
+	}
+	return id
+}

@@ -107,7 +107,8 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	if raw, _ := core.Store.Secret(store.SecretSignIn, view.ID); raw != nil {
 		t.Error("sign out left the token in the data file")
 	}
-	hist, _ := svc.History(view.ID, "")
+	histPage, _ := svc.History(view.ID, "", 0)
+	hist := histPage.Entries
 	if len(hist) != 1 || hist[0].Mode != mcp.KindSignIn || hist[0].Outcome != store.OutcomeAccepted {
 		t.Errorf("history = %+v", hist)
 	}

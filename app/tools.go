@@ -15,6 +15,8 @@ import (
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // DefaultToolCallTimeout bounds a tool call when the settings give none.
@@ -101,16 +103,28 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		err = context.DeadlineExceeded
 	}
+	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: store.SourceToolsPane,
+		Started: start, Duration: time.Since(start), Outcome: store.OutcomeOK, Arguments: args}
+	defer func() { t.core.Broker.RecordToolRun(run) }()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return ToolResultView{}, fmt.Errorf("the call took longer than %s and was stopped", t.core.toolCallTimeout())
+		err = fmt.Errorf("the call took longer than %s and was stopped", t.core.toolCallTimeout())
+		run.Outcome, run.Detail = store.OutcomeTimedOut, err.Error()
+		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):
-		return ToolResultView{}, errors.New("the call was cancelled")
+		err = errors.New("the call was cancelled")
+		run.Outcome, run.Detail = store.OutcomeCancelled, err.Error()
+		return ToolResultView{}, err
 	case err != nil:
+		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err)
 		return ToolResultView{}, err
 	}
+	run.Result = mcp.ResultText(res)
+	if res.IsError {
+		run.Outcome = store.OutcomeError
+	}
 	view := ResultView(def, res)
-	view.DurationMs = time.Since(start).Milliseconds()
+	view.DurationMs = run.Duration.Milliseconds()
 	t.recordLinks(&view)
 	return view, nil
 }
