@@ -97,10 +97,15 @@ export type Snapshot = {
   opened: OpenedView[];
   notices: BrokerNotice[];
 };
-export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
+/** One past question or tool run (app.HistoryView); answer, arguments and result only when remembered. */
+export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'titles' | 'answer' | 'arguments'> & {
   fields: string[];
+  titles: Record<string, string>;
   answer?: Record<string, unknown>;
+  arguments?: Record<string, unknown>;
 };
+/** A page of the history, newest first; more when older entries match (app.HistoryPage). */
+export type HistoryPage = { entries: HistoryView[]; more: boolean };
 /** One tool's permission (app.ToolPolicyView): its own mode, and what a call of it does now. */
 export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints'> & { hints: ToolHints };
 /** One server's tool permissions and how its requests are answered (app.ServerPolicyView). */
@@ -447,8 +452,9 @@ export function muteServer(serverID: string, minutes: number): Promise<void> {
   return call(() => Questions.Mute(serverID, minutes));
 }
 
-export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
-  return (await call(() => Questions.History(serverID, outcome))) as HistoryView[];
+/** A page of the history, older than the entry with ID before (0: the newest). */
+export async function history(serverID: string, outcome: string, before = 0): Promise<HistoryPage> {
+  return (await call(() => Questions.History(serverID, outcome, before))) as HistoryPage;
 }
 
 export function clearHistory(): Promise<void> {

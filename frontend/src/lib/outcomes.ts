@@ -1,4 +1,4 @@
-// Outcomes of a request, as stored in the history (store/types.go), in words.
+// Outcomes of a request or a tool run, as stored in the history (store/types.go), in words.
 
 export const outcomeLabels: Record<string, string> = {
   accepted: 'Answered',
@@ -8,6 +8,9 @@ export const outcomeLabels: Record<string, string> = {
   rate_limited: 'Refused: too many requests',
   invalid: 'Refused: invalid request',
   server_cancelled: 'Withdrawn by the server',
+  ok: 'Ran',
+  error: 'Failed',
+  denied: 'Not allowed',
 };
 
 export function outcomeLabel(o: string): string {

@@ -38,7 +38,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     refuseQuestion: vi.fn(async () => {}),
     dismissNotice: vi.fn(async () => {}),
     muteServer: vi.fn(async () => {}),
-    history: vi.fn(async () => []),
+    history: vi.fn(async () => ({ entries: [], more: false })),
     clearHistory: vi.fn(async () => {}),
     notifyUnfocused: vi.fn(async () => {}),
     onQuestions: vi.fn(() => () => {}),
