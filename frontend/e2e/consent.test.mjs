@@ -171,7 +171,7 @@ describe('the consent dialog', () => {
     await page.getByRole('button', { name: 'Clear history' }).click();
     await page.getByRole('dialog', { name: 'Clear the history?' }).getByRole('button', { name: 'Clear history' }).click();
     await page.getByLabel('Outcome').selectOption('');
-    await page.getByText('No server has asked you anything yet.').waitFor();
+    await page.getByText('No server has asked you anything and no tool has run yet.').waitFor();
   });
 
   it('settings for requests are saved in the store', async () => {
