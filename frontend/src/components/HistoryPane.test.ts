@@ -129,7 +129,7 @@ describe('HistoryPane', () => {
     expect(container.querySelector('img, b')).toBeNull();
   });
 
-  const firstRow = () => document.querySelector('table.history tbody .row-toggle')?.textContent?.trim();
+  const firstRow = () => document.querySelector('table.history tbody .row-toggle .msg')?.textContent?.trim();
 
   it('10,000 entries are shown a page of 100 at a time, newest first', async () => {
     serve(Array.from({ length: 10_000 }, (_, i) => entry(10_000 - i)));
