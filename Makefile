@@ -145,9 +145,10 @@ clean:
 
 ## Performance
 
-# Issue 6's benchmarks P1–P6 (bench/, README "Performance"): the bench server,
-# Gatehouse's core, a go-sdk and a TypeScript SDK client, the production
-# window on Xvfb and the MCP Inspector, in one run. Prints the table at the
+# Issue 6's benchmarks P1–P6 and issue 11's P8 (bench/, README "Performance"):
+# the bench server, Gatehouse's core, a go-sdk and a TypeScript SDK client, the
+# production window on Xvfb, the MCP Inspector and a stand-in model provider,
+# in one run. Prints the table at the
 # end; the raw output is in test-output/bench.txt. Not part of `make test`.
 BENCH_NODE := bench/node
 BENCH_SERVER := $(ROOT)/build/bin/bench-server

@@ -342,10 +342,11 @@ func (s *ChatService) start(conversationID, text string) error {
 func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn chat.Turn, providerID string) {
 	defer s.wg.Done()
 	defer cancel()
-	emit := func(ev ChatEvent) {
+	events := &chatEvents{send: func(ev ChatEvent) {
 		ev.ConversationID = turn.ConversationID
 		s.core.emit(EventChat, ev)
-	}
+	}}
+	emit := events.emit
 	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
 		if ev.Kind == chat.EventText || ev.Kind == chat.EventReasoning {
 			s.mu.Lock()

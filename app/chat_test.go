@@ -114,11 +114,16 @@ func TestChatService_TurnIsStoredAndStreamed(t *testing.T) {
 	if got.Title != "Echo 你好, please" || len(got.AllowedTools) != 1 || got.AllowedTools[0].Tool != "echo" {
 		t.Errorf("conversation = %+v", got)
 	}
-	// History records the approval with the broker's other questions.
+	// History records the approval with the broker's other questions, then
+	// the call as it ran (newest first).
 	core.Broker.FlushHistory()
 	hist, _ := core.Store.History(store.HistoryFilter{})
-	if len(hist) != 1 || hist[0].Mode != mcp.KindToolCall || hist[0].Outcome != store.OutcomeAccepted {
-		t.Errorf("history = %+v", hist)
+	if len(hist) != 2 || hist[1].Mode != mcp.KindToolCall || hist[1].Outcome != store.OutcomeAccepted {
+		t.Fatalf("history = %+v", hist)
+	}
+	if run := hist[0]; run.Mode != mcp.KindToolRun || run.Source != store.SourceChat || run.Tool != "echo" || run.ServerID != demo ||
+		run.Outcome != store.OutcomeOK || run.Arguments != nil || run.Result != "" {
+		t.Errorf("the chat's tool run = %+v, want ok, without arguments or result (remember is off)", run)
 	}
 }
 

@@ -38,6 +38,8 @@ type Core struct {
 	events  Emitter
 	secrets *secretStore
 	tokens  *tokenStore
+	// providers are ProviderFor's, kept between turns.
+	providers providerCache
 
 	answererMu   sync.Mutex
 	stopAnswerer func() // stops the current blocking answerer, if any
@@ -132,6 +134,14 @@ func ApplyLanguage(choice string) {
 // systemLanguage is the language the environment asks for.
 func systemLanguage() i18n.Language { return i18n.FromEnv(os.Getenv) }
 
+// isDemo reports whether srv runs the built-in demo server, as seedDemo
+// sets it up: this program (or a copy of it) with the one argument
+// demo-server. Its name does not matter; the person may rename it.
+func isDemo(srv store.Server) bool {
+	return srv.Transport == store.TransportStdio && srv.Stdio != nil &&
+		len(srv.Stdio.Args) == 1 && srv.Stdio.Args[0] == "demo-server"
+}
+
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }
 
@@ -197,4 +207,13 @@ func (c *Core) emitServers() {
 	if err == nil {
 		c.events.Emit(EventServers, views)
 	}
+}
+
+// serverName is the name the person gave a server, or its ID when it is
+// gone.
+func (c *Core) serverName(id string) string {
+	if srv, err := c.Store.Server(id); err == nil {
+		return srv.Name
+	}
+	return id
 }

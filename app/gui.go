@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"log"
@@ -10,17 +11,24 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/icon"
+	"github.com/gatehouse-app/gatehouse/theme"
 )
 
-// windowError is how an error of a bound method reaches the window: as the
-// message it says ({key, args, text}), which the window renders in its own
-// language, or as its text when it is not Gatehouse's own sentence.
+// windowError is how an error of a bound method reaches the window: the
+// JSON of the message it says ({key, args, text}), which the window renders
+// in its own language, or its text when it is not Gatehouse's own sentence.
+// It is text either way, because Wails' runtime makes every error an Error
+// from what it is given (new Error(value)), which loses an object.
 func windowError(err error) any {
 	if m, ok := i18n.MessageOf(err); ok {
-		return m
+		if b, jerr := json.Marshal(m); jerr == nil {
+			return string(b)
+		}
 	}
 	return err.Error()
 }
@@ -96,13 +104,22 @@ func (d *wailsDesktop) Attention() {
 	}
 }
 
+// gtkTheme is the desktop side of the window's theme on Linux: the
+// settings portal and GTK's settings, and GTK's dark preference.
+type gtkTheme struct{ *theme.Desktop }
+
+// Show implements ThemeDesktop.
+func (gtkTheme) Show(s theme.Scheme) { theme.ApplyToGTK(s) }
+
 // RunGUI opens the main window and blocks until it is closed. The window
 // appears at once; servers connect in the background after start-up.
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
+	desktopTheme := theme.Open()
+	themes := NewThemeService(core, gtkTheme{desktopTheme})
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
-		NewProvidersService(core), &ChatService{}, NewPoliciesService(core)}
+		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := NewChatService(core, core.ProviderFor)
@@ -112,6 +129,7 @@ func RunGUI(opts GUIOptions) error {
 	}
 	width, height := 1100, 760
 	ApplyLanguage("") // until the settings say otherwise: the system's
+	scheme := theme.Scheme("")
 	if core != nil {
 		if s, err := core.Store.Settings(); err == nil {
 			ApplyLanguage(s.Language)
@@ -119,22 +137,37 @@ func RunGUI(opts GUIOptions) error {
 				width, height = s.WindowWidth, s.WindowHeight
 			}
 		}
+		if v, err := themes.Get(); err == nil {
+			scheme = v.Scheme()
+		}
 	}
+	r, g, b := windowBackground(scheme)
 	return wails.Run(&options.App{
 		Title:     "Gatehouse",
 		Width:     width,
 		Height:    height,
 		MinWidth:  720,
 		MinHeight: 480,
+		// The page's own background, so a dark window does not flash white while it loads.
+		BackgroundColour: &options.RGBA{R: r, G: g, B: b, A: 255},
 		AssetServer: &assetserver.Options{
 			Assets: opts.Assets,
 		},
+		// The window manager shows it in the title bar and the task switcher.
+		Linux: &linux.Options{Icon: icon.Window()},
 		OnStartup: func(ctx context.Context) {
 			if core == nil {
 				return
 			}
 			desktop.start(ctx)
 			core.SetEmitter(desktop)
+			themes.show()
+			go func() {
+				// Follow the desktop's dark style switch while the window is open.
+				if err := desktopTheme.Watch(ctx, themes.systemChanged); err != nil && ctx.Err() == nil {
+					log.Printf("gatehouse: the desktop's light/dark changes are not followed: %v", err)
+				}
+			}()
 			if err := core.ConnectAll(); err != nil {
 				log.Printf("gatehouse: reading servers: %v", err)
 			}
@@ -156,6 +189,7 @@ func RunGUI(opts GUIOptions) error {
 			return false
 		},
 		OnShutdown: func(context.Context) {
+			_ = desktopTheme.Close()
 			if core != nil {
 				if chat, ok := bind[5].(*ChatService); ok {
 					chat.StopAll() // a turn stores what it has before the store closes

@@ -42,7 +42,7 @@ func TestViewsNeverSendNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
-	history, err := svc.History("", "")
+	history, err := svc.History("", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -277,17 +278,51 @@ func (s *ProvidersService) TestSaved(id string) (TestResult, error) {
 
 // ProviderFor returns the provider saved under id, ready to stream: its
 // record and its API key (from the keyring or the data file), with its
-// preset's quirks.
+// preset's quirks. While the provider's settings stay the same, it returns
+// the same llm.Provider, so that turns reuse its connections.
 func (c *Core) ProviderFor(id string) (llm.Provider, store.Provider, error) {
 	cfg, rec, err := c.providerConfig(id)
 	if err != nil {
 		return nil, store.Provider{}, err
 	}
-	p, err := llm.New(cfg)
+	p, err := c.providers.get(id, cfg)
 	if err != nil {
 		return nil, rec, fmt.Errorf("provider %s: %w", rec.Name, err)
 	}
 	return p, rec, nil
+}
+
+// providerCache keeps one llm.Provider per saved provider, made again
+// when its settings (or key) change. A new one per turn opened a new
+// connection for every message (for a remote provider, a TLS handshake
+// before each first token) and left the last one idle for 90 s (P8a in
+// bench/).
+type providerCache struct {
+	mu   sync.Mutex
+	byID map[string]cachedProvider
+}
+
+type cachedProvider struct {
+	cfg      llm.Config
+	provider llm.Provider
+}
+
+// get returns the provider for id made from cfg.
+func (pc *providerCache) get(id string, cfg llm.Config) (llm.Provider, error) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if cached, ok := pc.byID[id]; ok && cached.cfg == cfg {
+		return cached.provider, nil
+	}
+	p, err := llm.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if pc.byID == nil {
+		pc.byID = map[string]cachedProvider{}
+	}
+	pc.byID[id] = cachedProvider{cfg: cfg, provider: p}
+	return p, nil
 }
 
 // providerConfig reads the provider saved under id and its key.

@@ -67,20 +67,43 @@ type SubmitResult struct {
 	Errors map[string]i18n.Message `json:"errors"`
 }
 
-// HistoryView is one past question.
+// HistoryView is one past question, or one tool call as it was run (Mode
+// "tool-run"). Answer, Arguments and Result are there only when Settings →
+// Remember my answers was on.
 type HistoryView struct {
-	ID         uint64         `json:"id"`
-	Time       string         `json:"time"`
-	ServerID   string         `json:"serverId"`
-	ServerName string         `json:"serverName"`
-	Mode       string         `json:"mode"`
-	Message    string         `json:"message"`
-	Fields     []string       `json:"fields"`
-	Outcome    string         `json:"outcome"`
-	Detail     string         `json:"detail"`
-	AnswerMs   int64          `json:"answerMs"`
-	Answer     map[string]any `json:"answer,omitempty"`
+	ID         uint64   `json:"id"`
+	Time       string   `json:"time"`
+	ServerID   string   `json:"serverId"`
+	ServerName string   `json:"serverName"`
+	Mode       string   `json:"mode"`
+	Tool       string   `json:"tool"`
+	Source     string   `json:"source"` // who ran a tool: "tools" (the Tools pane) or "chat"
+	Message    string   `json:"message"`
+	Fields     []string `json:"fields"`
+	// Titles are the form's field titles by name, where a field has one.
+	Titles     map[string]string `json:"titles"`
+	URL        string            `json:"url"` // the address a URL request or sign-in asked to open
+	Outcome    string            `json:"outcome"`
+	Detail     string            `json:"detail"`
+	AnswerMs   int64             `json:"answerMs"`
+	DurationMs int64             `json:"durationMs"`
+	Answer     map[string]any    `json:"answer,omitempty"`
+	Arguments  map[string]any    `json:"arguments,omitempty"`
+	Result     string            `json:"result"`
 }
+
+// HistoryPage is one page of the history, newest first.
+type HistoryPage struct {
+	Entries []HistoryView `json:"entries"`
+	// More is true when older entries match: ask again with before set to
+	// the last entry's ID.
+	More bool `json:"more"`
+}
+
+// HistoryPageSize is how many entries History returns at a time: several
+// screens full, and few enough that the pane draws a page at once however
+// long the history is (store.MaxHistory entries; issue 12).
+const HistoryPageSize = 100
 
 // Desktop is what the question service needs from the window system beyond
 // events: an OS notification and a request for the window's attention. The
@@ -246,24 +269,35 @@ func (s *QuestionService) Mute(serverID string, minutes int) error {
 	return nil
 }
 
-// History returns past questions, newest first, filtered by server and
-// outcome ("" for all).
-func (s *QuestionService) History(serverID, outcome string) ([]HistoryView, error) {
+// History returns a page of past questions and tool runs, newest first,
+// filtered by server and outcome ("" for all), older than the entry with ID
+// before (0 for the newest).
+func (s *QuestionService) History(serverID, outcome string, before uint64) (HistoryPage, error) {
 	s.core.Broker.FlushHistory()
-	entries, err := s.core.Store.History(store.HistoryFilter{ServerID: serverID, Outcome: outcome, Limit: 500})
+	entries, err := s.core.Store.History(store.HistoryFilter{ServerID: serverID, Outcome: outcome, Before: before, Limit: HistoryPageSize + 1})
 	if err != nil {
-		return nil, err
+		return HistoryPage{}, err
 	}
-	views := make([]HistoryView, 0, len(entries))
-	for _, e := range entries {
-		fields := e.Fields
-		if fields == nil {
-			fields = []string{}
-		}
-		views = append(views, HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
-			Mode: e.Mode, Message: e.Message, Fields: fields, Outcome: e.Outcome, Detail: e.Detail, AnswerMs: e.AnswerMs, Answer: e.Answer})
+	page := HistoryPage{Entries: make([]HistoryView, 0, min(len(entries), HistoryPageSize)), More: len(entries) > HistoryPageSize}
+	for _, e := range entries[:min(len(entries), HistoryPageSize)] {
+		page.Entries = append(page.Entries, historyView(e))
 	}
-	return views, nil
+	return page, nil
+}
+
+// historyView is e as the window shows it: lists and maps never null.
+func historyView(e store.HistoryEntry) HistoryView {
+	fields, titles := e.Fields, e.Titles
+	if fields == nil {
+		fields = []string{}
+	}
+	if titles == nil {
+		titles = map[string]string{}
+	}
+	return HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
+		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Fields: fields, Titles: titles, URL: e.URL,
+		Outcome: e.Outcome, Detail: e.Detail, AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
+		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result}
 }
 
 // ClearHistory deletes every history entry.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -111,9 +112,14 @@ func TestQuestionService_Dialog_E14_E15_E27(t *testing.T) {
 	if err := svc.Decline(v.ID); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("late decline: %v", err)
 	}
-	hist, _ := svc.History("", "")
-	if len(hist) != 1 || hist[0].Outcome != store.OutcomeAccepted || hist[0].Answer != nil {
+	// The form's entry, then (newer, so first) the tool run it belonged to.
+	page, _ := svc.History("", "", 0)
+	hist := page.Entries
+	if len(hist) != 2 || hist[1].Mode != mcp.KindForm || hist[1].Outcome != store.OutcomeAccepted || hist[1].Answer != nil {
 		t.Errorf("history = %+v", hist)
+	}
+	if len(hist) == 2 && (hist[0].Mode != mcp.KindToolRun || hist[0].Outcome != store.OutcomeOK || hist[0].Arguments != nil || hist[0].Result != "") {
+		t.Errorf("the tool run's entry = %+v, want ok with no arguments or result (remember is off)", hist[0])
 	}
 }
 

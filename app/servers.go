@@ -227,7 +227,7 @@ func (c *Core) serverViews() ([]ServerView, error) {
 }
 
 func (c *Core) serverView(srv store.Server) ServerView {
-	v := ServerView{ID: srv.ID, Input: toInput(srv), Where: mcp.Where(srv)}
+	v := ServerView{ID: srv.ID, Input: toInput(srv), Where: mcp.Where(srv), Demo: isDemo(srv)}
 	st, err := c.Manager.Status(srv.ID)
 	if err != nil { // not handed to the manager (CLI) or just removed
 		st = mcp.Status{State: mcp.StateDisabled}

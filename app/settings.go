@@ -123,3 +123,23 @@ func (s *SettingsService) SetLanguage(choice string) (LanguageView, error) {
 	s.core.emit(EventLanguage, v)
 	return v, nil
 }
+
+// WelcomeDismissed reports whether the person dismissed the first-start
+// welcome; once they did, it never shows again on this data file.
+func (s *SettingsService) WelcomeDismissed() (bool, error) {
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return false, err
+	}
+	return st.WelcomeDismissed, nil
+}
+
+// DismissWelcome stores that the person dismissed the first-start welcome.
+func (s *SettingsService) DismissWelcome() error {
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return err
+	}
+	st.WelcomeDismissed = true
+	return s.core.Store.PutSettings(st)
+}

@@ -15,6 +15,8 @@ import (
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // DefaultToolCallTimeout bounds a tool call when the settings give none.
@@ -101,16 +103,28 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		err = context.DeadlineExceeded
 	}
+	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: store.SourceToolsPane,
+		Started: start, Duration: time.Since(start), Outcome: store.OutcomeOK, Arguments: args}
+	defer func() { t.core.Broker.RecordToolRun(run) }()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return ToolResultView{}, i18n.Err("tools.error.timeout", "duration", t.core.toolCallTimeout().String())
+		err = i18n.Err("tools.error.timeout", "duration", t.core.toolCallTimeout().String())
+		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err).In(i18n.English)
+		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):
-		return ToolResultView{}, i18n.Err("tools.error.cancelled")
+		err = i18n.Err("tools.error.cancelled")
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err).In(i18n.English)
+		return ToolResultView{}, err
 	case err != nil:
+		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err).In(i18n.English)
 		return ToolResultView{}, err
 	}
+	run.Result = mcp.ResultText(res)
+	if res.IsError {
+		run.Outcome = store.OutcomeError
+	}
 	view := ResultView(def, res)
-	view.DurationMs = time.Since(start).Milliseconds()
+	view.DurationMs = run.Duration.Milliseconds()
 	t.recordLinks(&view)
 	return view, nil
 }

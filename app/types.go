@@ -43,6 +43,9 @@ type ServerView struct {
 	Input  ServerInput `json:"input"`
 	Where  string      `json:"where"` // "npx -y foo" or "https://host/mcp": where it runs
 	Status StatusView  `json:"status"`
+	// Demo is true for the built-in demo server (`gatehouse demo-server`),
+	// which the first-start welcome counts as no server of the person's own.
+	Demo bool `json:"demo"`
 }
 
 // StatusView is the connection state of one server.

@@ -1,5 +1,5 @@
-// Package bench holds Gatehouse's performance benchmarks (issue 6), run by
-// `make bench` and, with tiny sizes, by `make test-bench`:
+// Package bench holds Gatehouse's performance benchmarks (issues 6 and
+// 11), run by `make bench` and, with tiny sizes, by `make test-bench`:
 //
 //	P1 elicitation round trip: Gatehouse's core vs a bare go-sdk client
 //	P2 the same against a TypeScript SDK client
@@ -7,11 +7,14 @@
 //	P4 start-up time of the app's window
 //	P5 a flood of 10,000 elicitations from one server
 //	P6 50 stdio servers
+//	P8 the chat, against llmtest's stand-in model provider: the host's added
+//	   latency to the first token (P8a), the window under a stream of 2,000
+//	   chunks a second (P8b), its memory with 1,000 messages open (P8c)
 //
 // Every benchmark runs once (-benchtime 1x); its size comes from the flags
 // below (go test ./bench -bench . -benchtime 1x -args -n 2000). Figures are
 // reported with b.ReportMetric, ratios computed in the same run, and
-// bench/report turns the output into the P1–P6 table.
+// bench/report turns the output into the P1–P8 table.
 //
 // bench/server is the MCP server every client is measured against, and
 // bench/node the Node side (TypeScript SDK client, MCP Inspector, Chromium

@@ -28,13 +28,17 @@ import (
 
 // Sizes. `make bench` uses the defaults; `make test-bench` passes -quick.
 var (
-	flagN       = flag.Int("n", 2000, "P1/P2: elicitation round trips per client")
-	flagBatch   = flag.Int("batch", 100, "P1/P2: round trips per batch; the clients take turns batch by batch")
-	flagFlood   = flag.Int("flood", 10000, "P5: requests in the flood")
-	flagServers = flag.Int("servers", 50, "P6: stdio servers")
-	flagMemSrv  = flag.Int("memservers", 10, "P3: stdio servers with the app open")
-	flagStarts  = flag.Int("starts", 5, "P4: app starts")
-	flagQuick   = flag.Bool("quick", false, "tiny sizes: only check that the benchmarks still run (make test-bench)")
+	flagN          = flag.Int("n", 2000, "P1/P2: elicitation round trips per client")
+	flagBatch      = flag.Int("batch", 100, "P1/P2: round trips per batch; the clients take turns batch by batch")
+	flagFlood      = flag.Int("flood", 10000, "P5: requests in the flood")
+	flagServers    = flag.Int("servers", 50, "P6: stdio servers")
+	flagMemSrv     = flag.Int("memservers", 10, "P3: stdio servers with the app open")
+	flagStarts     = flag.Int("starts", 5, "P4: app starts")
+	flagTurns      = flag.Int("turns", 300, "P8a: turns each way")
+	flagStreamRate = flag.Int("chunkrate", 2000, "P8b: chunks per second the stand-in streams")
+	flagStreamSecs = flag.Float64("streamsecs", 5, "P8b: seconds the stand-in streams")
+	flagMessages   = flag.Int("messages", 1000, "P8c: messages of the long conversation")
+	flagQuick      = flag.Bool("quick", false, "tiny sizes: only check that the benchmarks still run (make test-bench)")
 )
 
 // quick applies -quick's sizes once flags are parsed.
@@ -57,6 +61,9 @@ func sizes() {
 		set("servers", "5")
 		set("memservers", "2")
 		set("starts", "1")
+		set("turns", "10")
+		set("streamsecs", "0.75")
+		set("messages", "100")
 	})
 }
 

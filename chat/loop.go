@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -17,6 +15,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // DefaultMaxRounds bounds the tool rounds of one turn: a model that keeps
@@ -210,6 +209,21 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]bool,
 	res *Result, emit func(Event)) (llm.Message, error) {
 	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+	asked := time.Now()
+	var args map[string]any
+	var sent time.Time // when the call went to the server
+	// record adds the call to the history once its server is known.
+	record := func(outcome, detail, text string) {
+		if call.ServerID == "" {
+			return
+		}
+		run := mcp.ToolRun{ServerID: call.ServerID, ServerName: call.ServerName, Tool: call.Tool, Source: store.SourceChat,
+			Started: asked, Outcome: outcome, Detail: detail, Arguments: args, Result: text}
+		if !sent.IsZero() {
+			run.Started, run.Duration = sent, time.Since(sent)
+		}
+		r.Broker.RecordToolRun(run)
+	}
 	result := func(state, text string, note i18n.Message, isError bool) llm.Message {
 		call.State, call.Result, call.Note = state, text, note
 		res.Calls[call.ID] = call
@@ -222,17 +236,21 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), i18n.Message{}, true), nil
 	}
 	call.ServerID, call.ServerName, call.Tool = offered.ServerID, offered.ServerName, offered.Tool.Name
+	failed := func(text string) llm.Message {
+		record(store.OutcomeError, text, "")
+		return result(CallFailed, text, i18n.Message{}, true)
+	}
 	if tc.Arguments == nil {
-		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, i18n.Message{}, true), nil
+		return failed("The arguments were not a JSON object, so the tool was not called: " + tc.MalformedArguments), nil
 	}
 	args, err := decodeArguments(tc.Arguments)
 	if err != nil {
-		return result(CallFailed, "The arguments were not a JSON object, so the tool was not called.", i18n.Message{}, true), nil
+		return failed("The arguments were not a JSON object, so the tool was not called."), nil
 	}
 
 	peer, err := r.Manager.Peer(offered.ServerID)
 	if err != nil {
-		return result(CallFailed, fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName), i18n.Message{}, true), nil
+		return failed(fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName)), nil
 	}
 	policy, why := r.policy(offered, allowedHere)
 	call.State = CallAsking
@@ -242,12 +260,15 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		Description: offered.Tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(offered.Tool),
 		Destructive: destructive(offered.Tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle}, policy, why)
 	if err != nil {
+		record(store.OutcomeCancelled, "The person stopped the turn before answering.", "")
 		result(CallDenied, "The person stopped the turn before answering.", i18n.Message{}, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "Not run: the turn was stopped."}, err
 	}
 	if !approval.Allowed {
-		// The model reads Gatehouse's words in English; the card shows them in the person's language.
-		return result(CallDenied, approval.Reason.In(i18n.English), approval.Reason, true), nil
+		// The model and the history read Gatehouse's words in English; the card shows them in the person's language.
+		reason := approval.Reason.In(i18n.English)
+		record(store.OutcomeDenied, reason, "")
+		return result(CallDenied, reason, approval.Reason, true), nil
 	}
 	note := why
 	switch approval.Scope {
@@ -271,20 +292,28 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	call.State, call.Note = CallRunning, note
 	c = call
 	emit(Event{Kind: EventCall, Call: &c})
+	sent = time.Now()
 	out, err := r.callTool(ctx, turn, call, args, emit)
 	switch {
 	case ctx.Err() != nil:
+		record(store.OutcomeCancelled, "The turn was stopped while the tool ran.", "")
 		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
 	case errors.Is(err, errCallTimedOut):
-		return result(CallFailed, fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", turn.CallTimeout), note, true), nil
+		text := fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", turn.CallTimeout)
+		record(store.OutcomeTimedOut, text, "")
+		return result(CallFailed, text, note, true), nil
 	case err != nil:
-		return result(CallFailed, "The tool call failed: "+mcp.Describe(err).In(i18n.English), note, true), nil
+		text := "The tool call failed: " + mcp.Describe(err).In(i18n.English)
+		record(store.OutcomeError, text, "")
+		return result(CallFailed, text, note, true), nil
 	}
 	text := resultText(out)
 	if out.IsError {
+		record(store.OutcomeError, "", text)
 		return result(CallFailed, text, note, true), nil
 	}
+	record(store.OutcomeOK, "", text)
 	return result(CallDone, text, note, false), nil
 }
 
@@ -367,34 +396,10 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	return args, nil
 }
 
-// resultText is a tool result as the model reads it: its text, structured
-// content, and a word for what cannot be text.
+// resultText is a tool result as the model reads it (mcp.ResultText), cut
+// at maxResultText with a note saying so.
 func resultText(res *sdk.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *sdk.TextContent:
-			parts = append(parts, c.Text)
-		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[an image, %s]", c.MIMEType))
-		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio, %s]", c.MIMEType))
-		case *sdk.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[a link: %s %s]", c.Name, c.URI))
-		case *sdk.EmbeddedResource:
-			if c.Resource != nil && c.Resource.Text != "" {
-				parts = append(parts, c.Resource.Text)
-			} else if c.Resource != nil {
-				parts = append(parts, fmt.Sprintf("[a resource: %s]", c.Resource.URI))
-			}
-		}
-	}
-	if res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil && !slices.Contains(parts, string(b)) {
-			parts = append(parts, string(b))
-		}
-	}
-	text := strings.Join(parts, "\n")
+	text := mcp.ResultText(res)
 	if len(text) > maxResultText {
 		cut := maxResultText
 		for cut > 0 && !utf8.RuneStart(text[cut]) {

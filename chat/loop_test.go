@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -152,6 +153,28 @@ func newFixture(t *testing.T, answer func(*mcp.Question) mcp.Response) *fixture 
 		tools: ts, person: p, serverID: srv.ID, st: st}
 }
 
+// runs are the outcomes of the tool runs in the history, oldest first, and
+// checks that each is the chat's, on the fixture's server.
+func (f *fixture) runs(t *testing.T) []string {
+	t.Helper()
+	f.runner.Broker.FlushHistory()
+	hist, err := f.st.History(store.HistoryFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []string
+	for _, e := range slices.Backward(hist) {
+		if e.Mode != mcp.KindToolRun {
+			continue
+		}
+		if e.Source != store.SourceChat || e.ServerID != f.serverID || e.ServerName != "Toolbox" || e.Tool == "" {
+			t.Errorf("tool run entry = %+v, want the chat's, on Toolbox", e)
+		}
+		outcomes = append(outcomes, e.Outcome)
+	}
+	return outcomes
+}
+
 func (f *fixture) turn(t *testing.T, script llmtest.Script, text string) (Result, error, *llmtest.Server) {
 	t.Helper()
 	return f.turnWith(t, script, Turn{Text: text}, func(Event) {})
@@ -210,6 +233,9 @@ func TestRun_AllowOnce_TheApprovedArgumentsAreSent(t *testing.T) {
 	if c := res.Calls["c1"]; c.State != CallDone || c.ServerName != "Toolbox" {
 		t.Errorf("call = %+v", c)
 	}
+	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeOK}) {
+		t.Errorf("history has tool runs %v, want one ok", got)
+	}
 }
 
 func TestRun_DeniedCallNeverReachesTheServer(t *testing.T) {
@@ -226,6 +252,9 @@ func TestRun_DeniedCallNeverReachesTheServer(t *testing.T) {
 	}
 	if reqs := stand.ChatRequests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "The person denied this call.") {
 		t.Error("the model was not told the call was denied")
+	}
+	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeDenied}) {
+		t.Errorf("history has tool runs %v, want one denied", got)
 	}
 }
 
@@ -326,6 +355,11 @@ func TestRun_UnknownToolAndBadArguments(t *testing.T) {
 	if res.Calls["a"].State != CallFailed || res.Calls["b"].State != CallFailed {
 		t.Errorf("calls = %+v", res.Calls)
 	}
+	// The unknown tool has no server to be recorded under; echo's bad
+	// arguments are an error.
+	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeError}) {
+		t.Errorf("history has tool runs %v, want one error", got)
+	}
 }
 
 func TestRun_StopWithdrawsTheQuestion(t *testing.T) {
@@ -350,6 +384,9 @@ func TestRun_StopWithdrawsTheQuestion(t *testing.T) {
 	}
 	if len(f.tools.received()) != 0 {
 		t.Error("the call ran after Stop")
+	}
+	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeCancelled}) {
+		t.Errorf("history has tool runs %v, want one cancelled", got)
 	}
 }
 
@@ -408,5 +445,8 @@ func TestRun_CallTimeLimit(t *testing.T) {
 	}
 	if reqs := stand.ChatRequests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "took longer than 200ms") {
 		t.Error("the model was not told the call timed out")
+	}
+	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeTimedOut}) {
+		t.Errorf("history has tool runs %v, want one timed out", got)
 	}
 }

@@ -22,5 +22,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     passWithNoTests: false,
     setupFiles: ['src/test-setup.ts'],
+    // Vitest gives CSS imports as empty strings unless told; src/theme.test.ts reads app.css.
+    css: { include: [/app\.css/] },
   },
 });

@@ -18,8 +18,10 @@ import (
 // BenchmarkFirstToken measures the time from asking to the first streamed
 // text through our Provider and through the vendor's SDK used directly,
 // against the same stand-in server (no model can run on these machines),
-// for issue 11's P8: the host's added latency to the first token, at most
-// 2 ms median. Each iteration runs one turn each way, in alternating order,
+// in both wire formats: the provider layer's share of issue 11's P8a. The
+// whole host path (ChatService.Send with a store and a connected MCP
+// server) is measured in bench/ (BenchmarkP8FirstToken, in `make bench`).
+// Each iteration runs one turn each way, in alternating order,
 // so that both see the same machine; it reports both medians and their
 // difference (added-median-µs). The rest of each stream is read too, so
 // connections are reused as in a chat. Run it with a count of iterations:

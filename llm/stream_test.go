@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -304,4 +305,43 @@ func callsText(calls []llm.ToolCall) string {
 		b.WriteString("[" + c.ID + " " + c.Name + " " + string(c.Arguments) + c.MalformedArguments + "]")
 	}
 	return b.String()
+}
+
+// The benchmarks stream at a set rate (llmtest's Turn.Interval) and time
+// the window against the moment each delta left (Turn.Sent).
+func TestStandIn_PacesTextAndSaysWhenEachDeltaLeft(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			const n, interval = 10, 15 * time.Millisecond
+			var mu sync.Mutex
+			var sent []time.Time
+			var indexes []int
+			s := standIn(t, kind, llmtest.Script{Turns: []llmtest.Turn{{Text: llmtest.Chunks(chineseAnswer, 4)[:n], Interval: interval,
+				Sent: func(i int, at time.Time) {
+					mu.Lock()
+					defer mu.Unlock()
+					indexes, sent = append(indexes, i), append(sent, at)
+				}}}})
+			r := stream(t, provider(t, llm.Config{Kind: kind, BaseURL: s.URL}), ask("你好"))
+			mu.Lock()
+			defer mu.Unlock()
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if got := len(r.deltas(llm.EventText)); got != n {
+				t.Fatalf("%d text deltas arrived, want %d", got, n)
+			}
+			if !slices.Equal(indexes, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+				t.Fatalf("Sent was called for deltas %v, want 0 to 9 in order", indexes)
+			}
+			for i := 1; i < n; i++ {
+				if early := sent[0].Add(time.Duration(i) * interval).Sub(sent[i]); early > time.Millisecond {
+					t.Errorf("delta %d left %s before its time", i, early)
+				}
+			}
+			if took := sent[n-1].Sub(sent[0]); took > time.Duration(n-1)*interval+500*time.Millisecond {
+				t.Errorf("the deltas took %s, want about %s", took, time.Duration(n-1)*interval)
+			}
+		})
+	}
 }

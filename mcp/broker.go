@@ -205,6 +205,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 			return refuse(err.Error()) // E18, E22: nothing is shown
 		}
 		q.Link = link
+		entry.URL = link.URL // the address as checked and as it would open
 	} else {
 		raw, carried := rawSchemaOf(p.Meta)
 		switch {
@@ -223,6 +224,12 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		q.schema, q.Form = fs, &fs.Form
 		for _, f := range fs.Form.Fields {
 			entry.Fields = append(entry.Fields, f.Name)
+			if f.Label != "" && f.Label != f.Name {
+				if entry.Titles == nil {
+					entry.Titles = map[string]string{}
+				}
+				entry.Titles[f.Name] = f.Label
+			}
 		}
 	}
 
@@ -582,6 +589,39 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 		b.record(entry)
 		return Approval{Asked: true, Reason: i18n.M("mcp.approval.dismissed")}, nil
 	}
+}
+
+// ToolRun is one tool call as it was made, for the history: who made it,
+// on which server, when, how it ended and how long it took.
+type ToolRun struct {
+	ServerID   string
+	ServerName string
+	Tool       string
+	Source     string        // store.SourceToolsPane or store.SourceChat
+	Started    time.Time     // when the call was sent (or refused)
+	Duration   time.Duration // from sent to its end; 0 when it was not sent
+	Outcome    string        // store.OutcomeOK, OutcomeError, OutcomeCancelled, OutcomeTimedOut or OutcomeDenied
+	Detail     string        // why, in a sentence, when it did not end OK
+	Arguments  map[string]any
+	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
+}
+
+// RecordToolRun adds run to the history, written in the background like the
+// answers to questions. Its arguments and result are kept only when
+// Settings → Remember my answers is on: a tool's arguments can be as private
+// as a form's answers.
+func (b *Broker) RecordToolRun(run ToolRun) {
+	settings, _ := b.opts.Store.Settings()
+	e := store.HistoryEntry{Time: run.Started, ServerID: run.ServerID, ServerName: run.ServerName, Mode: KindToolRun,
+		Tool: run.Tool, Source: run.Source, DurationMs: run.Duration.Milliseconds(), Outcome: run.Outcome, Detail: run.Detail}
+	if e.Time.IsZero() {
+		e.Time = b.opts.Now()
+	}
+	if settings.RememberAnswers {
+		e.Arguments = maps.Clone(run.Arguments)
+		e.Result = run.Result
+	}
+	b.record(e)
 }
 
 // ask queues q, shows it when its turn comes and waits for the person's

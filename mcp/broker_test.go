@@ -523,3 +523,37 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 		t.Errorf("%d still waiting after Stop", n)
 	}
 }
+
+// TestBroker_HistoryKeepsTitlesAndTheAddress: the history can say what was
+// asked as the person saw it: a form's field titles beside their keys, and
+// the address a URL request asked for (as checked, with the host in ASCII,
+// or as sent when it was refused).
+func TestBroker_HistoryKeepsTitlesAndTheAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		req        *sdk.ElicitRequest
+		wantFields string
+		wantTitles string
+		wantURL    string
+	}{
+		{"a form keeps the titles of the fields that have one",
+			formRequest("Who?", `{"type":"object","properties":{"email":{"type":"string","title":"Email address"},"age":{"type":"integer"}}}`),
+			"[email age]", "map[email:Email address]", ""},
+		{"a URL request keeps the address as checked",
+			urlRequest("sign in", "https://bücher.example/login?x=1", "u1"), "[]", "map[]", "https://xn--bcher-kva.example/login?x=1"},
+		{"a refused URL request keeps the address as sent",
+			urlRequest("sign in", "javascript:alert(1)", "u2"), "[]", "map[]", "javascript:alert(1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) { return Response{Action: ActionDecline}, true }), BrokerOptions{})
+			_, _ = f.broker.Elicit(context.Background(), withURLMode(f.a), tc.req)
+			h := f.history(t)
+			if len(h) != 1 {
+				t.Fatalf("history = %+v", h)
+			}
+			if fmt.Sprint(h[0].Fields) != tc.wantFields || fmt.Sprint(h[0].Titles) != tc.wantTitles || h[0].URL != tc.wantURL {
+				t.Errorf("entry fields %v titles %v url %q; want %s %s %q", h[0].Fields, h[0].Titles, h[0].URL, tc.wantFields, tc.wantTitles, tc.wantURL)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
 )
@@ -19,6 +20,7 @@ const defaultHistoryLimit = 200
 var outcomes = []string{
 	OutcomeAccepted, OutcomeDeclined, OutcomeCancelled, OutcomeTimedOut,
 	OutcomeRateLimited, OutcomeInvalid, OutcomeServerCancelled,
+	OutcomeOK, OutcomeError, OutcomeDenied,
 }
 
 // AddHistory stores e as a new history entry and returns the stored entry.
@@ -91,6 +93,7 @@ func addHistory(b *bbolt.Bucket, e HistoryEntry) ([]byte, error) {
 		return nil, err
 	}
 	e.ID = id
+	e.Result = cutText(e.Result, MaxHistoryResult)
 	data, err := json.Marshal(e)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the history entry cannot be stored as JSON (%v)", ErrInvalid, err)
@@ -180,6 +183,20 @@ func (s *Store) ClearHistory() error {
 		return fmt.Errorf("clear the elicitation history: %w", err)
 	}
 	return nil
+}
+
+// cutText returns s cut to at most max bytes at a character boundary, with
+// an ellipsis when anything was cut.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const more = "…"
+	cut := max - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + more
 }
 
 // fieldNeedle returns the bytes that every history record whose field (by

@@ -8,8 +8,10 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
 )
@@ -538,6 +540,15 @@ func TestHistoryOfToolCallsAndSampling(t *testing.T) {
 			Outcome: OutcomeDeclined, Detail: "denied by the tool's policy"}},
 		{"a sampling review", HistoryEntry{Time: at, ServerID: "s2", ServerName: "Everything", Mode: "sampling",
 			Message: "Resource sampling_test: 你好", Outcome: OutcomeCancelled, AnswerMs: 15000}},
+		{"a tool run from the Tools pane, remembered", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
+			Tool: "read_file", Source: SourceToolsPane, Outcome: OutcomeOK, DurationMs: 42,
+			Arguments: map[string]any{"path": "notes.md"}, Result: "# Notes"}},
+		{"a chat's tool run that failed", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
+			Tool: "read_file", Source: SourceChat, Outcome: OutcomeError, Detail: "The tool call failed: no such file", DurationMs: 7}},
+		{"a chat's tool run the person did not allow", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
+			Tool: "delete_file", Source: SourceChat, Outcome: OutcomeDenied, Detail: "The person denied this call."}},
+		{"a form keeps its field titles", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "form",
+			Fields: []string{"email", "age"}, Titles: map[string]string{"email": "Email address"}, Outcome: OutcomeDeclined}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -586,5 +597,35 @@ func TestOldHistoryEntriesReadBackUnchanged(t *testing.T) {
 	again, err := json.Marshal(got[0])
 	if err != nil || string(again) != old {
 		t.Errorf("the entry writes back as\n%s\nwant\n%s", again, old)
+	}
+}
+
+// TestToolRunResultIsBounded: a tool run keeps at most MaxHistoryResult
+// bytes of its result, cut at a character with an ellipsis, so that 10,000
+// entries stay small; a shorter result is kept whole.
+func TestToolRunResultIsBounded(t *testing.T) {
+	long := strings.Repeat("é", MaxHistoryResult) // two bytes each
+	for _, tc := range []struct {
+		name, result string
+		wantLen      int
+		wantCut      bool
+	}{
+		{"a short result is kept whole", "42", 2, false},
+		{"a result of exactly the bound is kept whole", strings.Repeat("a", MaxHistoryResult), MaxHistoryResult, false},
+		{"a long result is cut at a character", long, -1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openT(t, t.TempDir())
+			got, err := s.AddHistory(HistoryEntry{Mode: "tool-run", Tool: "t", Outcome: OutcomeOK, Result: tc.result})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Result) > MaxHistoryResult || !utf8.ValidString(got.Result) {
+				t.Errorf("kept %d bytes (valid UTF-8: %v), want at most %d", len(got.Result), utf8.ValidString(got.Result), MaxHistoryResult)
+			}
+			if cut := strings.HasSuffix(got.Result, "…"); cut != tc.wantCut || (tc.wantLen >= 0 && len(got.Result) != tc.wantLen) {
+				t.Errorf("kept %d bytes, cut %v; want %d, cut %v", len(got.Result), cut, tc.wantLen, tc.wantCut)
+			}
+		})
 	}
 }

@@ -18,9 +18,15 @@ func (s *Store) Settings() (Settings, error) {
 }
 
 // PutSettings saves set, replacing the saved settings as a whole. It
-// returns ErrInvalid when DefaultProviderID is set and no provider has it.
+// returns ErrInvalid when DefaultProviderID is set and no provider has it,
+// or when Theme is not one of the themes.
 func (s *Store) PutSettings(set Settings) error {
 	err := s.db.Update(func(tx *bbolt.Tx) error {
+		switch set.Theme {
+		case ThemeSystem, ThemeLight, ThemeDark:
+		default:
+			return fmt.Errorf("%w: the theme %q is none of light, dark or the system's", ErrInvalid, set.Theme)
+		}
 		if id := set.DefaultProviderID; id != "" && tx.Bucket(bucketProviders).Get([]byte(id)) == nil {
 			return fmt.Errorf("%w: the default provider %q does not exist (was it removed?)", ErrInvalid, id)
 		}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -20,6 +22,10 @@ func TestSettings(t *testing.T) {
 			Settings{ElicitationTimeout: 3 * time.Minute, RememberAnswers: true}},
 		{"remembering answers can be turned off again", []Settings{{RememberAnswers: true}, {}}, Settings{}},
 		{"the default provider is read back", []Settings{{DefaultProviderID: "PROVIDER"}}, Settings{DefaultProviderID: "PROVIDER"}},
+		{"a dark theme is read back", []Settings{{Theme: ThemeDark}}, Settings{Theme: ThemeDark}},
+		{"a light theme is read back", []Settings{{Theme: ThemeLight}}, Settings{Theme: ThemeLight}},
+		{"the theme goes back to the system's", []Settings{{Theme: ThemeDark}, {Theme: ThemeSystem}}, Settings{}},
+		{"a dismissed welcome stays dismissed", []Settings{{WelcomeDismissed: true}}, Settings{WelcomeDismissed: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +59,20 @@ func TestSettings(t *testing.T) {
 				t.Errorf("after reopen Settings() = %+v, %v; want %+v", got, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestPutSettingsRefusesAnUnknownTheme(t *testing.T) {
+	s := openT(t, t.TempDir())
+	if err := s.PutSettings(Settings{Theme: ThemeDark}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.PutSettings(Settings{Theme: "Dark"})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `"Dark"`) {
+		t.Errorf("PutSettings(Theme: Dark) = %v, want ErrInvalid naming the value", err)
+	}
+	if got, err := s.Settings(); err != nil || got.Theme != ThemeDark {
+		t.Errorf("after the refusal Settings() = %+v, %v; want the dark theme kept", got, err)
 	}
 }
 

@@ -95,7 +95,20 @@ type Settings struct {
 	// sentences Go shows there: "" follows the system, "en" or "zh-CN"
 	// (see i18n.Choice).
 	Language string `json:"language,omitempty"`
+	// Theme is the window's look: ThemeSystem (follow the desktop),
+	// ThemeLight or ThemeDark. PutSettings refuses any other value.
+	Theme string `json:"theme,omitempty"`
+	// WelcomeDismissed is set once the person dismissed the first-start
+	// welcome; it never shows again on this data file.
+	WelcomeDismissed bool `json:"welcomeDismissed,omitempty"`
 }
+
+// Themes the window can show (Settings.Theme).
+const (
+	ThemeSystem = ""
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
 
 // Policy modes: how Gatehouse answers a server's elicitations.
 const (
@@ -147,6 +160,30 @@ const (
 	OutcomeServerCancelled = "server_cancelled"
 )
 
+// Outcomes of a tool run (HistoryEntry.Mode "tool-run"); a run can also end
+// OutcomeCancelled (the person stopped it) or OutcomeTimedOut (it reached
+// its time limit).
+const (
+	// OutcomeOK means the tool ran and its result is not an error.
+	OutcomeOK = "ok"
+	// OutcomeError means the call failed, or the tool's result is an error.
+	OutcomeError = "error"
+	// OutcomeDenied means the call was not made: the person or their
+	// settings did not allow it.
+	OutcomeDenied = "denied"
+)
+
+// Sources of a tool run (HistoryEntry.Source): who made the call.
+const (
+	SourceToolsPane = "tools"
+	SourceChat      = "chat"
+)
+
+// MaxHistoryResult bounds the result text a tool run keeps in the history
+// (HistoryEntry.Result): enough to recognise it, while 10,000 entries stay a
+// few megabytes (issue 12).
+const MaxHistoryResult = 4 * 1024
+
 // MaxHistory is the most history entries kept; AddHistory deletes the oldest
 // beyond it.
 const MaxHistory = 10000
@@ -155,23 +192,40 @@ const MaxHistory = 10000
 // answered for them, and what became of it: an elicitation ("form", "url"),
 // a sign-in ("signin"), a model's tool call ("tool-call", with Tool set) or a
 // server's sampling request ("sampling"). For a tool call, accepted means
-// allowed and declined means denied. Message and URL are stored as the
+// allowed and declined means denied. It also records a tool call as it was
+// run ("tool-run", with Tool and Source set), from the Tools pane or the
+// chat, with one of the tool-run outcomes. Message and URL are stored as the
 // server sent them (except that invalid UTF-8 becomes U+FFFD, as in all JSON
 // this package writes): they are untrusted text.
+//
+// Answer, Arguments and Result hold what the person or a tool sent; callers
+// set them only when Settings.RememberAnswers is on.
 type HistoryEntry struct {
-	ID         uint64         `json:"id"`               // assigned by AddHistory; later entries have higher IDs
-	Time       time.Time      `json:"time"`             // when the request arrived
-	ServerID   string         `json:"serverId"`         // Server.ID
-	ServerName string         `json:"serverName"`       // the server's name at the time
-	Mode       string         `json:"mode"`             // "form", "url", "signin", "tool-call" or "sampling"
-	Tool       string         `json:"tool,omitempty"`   // the tool's name, for a tool call
-	Message    string         `json:"message"`          // as the server sent it
-	Fields     []string       `json:"fields,omitempty"` // field names of a form
-	URL        string         `json:"url,omitempty"`    // URL mode
-	Outcome    string         `json:"outcome"`          // one of the Outcome constants
-	Detail     string         `json:"detail,omitempty"` // why, in a sentence: a policy, a validation problem
-	AnswerMs   int64          `json:"answerMs"`         // from shown to answered; 0 if never shown
-	Answer     map[string]any `json:"answer,omitempty"` // the values sent, only when the caller keeps them
+	ID         uint64    `json:"id"`               // assigned by AddHistory; later entries have higher IDs
+	Time       time.Time `json:"time"`             // when the request arrived, or the call was sent
+	ServerID   string    `json:"serverId"`         // Server.ID
+	ServerName string    `json:"serverName"`       // the server's name at the time
+	Mode       string    `json:"mode"`             // "form", "url", "signin", "tool-call", "tool-run" or "sampling"
+	Tool       string    `json:"tool,omitempty"`   // the tool's name, for a tool call or run
+	Message    string    `json:"message"`          // as the server sent it
+	Fields     []string  `json:"fields,omitempty"` // field names of a form
+	// Titles are the form's field titles by field name, for the fields
+	// whose title is not their name.
+	Titles   map[string]string `json:"titles,omitempty"`
+	URL      string            `json:"url,omitempty"`    // URL mode and sign-in: the address asked for
+	Outcome  string            `json:"outcome"`          // one of the Outcome constants
+	Detail   string            `json:"detail,omitempty"` // why, in a sentence: a policy, a validation problem
+	AnswerMs int64             `json:"answerMs"`         // from shown to answered; 0 if never shown
+	Answer   map[string]any    `json:"answer,omitempty"` // the values sent, only when the caller keeps them
+	// Source is who made a tool run: SourceToolsPane or SourceChat.
+	Source string `json:"source,omitempty"`
+	// DurationMs is how long a tool run took, from sent to its end.
+	DurationMs int64 `json:"durationMs,omitempty"`
+	// Arguments are a tool run's arguments, only when the caller keeps them.
+	Arguments map[string]any `json:"arguments,omitempty"`
+	// Result is a tool run's result as text, at most MaxHistoryResult
+	// bytes, only when the caller keeps it.
+	Result string `json:"result,omitempty"`
 }
 
 // HistoryFilter selects history entries. The zero value selects the newest

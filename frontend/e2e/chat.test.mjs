@@ -202,7 +202,7 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     const seen = await readFile(ledger, 'utf8');
     assert.match(seen, /^request tools\/list$/m, `the ledger records the requests it gets:\n${seen}`);
     assert.doesNotMatch(seen, /tools\/call|paid/, `the denied call reached the server:\n${seen}`);
-    const history = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
+    const history = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     const entry = history.find((e) => e.serverName === 'Ledger' && e.mode === 'tool-call');
     assert.equal(entry?.outcome, 'declined');
 
@@ -255,7 +255,7 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
 
     await turnEnded(page);
     await conversation(page).getByText('Results: Echo: second | The sum of 2 and 3 is 5.').waitFor();
-    const history = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
+    const history = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     const asked = history.filter((e) => e.serverName === 'Everything' && e.mode === 'tool-call').slice(0, 3);
     assert.deepEqual(
       asked.map((e) => `${e.message}: ${e.detail}`).reverse(),
@@ -334,7 +334,7 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     await turnEnded(page);
     await conversation(page).getByText('The server has its haiku.').waitFor();
     await cardState(page, 'trigger-sampling-request', 'done');
-    const history = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
+    const history = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     const entry = history.find((e) => e.mode === 'sampling');
     assert.equal(entry?.outcome, 'accepted');
     assert.equal(entry?.detail, `answered by ${standInModelName}`);

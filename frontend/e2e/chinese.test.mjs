@@ -88,7 +88,8 @@ describe('the window in Simplified Chinese', () => {
     assert.equal(lang.choice, 'zh-CN');
     assert.equal(lang.language, 'zh-CN');
     await nav(page).getByRole('button', { name: '服务器' }).click();
-    await page.getByRole('button', { name: '添加服务器' }).waitFor();
+    await page.getByRole('heading', { name: '服务器', level: 1 }).waitFor();
+    await page.locator('.pane-head').getByRole('button', { name: '添加服务器' }).waitFor();
     assert.match(await page.locator('[data-state="connected"]').first().innerText(), /已连接/);
   });
 

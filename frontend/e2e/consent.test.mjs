@@ -125,7 +125,7 @@ describe('the consent dialog', () => {
     await fieldIn(dialog, 'City').press('Enter');
     await dialog.waitFor({ state: 'detached' });
     // The page that started the call is gone; Go's history has the answer.
-    const h = await page.evaluate(() => window.go.app.QuestionService.History('', 'accepted'));
+    const h = await page.evaluate(async () => (await window.go.app.QuestionService.History('', 'accepted', 0)).entries);
     assert.ok(h.some((e) => e.message === 'Which city should I look up?'));
   });
 
@@ -171,7 +171,7 @@ describe('the consent dialog', () => {
     await page.getByRole('button', { name: 'Clear history' }).click();
     await page.getByRole('dialog', { name: 'Clear the history?' }).getByRole('button', { name: 'Clear history' }).click();
     await page.getByLabel('Outcome').selectOption('');
-    await page.getByText('No server has asked you anything yet.').waitFor();
+    await page.getByText('No server has asked you anything and no tool has run yet.').waitFor();
   });
 
   it('settings for requests are saved in the store', async () => {
@@ -259,7 +259,7 @@ describe('a flooding server', () => {
       const policy = (await window.go.app.PoliciesService.Server(s.id)).requests;
       // Muted: the next question is cancelled without a dialog.
       const r = await window.go.app.ToolsService.Call('muted', s.id, 'ask_city', '{}');
-      const history = await window.go.app.QuestionService.History('', '');
+      const history = (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run');
       return { policy, text: r.content.map((c) => c.text).join(''), history };
     });
     assert.equal(after.policy, 'mute');
@@ -331,7 +331,7 @@ describe('a hostile request (E16)', () => {
     assert.deepEqual(outside, []);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const h = await page.evaluate(() => window.go.app.QuestionService.History('', ''));
+    const h = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     assert.equal(h[0].outcome, 'cancelled');
     assert.equal(h[0].serverName, 'Hostile peer');
   });

@@ -91,11 +91,12 @@ function stopGroup(child) {
 /**
  * Starts Gatehouse on a fresh data folder and opens its UI in Chromium.
  * env adds to (or overrides) the app's environment, e.g. a PATH with a
- * stand-in browser (see fakeBrowser).
+ * stand-in browser (see fakeBrowser). dataDir starts it on an existing data
+ * folder instead (a restart), which close() then leaves in place.
  * Returns { page, url, dataDir, logs, problems, close }. problems collects
  * page errors and console errors (CSP violations show up there).
  */
-export async function startApp({ env = {} } = {}) {
+export async function startApp({ env = {}, dataDir: reuse = '' } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
@@ -104,7 +105,8 @@ export async function startApp({ env = {} } = {}) {
   });
   await mkdir(outputDir, { recursive: true });
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'));
+  const dataDir = reuse || (await mkdtemp(join(tmpdir(), 'gatehouse-e2e-')));
+  const removeData = () => (reuse ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
   const logs = [];
@@ -142,13 +144,13 @@ export async function startApp({ env = {} } = {}) {
       async close() {
         await browser?.close().catch(() => {});
         await stopGroup(child);
-        await rm(dataDir, { recursive: true, force: true });
+        await removeData();
       },
     };
   } catch (e) {
     await browser?.close().catch(() => {});
     await stopGroup(child);
-    await rm(dataDir, { recursive: true, force: true });
+    await removeData();
     throw e;
   }
 }

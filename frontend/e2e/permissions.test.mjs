@@ -42,11 +42,16 @@ describe('Settings → Tool permissions', () => {
 
     await echo.getByLabel('Setting for echo').selectOption('deny');
     // The core has it: what the chat reads on the next call.
-    const saved = await page.evaluate(async () => {
-      const list = await window.go.app.PoliciesService.List();
-      const demo = list.find((s) => s.serverName === 'Demo server');
-      return demo.tools.find((t) => t.name === 'echo');
-    });
+    // The window saves on change without waiting; read until the save has landed (or time runs out).
+    const saved = await page.waitForFunction(
+      async () => {
+        const list = await window.go.app.PoliciesService.List();
+        const echo = list.find((s) => s.serverName === 'Demo server').tools.find((t) => t.name === 'echo');
+        return echo.mode === 'deny' ? echo : false;
+      },
+      null,
+      { timeout: 10_000, polling: 100 },
+    ).then((h) => h.jsonValue());
     assert.equal(saved.mode, 'deny');
     assert.equal(saved.effective, 'deny');
 

@@ -2,8 +2,11 @@ import './app.css';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { guardNavigation } from './lib/links';
+import { theme } from './lib/theme.svelte';
 
 guardNavigation(document);
+// Before the first paint, so the window opens in its theme.
+theme.start();
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');

@@ -103,8 +103,9 @@ func (s *Server) renderAnthropic(w http.ResponseWriter, r *http.Request, turn Tu
 		if !blockStart(map[string]any{"type": "text", "text": ""}) {
 			return
 		}
-		for _, piece := range turn.Text {
-			if !delta(index, map[string]any{"type": "text_delta", "text": piece}) {
+		pacer := textPacer{turn: turn, r: r}
+		for i, piece := range turn.Text {
+			if !pacer.send(i, func() bool { return delta(index, map[string]any{"type": "text_delta", "text": piece}) }) {
 				return
 			}
 		}

@@ -64,6 +64,14 @@ type Turn struct {
 	Hold bool
 	// Delay is waited before each event.
 	Delay time.Duration
+	// Interval, when set, paces the text deltas on a fixed schedule: delta
+	// i leaves Interval×i after the first, however long the writes before
+	// it took, so that a benchmark gets the rate it asked for.
+	Interval time.Duration
+	// Sent, when set, is called with each text delta's index and time right
+	// after the delta was flushed to the client (benchmarks time what the
+	// client shows against it).
+	Sent func(i int, at time.Time)
 	// Raw, when set, is written as the whole event-stream body, for wire
 	// shapes the other fields cannot say.
 	Raw string
@@ -302,6 +310,38 @@ func (e sse) event(name string, data any) bool {
 	fmt.Fprintf(e.w, "data: %s\n\n", text)
 	e.w.(http.Flusher).Flush()
 	return e.r.Context().Err() == nil
+}
+
+// textPacer sends a turn's text deltas on its schedule (Turn.Interval)
+// and reports each one sent (Turn.Sent).
+type textPacer struct {
+	turn  Turn
+	r     *http.Request
+	start time.Time
+}
+
+// send waits for delta i's time, then sends it with write; false when the
+// client has gone.
+func (p *textPacer) send(i int, write func() bool) bool {
+	if p.turn.Interval > 0 {
+		if i == 0 {
+			p.start = time.Now()
+		}
+		if wait := time.Until(p.start.Add(time.Duration(i) * p.turn.Interval)); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-p.r.Context().Done():
+				return false
+			}
+		}
+	}
+	if !write() {
+		return false
+	}
+	if p.turn.Sent != nil {
+		p.turn.Sent(i, time.Now())
+	}
+	return true
 }
 
 // end finishes a turn that holds or breaks instead of ending.

@@ -109,8 +109,9 @@ func (s *Server) renderOpenAI(w http.ResponseWriter, r *http.Request, turn Turn,
 			return
 		}
 	}
-	for _, piece := range turn.Text {
-		if !e.event("", chunk(map[string]any{"content": piece}, nil)) {
+	pacer := textPacer{turn: turn, r: r}
+	for i, piece := range turn.Text {
+		if !pacer.send(i, func() bool { return e.event("", chunk(map[string]any{"content": piece}, nil)) }) {
 			return
 		}
 	}

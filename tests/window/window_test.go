@@ -305,8 +305,9 @@ func (a *app) exited() bool {
 
 // startApp runs the binary on display with a private D-Bus session bus (as on
 // a desktop), a fresh data directory and a fresh home, so nothing of the
-// machine's own configuration is read or written. env adds to (or
-// overrides) its environment, such as LANG.
+// machine's own configuration is read or written. env adds variables; one
+// that sets DBUS_SESSION_BUS_ADDRESS puts the app on that bus instead of a
+// private one.
 func startApp(t *testing.T, bin, display, data, logPath string, env ...string) *app {
 	t.Helper()
 	home := t.TempDir()
@@ -315,6 +316,11 @@ func startApp(t *testing.T, bin, display, data, logPath string, env ...string) *
 		t.Fatal(err)
 	}
 	cmd := exec.Command("dbus-run-session", "--", bin)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "DBUS_SESSION_BUS_ADDRESS=") {
+			cmd = exec.Command(bin)
+		}
+	}
 	cmd.Env = append(cleanEnv(),
 		"DISPLAY="+display,
 		"HOME="+home,

@@ -95,11 +95,19 @@ func (x *Conn) Grab(r image.Rectangle) (*image.RGBA, error) {
 		return nil, err
 	}
 	head := make([]byte, 32)
-	if _, err := io.ReadFull(x.c, head); err != nil {
-		return nil, err
-	}
-	if head[0] == 0 {
-		return nil, fmt.Errorf("xgrab: X error %d on GetImage", head[1])
+	for {
+		if _, err := io.ReadFull(x.c, head); err != nil {
+			return nil, err
+		}
+		if head[0] == 0 {
+			return nil, fmt.Errorf("xgrab: X error %d on GetImage", head[1])
+		}
+		if head[0] == 1 {
+			break
+		}
+		// An event: the server sends some to every client whether it asked
+		// or not (MappingNotify when xdotool changes the keyboard mapping
+		// to type a character). Each is 32 bytes; skip it.
 	}
 	data := make([]byte, int(binary.LittleEndian.Uint32(head[4:]))*4)
 	if _, err := io.ReadFull(x.c, data); err != nil {

@@ -208,6 +208,9 @@ describe('When the conversation outgrows the context', () => {
     expect(screen.queryByRole('group', { name: 'Ways on' })).toBeNull();
     expect(screen.getByText('The model is answering…')).toBeTruthy();
     expect(screen.getAllByText('总结一下')).toHaveLength(1);
+    // The retried turn's answer streams in (the failed turn's end does not silence it).
+    emit({ kind: 'text', text: '简短的总结。' });
+    await waitFor(() => expect(screen.getByText('简短的总结。')).toBeTruthy());
   });
 
   it('after a restart the stored failure still offers the ways on', async () => {

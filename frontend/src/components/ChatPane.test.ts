@@ -136,6 +136,29 @@ describe('ChatPane', () => {
     expect(screen.getByText('The model is answering…')).toBeTruthy();
   });
 
+  it('when the turn is done, the streamed answer stays on screen until the stored one replaces it', async () => {
+    const user = userEvent.setup();
+    const emit = await startPane();
+    await sendFirst(user, 'Say hi');
+    emit({ kind: 'text', text: '你好，this is the answer' });
+    await waitFor(() => expect(screen.getByLabelText('Model').textContent).toContain('你好，this is the answer'));
+
+    let answerRead: (m: ChatMessage[]) => void = () => {};
+    mocked.conversationMessages.mockImplementation(() => new Promise((r) => (answerRead = r)));
+    emit({ kind: 'done' });
+    await waitFor(() => expect(mocked.conversationMessages).toHaveBeenCalledWith('c1'));
+    // Still being read: the answer has not left the screen.
+    expect(screen.getByLabelText('Model').textContent).toContain('你好，this is the answer');
+
+    answerRead([
+      message(1, { role: 'user', text: 'Say hi' }),
+      message(2, { text: '你好，this is the answer', usage: { input: 12, output: 5 } }),
+    ]);
+    await waitFor(() => expect(screen.getByText('12 in · 5 out tokens')).toBeTruthy());
+    expect(screen.getAllByLabelText('Model')).toHaveLength(1);
+    expect(screen.queryByText('The model is answering…')).toBeNull();
+  });
+
   it('a tool call shows as a card with its server, tool, arguments and state, updated as the state changes', async () => {
     const user = userEvent.setup();
     const emit = await startPane();

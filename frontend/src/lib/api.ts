@@ -13,9 +13,10 @@ import * as Questions from '../../wailsjs/go/app/QuestionService';
 import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
+import * as Theme from '../../wailsjs/go/app/ThemeService';
 import { EventsOn } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
-import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTools } from './events';
+import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTheme, EventTools } from './events';
 import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
@@ -64,6 +65,8 @@ export type AppInfo = Data<app.AppInfo>;
 /** The language setting: the person's choice ('' for the system's), Go's language now, and the system's as Go reads it. */
 export type LanguageView = { choice: string; language: string; system: string };
 export type SettingsView = Data<app.SettingsView>;
+/** Settings → Theme, and the desktop's light/dark preference as Go read it ('' when it states none). */
+export type ThemeView = { choice: 'system' | 'light' | 'dark'; system: '' | 'light' | 'dark' };
 export type LinkWarning = { kind: string; message: Message };
 export type LinkReport = Omit<Data<linkcheck.Report>, 'warnings'> & { warnings: LinkWarning[] };
 /** Who asks a question (E27): the name the person gave the server first. */
@@ -98,10 +101,15 @@ export type Snapshot = {
   opened: OpenedView[];
   notices: BrokerNotice[];
 };
-export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'answer'> & {
+/** One past question or tool run (app.HistoryView); answer, arguments and result only when remembered. */
+export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'titles' | 'answer' | 'arguments'> & {
   fields: string[];
+  titles: Record<string, string>;
   answer?: Record<string, unknown>;
+  arguments?: Record<string, unknown>;
 };
+/** A page of the history, newest first; more when older entries match (app.HistoryPage). */
+export type HistoryPage = { entries: HistoryView[]; more: boolean };
 /** One tool's permission (app.ToolPolicyView): its own mode, and what a call of it does now. */
 export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints' | 'why'> & { hints: ToolHints; why: Message };
 /** One server's tool permissions and how its requests are answered (app.ServerPolicyView). */
@@ -191,8 +199,27 @@ export class GoError extends Error {
   }
 }
 
+/**
+ * The sentence Go sent with a failed call, if it sent one: Wails rejects
+ * with new Error(text), and Go writes its sentences there as the JSON of
+ * the message (app.windowError).
+ */
+function goMessageOf(e: unknown): GoMessage | null {
+  if (isGoMessage(e)) return e;
+  const text = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  if (!text.startsWith('{"key":')) return null;
+  try {
+    const m: unknown = JSON.parse(text);
+    return isGoMessage(m) ? m : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A sentence for people, in the window's language, from whatever a failed call rejected with. */
 export function errorText(e: unknown): string {
+  const fromGo = e instanceof GoError ? null : goMessageOf(e);
+  if (fromGo) return msg(fromGo);
   if (e instanceof GoError && e.goMessage) return msg(e.goMessage);
   if (typeof e === 'string') return e;
   if (isGoMessage(e)) return msg(e);
@@ -212,7 +239,7 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (e) {
     if (e instanceof GoError) throw e;
-    throw new GoError(isGoMessage(e) ? e : null, errorText(e));
+    throw new GoError(goMessageOf(e), errorText(e));
   }
 }
 
@@ -318,6 +345,27 @@ export async function getLanguage(): Promise<LanguageView> {
 /** Stores the language choice ('' for the system's, 'en', 'zh-CN'); Go renders its sentences in it from now on. */
 export async function setLanguage(choice: string): Promise<LanguageView> {
   return (await call(() => Settings.SetLanguage(choice))) as LanguageView;
+}
+
+/** Whether the person dismissed the first-start welcome (it then never shows again). */
+export function welcomeDismissed(): Promise<boolean> {
+  return call(() => Settings.WelcomeDismissed());
+}
+
+/** Stores that the person dismissed the first-start welcome. */
+export function dismissWelcome(): Promise<void> {
+  return call(() => Settings.DismissWelcome());
+}
+
+// --- Theme (Settings → Theme) ------------------------------------------------
+
+export async function getTheme(): Promise<ThemeView> {
+  return (await call(() => Theme.Get())) as ThemeView;
+}
+
+/** Saves Settings → Theme; Go shows it at once and sends it to every window. */
+export async function setTheme(choice: ThemeView['choice']): Promise<ThemeView> {
+  return (await call(() => Theme.Set(choice))) as ThemeView;
 }
 
 // --- Model providers (Settings → Models) --------------------------------------
@@ -464,8 +512,9 @@ export function muteServer(serverID: string, minutes: number): Promise<void> {
   return call(() => Questions.Mute(serverID, minutes));
 }
 
-export async function history(serverID: string, outcome: string): Promise<HistoryView[]> {
-  return (await call(() => Questions.History(serverID, outcome))) as HistoryView[];
+/** A page of the history, older than the entry with ID before (0: the newest). */
+export async function history(serverID: string, outcome: string, before = 0): Promise<HistoryPage> {
+  return (await call(() => Questions.History(serverID, outcome, before))) as HistoryPage;
 }
 
 export function clearHistory(): Promise<void> {
@@ -614,6 +663,11 @@ export function onProvidersChanged(cb: () => void): Unsubscribe {
 /** Calls cb with a server's ID whenever its tool permissions or request policy change, also from the consent dialog. */
 export function onPoliciesChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventPolicies, (v) => cb(String((v as { serverId?: unknown } | null)?.serverId ?? '')));
+}
+
+/** Calls cb whenever Settings → Theme or the desktop's light/dark preference changes. */
+export function onThemeChanged(cb: (v: ThemeView) => void): Unsubscribe {
+  return on(EventTheme, (v) => cb(v as ThemeView));
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

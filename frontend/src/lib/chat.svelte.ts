@@ -194,6 +194,7 @@ class ChatStore {
     }
     delete this.failures[id];
     await this.loadMessages();
+    this.ended.delete(id); // the retry is a new turn: its events count
     this.live[id] = { userText: '', rounds: [newRound()], usage: null };
     try {
       await api.retryTurn(id);
@@ -271,9 +272,16 @@ class ChatStore {
     const id = ev.conversationId;
     if (ev.kind === 'done' || ev.kind === 'failed') {
       this.ended.add(id);
-      delete this.live[id];
       if (ev.kind === 'failed') this.failures[id] = { error: ev.error ?? '', contextTooLong: !!ev.contextTooLong };
-      if (id === this.selected) void this.loadMessages();
+      // The streamed turn stays on screen until the stored messages replace
+      // it: dropping it first blanked the end of the transcript for as long
+      // as the read took (P8b in bench/).
+      const ending = this.live[id];
+      const drop = () => {
+        if (this.live[id] === ending) delete this.live[id]; // not a turn started since
+      };
+      if (id === this.selected) void this.loadMessages().finally(drop);
+      else drop();
       void this.loadConversations();
       return;
     }

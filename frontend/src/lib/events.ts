@@ -16,3 +16,5 @@ export const EventProviders = 'providers:changed';
 export const EventPolicies = 'policies:changed';
 /** The language setting, whenever the person changes it in Settings (app.EventLanguage). */
 export const EventLanguage = 'language:changed';
+/** Settings → Theme and the desktop's light/dark preference, whenever either changes (app.EventTheme). */
+export const EventTheme = 'theme:changed';

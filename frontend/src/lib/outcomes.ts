@@ -1,4 +1,4 @@
-// Outcomes of a request, as stored in the history (store/types.go), in words.
+// Outcomes of a request or a tool run, as stored in the history (store/types.go), in words.
 
 import { t, type MessageKey } from './i18n.svelte';
 
@@ -10,6 +10,9 @@ const outcomeKeys: Record<string, MessageKey> = {
   rate_limited: 'outcome.rateLimited',
   invalid: 'outcome.invalid',
   server_cancelled: 'outcome.serverCancelled',
+  ok: 'outcome.ok',
+  error: 'outcome.error',
+  denied: 'outcome.denied',
 };
 
 /** The stored outcomes, in the order the history's filter lists them. */

@@ -30,6 +30,16 @@ export interface ToolList {
 class ToolsStore {
   byServer = $state<Record<string, ToolList>>({});
   calls = $state<Record<string, CallState>>({});
+  /**
+   * A server and tool to show in the Tools pane, asked for from elsewhere
+   * (the welcome's "Try the demo"); the pane takes it once the tool is listed.
+   */
+  wanted = $state<{ serverID: string; tool: string } | null>(null);
+
+  /** Asks the Tools pane to show serverID with tool chosen. */
+  choose(serverID: string, tool: string): void {
+    this.wanted = { serverID, tool };
+  }
 
   start(): () => void {
     return api.onToolsChanged((id) => {

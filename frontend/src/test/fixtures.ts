@@ -32,6 +32,7 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
   return {
     id,
     where: `node ${name}.js`,
+    demo: false,
     input: {
       name,
       enabled,

@@ -136,12 +136,19 @@ export namespace app {
 	    serverId: string;
 	    serverName: string;
 	    mode: string;
+	    tool: string;
+	    source: string;
 	    message: string;
 	    fields: string[];
+	    titles: Record<string, string>;
+	    url: string;
 	    outcome: string;
 	    detail: string;
 	    answerMs: number;
+	    durationMs: number;
 	    answer?: Record<string, any>;
+	    arguments?: Record<string, any>;
+	    result: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryView(source);
@@ -154,14 +161,54 @@ export namespace app {
 	        this.serverId = source["serverId"];
 	        this.serverName = source["serverName"];
 	        this.mode = source["mode"];
+	        this.tool = source["tool"];
+	        this.source = source["source"];
 	        this.message = source["message"];
 	        this.fields = source["fields"];
+	        this.titles = source["titles"];
+	        this.url = source["url"];
 	        this.outcome = source["outcome"];
 	        this.detail = source["detail"];
 	        this.answerMs = source["answerMs"];
+	        this.durationMs = source["durationMs"];
 	        this.answer = source["answer"];
+	        this.arguments = source["arguments"];
+	        this.result = source["result"];
 	    }
 	}
+	export class HistoryPage {
+	    entries: HistoryView[];
+	    more: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], HistoryView);
+	        this.more = source["more"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class LanguageView {
 	    choice: string;
 	    language: string;
@@ -625,6 +672,7 @@ export namespace app {
 	    input: ServerInput;
 	    where: string;
 	    status: StatusView;
+	    demo: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerView(source);
@@ -636,6 +684,7 @@ export namespace app {
 	        this.input = this.convertValues(source["input"], ServerInput);
 	        this.where = source["where"];
 	        this.status = this.convertValues(source["status"], StatusView);
+	        this.demo = source["demo"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -774,6 +823,20 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ThemeView {
+	    choice: string;
+	    system: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ThemeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.choice = source["choice"];
+	        this.system = source["system"];
+	    }
 	}
 	
 	

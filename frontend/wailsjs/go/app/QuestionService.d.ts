@@ -18,7 +18,7 @@ export function DismissNotice(arg1:string):Promise<void>;
 
 export function Finished(arg1:string):Promise<void>;
 
-export function History(arg1:string,arg2:string):Promise<Array<app.HistoryView>>;
+export function History(arg1:string,arg2:string,arg3:number):Promise<app.HistoryPage>;
 
 export function Mute(arg1:string,arg2:number):Promise<void>;
 

@@ -30,8 +30,8 @@ export function Finished(arg1) {
   return window['go']['app']['QuestionService']['Finished'](arg1);
 }
 
-export function History(arg1, arg2) {
-  return window['go']['app']['QuestionService']['History'](arg1, arg2);
+export function History(arg1, arg2, arg3) {
+  return window['go']['app']['QuestionService']['History'](arg1, arg2, arg3);
 }
 
 export function Mute(arg1, arg2) {
