@@ -371,7 +371,7 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 	s.mu.Unlock()
 	switch {
 	case storeErr != nil:
-		emit(ChatEvent{Kind: ChatFailed, Error: "The conversation could not be saved: " + storeErr.Error()})
+		emit(ChatEvent{Kind: ChatFailed, Error: i18n.M("chat.error.notSaved", "detail", storeErr).String()})
 	case err != nil:
 		emit(ChatEvent{Kind: ChatFailed, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong)})
 	default:
@@ -498,18 +498,18 @@ func (s *ChatService) offeredServers(conv store.Conversation) []string {
 	return ids
 }
 
-// turnError is a failed turn in a sentence.
+// turnError is a failed turn in a sentence, in the language Go speaks now
+// (it is stored with the conversation as it was said).
 func turnError(err error) string {
 	var le *llm.Error
 	switch {
 	case errors.As(err, &le):
-		s := le.Message.String()
 		if errors.Is(err, llm.ErrContextTooLong) {
-			s += " Drop old tool results from the conversation, or continue in a new one."
+			return i18n.Sentences(le.Message, i18n.M("chat.error.tooLongHint")).String()
 		}
-		return s
+		return le.Message.String()
 	case errors.Is(err, context.Canceled):
-		return "Stopped."
+		return i18n.M("chat.error.stopped").String()
 	}
 	return err.Error()
 }

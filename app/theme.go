@@ -2,9 +2,10 @@ package app
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 	"github.com/gatehouse-app/gatehouse/theme"
 )
@@ -90,7 +91,7 @@ func (s *ThemeService) Set(choice string) (ThemeView, error) {
 		ThemeChoiceSystem: store.ThemeSystem, ThemeChoiceLight: store.ThemeLight, ThemeChoiceDark: store.ThemeDark,
 	}[choice]
 	if !ok {
-		return ThemeView{}, fmt.Errorf("the theme %q is none of system, light or dark", choice)
+		return ThemeView{}, i18n.Err("theme.error.choice", "choice", strconv.Quote(choice))
 	}
 	set, err := s.core.Store.Settings()
 	if err != nil {
