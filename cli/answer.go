@@ -58,11 +58,11 @@ func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*term
 		b, err := os.ReadFile(answersFile)
 		if err != nil {
 			stop()
-			return nil, fmt.Errorf("reading the answers file: %w", err)
+			return nil, i18n.Wrap(err, "cli.script.read", "detail", err)
 		}
 		if err := json.Unmarshal(b, &a.script); err != nil || a.script == nil {
 			stop()
-			return nil, fmt.Errorf("the answers file %s must hold a JSON array: one object, \"open\", \"decline\" or \"cancel\" per request", answersFile)
+			return nil, i18n.Err("cli.script.notArray", "file", answersFile)
 		}
 		a.scripts = true
 		return a, nil
@@ -170,7 +170,7 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	a.mu.Lock()
 	if a.next >= len(a.script) {
 		a.mu.Unlock()
-		a.fail(fmt.Errorf("the answers file has no entry for request %d from %s", a.next+1, req.Peer.Server.Name))
+		a.fail(i18n.Err("cli.script.noEntry", "n", a.next+1, "server", req.Peer.Server.Name))
 		fmt.Fprintln(a.out, i18n.M("cli.ask.noScriptAnswer"))
 		return mcp.Response{Action: mcp.ActionCancel}, nil
 	}
@@ -183,34 +183,34 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 	if json.Unmarshal(entry, &word) == nil {
 		switch {
 		case req.Kind == mcp.KindToolCall && word == "allow":
-			fmt.Fprintf(a.out, "Answer %d: allowed once.\n", n)
+			fmt.Fprintln(a.out, i18n.M("cli.script.allowed", "n", n))
 			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeOnce}, nil
 		case req.Kind == mcp.KindToolCall && word == "deny":
-			fmt.Fprintf(a.out, "Answer %d: denied.\n", n)
+			fmt.Fprintln(a.out, i18n.M("cli.script.denied", "n", n))
 			return mcp.Response{Action: mcp.ActionDecline}, nil
 		case req.Kind == mcp.KindToolCall:
-			return a.scriptFailure(fmt.Errorf("answer %d is %q, but request %d is a tool call: use \"allow\" or \"deny\"", n, word, n)), nil
+			return a.scriptFailure(i18n.Err("cli.script.toolCallWord", "n", n, "word", strconv.Quote(word))), nil
 		case word == "allow" || word == "deny":
-			return a.scriptFailure(fmt.Errorf("answer %d is %q, but request %d is not a tool call", n, word, n)), nil
+			return a.scriptFailure(i18n.Err("cli.script.notToolCall", "n", n, "word", strconv.Quote(word))), nil
 		case word == mcp.ActionDecline || word == mcp.ActionCancel:
-			fmt.Fprintf(a.out, "Answer %d: %s.\n", n, word)
+			fmt.Fprintln(a.out, i18n.M("cli.script.action", "n", n, "action", word))
 			return mcp.Response{Action: word}, nil
 		case word == "open" && req.OpensPage():
 			return a.scriptedOpen(req, n), nil
 		case word == "open":
-			return a.scriptFailure(fmt.Errorf("answer %d is \"open\", but request %d is a form, not a web page", n, n)), nil
+			return a.scriptFailure(i18n.Err("cli.script.openForm", "n", n)), nil
 		}
-		return a.scriptFailure(fmt.Errorf("answer %d is %q; use an object of values, \"open\", \"decline\" or \"cancel\"", n, word)), nil
+		return a.scriptFailure(i18n.Err("cli.script.badWord", "n", n, "word", strconv.Quote(word))), nil
 	}
 	if req.OpensPage() {
-		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d asks to open a web page: use \"open\", \"decline\" or \"cancel\"", n, n)), nil
+		return a.scriptFailure(i18n.Err("cli.script.objectForPage", "n", n)), nil
 	}
 	if req.Form == nil {
-		return a.scriptFailure(fmt.Errorf("answer %d is an object, but request %d is not a form", n, n)), nil
+		return a.scriptFailure(i18n.Err("cli.script.objectNotForm", "n", n)), nil
 	}
 	var values map[string]any
 	if err := json.Unmarshal(entry, &values); err != nil || values == nil {
-		return a.scriptFailure(fmt.Errorf("answer %d must be an object of field values, \"decline\" or \"cancel\"", n)), nil
+		return a.scriptFailure(i18n.Err("cli.script.notObject", "n", n)), nil
 	}
 	for _, f := range req.Form.Fields { // defaults fill fields the script leaves out
 		if _, given := values[f.Name]; !given && f.Default != nil {
@@ -218,12 +218,12 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 		}
 	}
 	if errs := req.Validate(values); len(errs) > 0 {
-		fmt.Fprintf(a.out, "Answer %d was not sent; it does not pass the form's checks:\n", n)
+		fmt.Fprintln(a.out, i18n.M("cli.script.invalid", "n", n))
 		a.printErrors(req, errs)
-		a.fail(fmt.Errorf("answer %d did not pass validation, so it was not sent", n))
+		a.fail(i18n.Err("cli.script.notSent", "n", n))
 		return mcp.Response{Action: mcp.ActionCancel}, nil
 	}
-	fmt.Fprintf(a.out, "Answer %d: submitted.\n", n)
+	fmt.Fprintln(a.out, i18n.M("cli.script.submitted", "n", n))
 	return mcp.Response{Action: mcp.ActionAccept, Values: values}, nil
 }
 
@@ -231,7 +231,7 @@ func (a *terminalAnswerer) scripted(req *mcp.Question) (mcp.Response, error) {
 // cancels the request; the command then exits 1.
 func (a *terminalAnswerer) scriptFailure(err error) mcp.Response {
 	a.fail(err)
-	fmt.Fprintf(a.out, "The answers file cannot answer this: %s. Cancelled.\n", err)
+	fmt.Fprintln(a.out, i18n.M("cli.script.cannot", "detail", err))
 	return mcp.Response{Action: mcp.ActionCancel}
 }
 
