@@ -10,9 +10,12 @@ import { language } from '../lib/i18n.svelte';
 import { servers } from '../lib/servers.svelte';
 import ConsentDialog from './ConsentDialog.svelte';
 import ServerList from './ServerList.svelte';
+import SettingsPane from './SettingsPane.svelte';
+import userEvent from '@testing-library/user-event';
 import { field, question, server } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
 
 afterEach(() => {
   language.choice = '';
@@ -61,5 +64,31 @@ describe('in Simplified Chinese', () => {
     expect(screen.getByRole('button', { name: '添加服务器' })).toBeTruthy();
     expect(screen.getByText('找不到命令：alpha')).toBeTruthy();
     expect(screen.getByText('出错')).toBeTruthy();
+  });
+
+  it('Settings → Language switches the window and tells Go, and back', async () => {
+    const user = userEvent.setup();
+    mocked.appInfo.mockResolvedValue({ version: '1', dataDir: '/d', dbPath: '/d/gatehouse.db', keyring: true });
+    mocked.getSettings.mockResolvedValue({ elicitationTimeoutMinutes: 10, toolCallTimeoutSeconds: 60, rememberAnswers: false });
+    render(SettingsPane);
+    await user.selectOptions(await screen.findByLabelText('Language of the window'), 'zh-CN');
+    expect(mocked.setLanguage).toHaveBeenCalledWith('zh-CN');
+    expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeTruthy();
+    expect(screen.getByText('保存在系统密钥环中。')).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('界面语言'), '');
+    expect(mocked.setLanguage).toHaveBeenLastCalledWith('');
+    expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy();
+  });
+
+  it('a choice Go refuses goes back and says why', async () => {
+    const user = userEvent.setup();
+    mocked.appInfo.mockResolvedValue({ version: '1', dataDir: '/d', dbPath: '/d/gatehouse.db', keyring: true });
+    mocked.getSettings.mockResolvedValue({ elicitationTimeoutMinutes: 10, toolCallTimeoutSeconds: 60, rememberAnswers: false });
+    mocked.setLanguage.mockRejectedValueOnce(new Error('the data file is read-only'));
+    render(SettingsPane);
+    await user.selectOptions(await screen.findByLabelText('Language of the window'), 'zh-CN');
+    expect((await screen.findByRole('alert')).textContent).toBe('the data file is read-only');
+    expect(language.choice).toBe('');
+    expect(screen.getByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy();
   });
 });
