@@ -7,6 +7,8 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { outputDir, startApp, waitForState } from './helpers.mjs';
 
@@ -64,12 +66,15 @@ async function checkLayout(page, dialog, name) {
 
 describe('the window in Simplified Chinese', () => {
   let app;
+  let dataDir;
   before(async () => {
-    app = await startApp();
+    dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-zh-'));
+    app = await startApp({ dataDir });
     await waitForState(app.page, 'Demo server', 'connected');
   });
   after(async () => {
     await app?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('switches every pane to Chinese from Settings, at once and for the next start', async () => {
@@ -124,6 +129,14 @@ describe('the window in Simplified Chinese', () => {
     await checkLayout(page, dialog, 'url');
     await dialog.getByRole('button', { name: '拒绝', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('the choice holds when Gatehouse starts again on the same data', async () => {
+    assert.deepEqual(app.problems, []);
+    await app.close();
+    app = await startApp({ dataDir });
+    await nav(app.page).getByRole('button', { name: '服务器' }).waitFor();
+    assert.equal(await app.page.evaluate(() => document.documentElement.lang), 'zh-CN');
   });
 
   it('back to English from Settings', async () => {
