@@ -96,6 +96,23 @@ describe('ConsentDialog in URL mode', () => {
     expect((screen.getByRole('button', { name: 'Open in browser' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('starts on Decline, so Enter alone never opens the page', async () => {
+    const user = userEvent.setup();
+    render(ConsentDialog, { props: { request: request(), onproblem: vi.fn(), onrefuse: vi.fn() } });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Decline' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.openPage).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['an address without warnings', evil, true],
+    ['an address with warnings', apple, false],
+  ])('Open in browser is the primary button only for %s', (_name, link, primary) => {
+    render(ConsentDialog, { props: { request: question({ kind: 'url', message: 'Go.', link, fields: [] }), onproblem: vi.fn(), onrefuse: vi.fn() } });
+    expect(screen.getByRole('button', { name: 'Open in browser' }).classList.contains('primary')).toBe(primary);
+  });
+
   it('Decline declines', async () => {
     const user = userEvent.setup();
     render(ConsentDialog, { props: { request: request(), onproblem: vi.fn(), onrefuse: vi.fn() } });
