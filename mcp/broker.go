@@ -1009,27 +1009,10 @@ func (b *Broker) DismissFlood(serverID string) {
 
 // Busy reports whether a request from the server is on screen or waiting,
 // or a page it asked for is open, so that a tool call's own time limit can
-// pause while the person answers (CallTimeout). Gatehouse's questions about
-// a model's tool calls are not the server's requests and do not count.
+// pause while the person answers (CallTimeout). It is Snapshot.Asking on
+// the state now: one rule for the Tools pane, the chat and the window.
 func (b *Broker) Busy(serverID string) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.current != nil && b.current.q.Server.ID == serverID && b.current.q.Kind != KindToolCall {
-		return true
-	}
-	for _, o := range b.openedURLs {
-		if o.q.Server.ID == serverID {
-			return true // the person is finishing something in the browser
-		}
-	}
-	if q := b.servers[serverID]; q != nil {
-		for _, pd := range q.waiting {
-			if pd.q.Kind != KindToolCall {
-				return true
-			}
-		}
-	}
-	return false
+	return b.Snapshot().Asking(serverID)
 }
 
 // Snapshot returns everything pending now, with the version of the latest
