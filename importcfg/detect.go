@@ -119,7 +119,7 @@ func detectJSON(top *object) (found, bool) {
 	}
 	entryType := func(types ...string) bool {
 		for _, name := range servers.keys {
-			if t, ok := servers.child(name).vals["type"].(string); ok && slices.Contains(types, t) {
+			if t, ok := get(servers.child(name), "type").(string); ok && slices.Contains(types, t) {
 				return true
 			}
 		}
@@ -187,6 +187,12 @@ func readAll(servers *object, keyPrefix, scope string, f Format) []candidate {
 		out = append(out, readServer(keyPrefix+"/"+name, name, scope, servers.vals[name], f))
 	}
 	return out
+}
+
+// get returns o's value of key, or nil.
+func get(o *object, key string) any {
+	v, _ := o.get(key)
+	return v
 }
 
 // hasAny reports whether o has any of keys.
