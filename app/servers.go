@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/importcfg"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -164,6 +165,89 @@ func (s *ServersService) Reconnect(id string) error { return s.core.Manager.Reco
 // Log returns the tail of a server's log: the stderr of a stdio server and
 // the host's connection events.
 func (s *ServersService) Log(id string) (string, error) { return s.core.Manager.Log(id) }
+
+// PreviewImport reads another app's file of MCP servers and returns what
+// importing it would do, secrets masked; nothing is written. A server that
+// would be imported is checked as Add checks it, and one that would fail is
+// marked as not imported, with the reason. The error is a sentence (the file
+// is unreadable, broken at a line, or in no format Gatehouse reads).
+func (s *ServersService) PreviewImport(path string) (importcfg.Preview, error) {
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return importcfg.Preview{}, err
+	}
+	existing := make([]string, len(servers))
+	for i, srv := range servers {
+		existing[i] = srv.Name
+	}
+	p, err := importcfg.Read(path, importcfg.Options{Existing: existing})
+	if err != nil {
+		return importcfg.Preview{}, err
+	}
+	for i := range p.Servers {
+		e := &p.Servers[i]
+		if !e.Import {
+			continue
+		}
+		if errs := s.Validate("", toInput(e.Server())); len(errs) > 0 {
+			e.Import = false
+			e.Notes = append(e.Notes, importcfg.Note{Kind: importcfg.NoteSkipped, Message: i18n.M("import.skip.invalid", "detail", errs.summary())})
+		}
+	}
+	return p, nil
+}
+
+// Import adds the servers of a file the person confirmed in its preview,
+// each through Add, so they are checked as servers added by hand. It reads
+// the file again and refuses, importing nothing, when the file changed
+// since the preview (req.Digest). A server that cannot be added is reported
+// in the result and the others are still added.
+func (s *ServersService) Import(req ImportRequest) (ImportResult, error) {
+	res := ImportResult{Added: []ServerView{}, Failed: []ImportFailure{}}
+	p, err := s.PreviewImport(req.File)
+	if err != nil {
+		return res, err
+	}
+	if p.Digest != req.Digest {
+		return res, i18n.Err("import.error.changed", "file", req.File)
+	}
+	entries := make(map[string]importcfg.Entry, len(p.Servers))
+	for _, e := range p.Servers {
+		entries[e.Key] = e
+	}
+	for _, choice := range req.Servers {
+		e, ok := entries[choice.Key]
+		switch {
+		case !ok:
+			res.Failed = append(res.Failed, ImportFailure{Name: choice.Key, Message: i18n.M("import.error.noEntry", "file", req.File, "name", choice.Key)})
+			continue
+		case !e.Import:
+			res.Failed = append(res.Failed, ImportFailure{Name: e.Name, Message: skipReason(e)})
+			continue
+		}
+		in := toInput(e.Server())
+		if name := strings.TrimSpace(choice.Name); name != "" {
+			in.Name = name
+		}
+		v, err := s.Add(in)
+		if err != nil {
+			res.Failed = append(res.Failed, ImportFailure{Name: in.Name, Message: i18n.ErrorMessage(err)})
+			continue
+		}
+		res.Added = append(res.Added, v)
+	}
+	return res, nil
+}
+
+// skipReason is the note that says why an entry is not imported.
+func skipReason(e importcfg.Entry) i18n.Message {
+	for _, n := range e.Notes {
+		if n.Kind == importcfg.NoteSkipped {
+			return n.Message
+		}
+	}
+	return i18n.Message{}
+}
 
 // toServer converts an editor input into a store record.
 func toServer(id string, in ServerInput) store.Server {

@@ -36,6 +36,35 @@ type ServerInput struct {
 // sentence explaining what is wrong with it. An empty map means valid.
 type FieldErrors map[string]i18n.Message
 
+// ImportRequest confirms the preview of a file of another app's servers
+// (ServersService.PreviewImport) for ServersService.Import.
+type ImportRequest struct {
+	// File is the preview's file and Digest its content as previewed.
+	File   string `json:"file"`
+	Digest string `json:"digest"`
+	// Servers are the entries to import.
+	Servers []ImportChoice `json:"servers"`
+}
+
+// ImportChoice is one entry of a preview to import: its Key, and the name
+// it gets ("" keeps the preview's).
+type ImportChoice struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
+}
+
+// ImportResult is what an import added and what it could not add.
+type ImportResult struct {
+	Added  []ServerView    `json:"added"`
+	Failed []ImportFailure `json:"failed"`
+}
+
+// ImportFailure is a server that was not imported, and why.
+type ImportFailure struct {
+	Name    string       `json:"name"`
+	Message i18n.Message `json:"message"`
+}
+
 // ServerView is one configured server with its live status, as the servers
 // pane shows it.
 type ServerView struct {

@@ -33,6 +33,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	dataDir        string
+	// stdinTerminal is true when stdin is a terminal a person can answer
+	// a confirmation on.
+	stdinTerminal bool
 }
 
 // Main runs Gatehouse with the given arguments (without the program name)
@@ -41,7 +44,8 @@ func Main(args []string, assets fs.FS) int {
 	// The command line speaks the terminal's language; the window then
 	// follows the person's choice in Settings (app.RunGUI).
 	i18n.SetLanguage(i18n.FromEnv(os.Getenv))
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR")}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dataDir: os.Getenv("GATEHOUSE_DATA_DIR"),
+		stdinTerminal: isTerminalReader(os.Stdin)}
 	rest, err := e.globalFlags(args)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gatehouse: %v\n\n%s", err, usage())

@@ -14,7 +14,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// servers runs `gatehouse servers list|add|remove|enable|disable`.
+// servers runs `gatehouse servers list|add|import|remove|enable|disable|signin|signout`.
 func (e *env) servers(args []string) error {
 	if len(args) == 0 {
 		return usageErr(i18n.M("cli.servers.command"))
@@ -42,6 +42,8 @@ func (e *env) servers(args []string) error {
 			fmt.Fprintln(e.stdout, i18n.M("cli.servers.wholeEnv"))
 		}
 		return nil
+	case "import":
+		return e.importServers(svc, args[1:])
 	case "signin", "signout":
 		if len(args) != 2 {
 			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))

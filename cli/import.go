@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/importcfg"
+)
+
+// importServers runs `gatehouse servers import FILE [--dry-run] [--yes]`:
+// the preview, then the person's confirmation (or --yes), then the import.
+func (e *env) importServers(svc *app.ServersService, args []string) error {
+	var file string
+	var dryRun, yes bool
+	for _, a := range args {
+		switch {
+		case a == "--dry-run":
+			dryRun = true
+		case a == "--yes" || a == "-y":
+			yes = true
+		case strings.HasPrefix(a, "-") && a != "-":
+			return usageErr(i18n.M("import.cli.unknownOption", "option", strconv.Quote(a)))
+		case file != "":
+			return usageErr(i18n.M("import.cli.file"))
+		default:
+			file = a
+		}
+	}
+	if file == "" {
+		return usageErr(i18n.M("import.cli.file"))
+	}
+	p, err := svc.PreviewImport(file)
+	if err != nil {
+		return err
+	}
+	e.printPreview(p)
+	importable := p.Importable()
+	switch {
+	case len(importable) == 0:
+		fmt.Fprintln(e.stdout, i18n.M("import.cli.none"))
+		return nil
+	case dryRun:
+		fmt.Fprintln(e.stdout, i18n.M("import.cli.dryRun"))
+		return nil
+	case !yes && !e.stdinTerminal:
+		return i18n.Err("import.cli.notTerminal")
+	case !yes:
+		fmt.Fprint(e.stdout, i18n.M("import.cli.confirm"))
+		answer, _ := bufio.NewReader(e.stdin).ReadString('\n')
+		if !isYes(answer) {
+			fmt.Fprintln(e.stdout, i18n.M("import.cli.notImported"))
+			return nil
+		}
+	}
+	req := app.ImportRequest{File: p.File, Digest: p.Digest}
+	for _, entry := range importable {
+		req.Servers = append(req.Servers, app.ImportChoice{Key: entry.Key, Name: entry.Name})
+	}
+	res, err := svc.Import(req)
+	if err != nil {
+		return err
+	}
+	for _, v := range res.Added {
+		fmt.Fprintln(e.stdout, i18n.M("cli.servers.added", "name", oneLine(v.Input.Name), "where", oneLine(maskedWhere(p, v.Input.Name))))
+	}
+	for _, f := range res.Failed {
+		fmt.Fprintln(e.stderr, i18n.M("import.cli.failed", "name", oneLine(f.Name), "detail", f.Message))
+	}
+	fmt.Fprintln(e.stdout, i18n.M("import.cli.done", "n", len(res.Added), "total", len(p.Servers)))
+	if len(res.Failed) > 0 {
+		return i18n.Err("import.cli.someFailed", "n", len(res.Failed))
+	}
+	return nil
+}
+
+// printPreview writes the preview: which app wrote the file, a table of its
+// servers, then what each brings, leaves out or changes. File text is made
+// one line and visible (oneLine); secrets are already masked.
+func (e *env) printPreview(p importcfg.Preview) {
+	fmt.Fprintln(e.stdout, oneLine(p.File))
+	fmt.Fprintln(e.stdout, p.FormatNote)
+	fmt.Fprintln(e.stdout)
+	if len(p.Servers) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, i18n.M("import.cli.header"))
+	for _, s := range p.Servers {
+		mark := "-"
+		if s.Import {
+			mark = "+"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", mark, oneLine(s.Name), s.Kind, oneLine(where(s)))
+	}
+	tw.Flush()
+	for _, s := range p.Servers {
+		var lines []string
+		if s.Scope != "" {
+			lines = append(lines, i18n.M("import.cli.scope", "scope", oneLine(s.Scope)).String())
+		}
+		if s.Dir != "" {
+			lines = append(lines, i18n.M("import.cli.dir", "dir", s.Dir).String())
+		}
+		if len(s.Env) > 0 {
+			lines = append(lines, i18n.M("import.cli.env", "values", settingsText(s.Env, "=")).String())
+		}
+		if len(s.Headers) > 0 {
+			lines = append(lines, i18n.M("import.cli.headers", "values", settingsText(s.Headers, ": ")).String())
+		}
+		for _, n := range s.Notes {
+			lines = append(lines, n.Message.String())
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(e.stdout, oneLine(s.Name))
+		for _, l := range lines {
+			fmt.Fprintln(e.stdout, "  "+oneLine(l))
+		}
+	}
+	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(e.stdout, i18n.M("import.cli.summary", "n", len(p.Importable()), "total", len(p.Servers)))
+	fmt.Fprintln(e.stdout, i18n.M("import.cli.hidden", "mask", importcfg.Masked))
+}
+
+// where is an entry's command line or URL, masked.
+func where(s importcfg.Entry) string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+}
+
+// maskedWhere is where the preview says the named server runs: the added
+// server's own command line could carry a secret in an argument.
+func maskedWhere(p importcfg.Preview, name string) string {
+	for _, s := range p.Servers {
+		if s.Import && strings.EqualFold(s.Name, name) {
+			return where(s)
+		}
+	}
+	return ""
+}
+
+// settingsText writes masked settings as "NAME=••••••, OTHER=••••••".
+func settingsText(settings []importcfg.Setting, sep string) string {
+	parts := make([]string, len(settings))
+	for i, s := range settings {
+		parts[i] = s.Name + sep + s.Value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isYes reports whether a typed answer says yes.
+func isYes(answer string) bool {
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes", "是":
+		return true
+	}
+	return false
+}
+
+// isTerminalReader reports whether r is a terminal someone can type on.
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

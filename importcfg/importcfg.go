@@ -1,0 +1,244 @@
+// Package importcfg reads the MCP servers other apps have configured (Claude
+// Desktop, Cursor, Claude Code, VS Code, Windsurf, Gemini CLI, Codex CLI,
+// Zed, Cherry Studio) and turns them into a Preview: each server as Gatehouse
+// would store it, what will and will not be imported and why, with the
+// values of environment variables and headers masked. It writes nothing;
+// the app layer applies a preview the person confirmed (app.ServersService
+// .Import), through the same checks as adding a server by hand.
+//
+// A file's format is found from its content, never from its name, so a file
+// copied or renamed still imports. Several apps share one shape (an
+// "mcpServers" object of command, args and env): the Preview then names the
+// likeliest app and says it is a guess, and the servers read the same
+// whichever app wrote the file.
+//
+// Values that refer to something only the source app knows are never copied
+// as text, and the environment Gatehouse runs in is never read:
+//   - ${env:VAR}, ${VAR} (and, in Gemini CLI files, $VAR) name a variable of
+//     the environment the other app runs in. Reading it now would copy a
+//     secret that file deliberately kept out into Gatehouse's data file, and
+//     the command line and the window see different environments, so the
+//     same file would import differently from each. An env entry or header
+//     made from one is left out, and the preview says which and why.
+//   - ${input:ID} is a value VS Code asks its user for; it is left out the
+//     same way, named by the input's description.
+//   - ${userHome} is the home folder; ${workspaceFolder} is the folder the
+//     file belongs to when it sits in a project's .vscode or .cursor folder.
+//     Both are filled in.
+//
+// A reference that cannot be filled in inside the command, its arguments,
+// its folder or its URL leaves the whole server out: dropping part of a
+// command would run something else.
+package importcfg
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Format is an app whose file of MCP servers Gatehouse reads.
+type Format string
+
+// The formats Gatehouse reads.
+const (
+	ClaudeDesktop Format = "claude-desktop"
+	Cursor        Format = "cursor"
+	ClaudeCode    Format = "claude-code"
+	VSCode        Format = "vscode"
+	Windsurf      Format = "windsurf"
+	Gemini        Format = "gemini"
+	Codex         Format = "codex"
+	Zed           Format = "zed"
+	CherryStudio  Format = "cherry-studio"
+)
+
+// Formats lists every format, in the order sentences name them.
+var Formats = []Format{ClaudeDesktop, Cursor, ClaudeCode, VSCode, Windsurf, Gemini, Codex, Zed, CherryStudio}
+
+// Name returns the app's name as people know it ("Claude Desktop").
+func (f Format) Name() string {
+	return map[Format]string{
+		ClaudeDesktop: "Claude Desktop", Cursor: "Cursor", ClaudeCode: "Claude Code", VSCode: "VS Code",
+		Windsurf: "Windsurf", Gemini: "Gemini CLI", Codex: "Codex CLI", Zed: "Zed", CherryStudio: "Cherry Studio",
+	}[f]
+}
+
+// formatList names formats as a list in the person's language.
+func formatList(fs []Format) i18n.Message {
+	items := make([]i18n.Message, len(fs))
+	for i, f := range fs {
+		items[i] = i18n.Text(f.Name())
+	}
+	return i18n.List(items...)
+}
+
+// ErrUnknownFormat is returned (wrapped in a sentence naming the formats)
+// for a file that holds no MCP servers in any format Gatehouse reads.
+var ErrUnknownFormat = errors.New("not a file of MCP servers Gatehouse can import")
+
+// ErrSyntax is returned (wrapped in a sentence with the line and column)
+// for a file that is broken JSON or TOML.
+var ErrSyntax = errors.New("the file cannot be parsed")
+
+// Preview is what importing one file would do. It holds no secret: values
+// of environment variables and headers, and secrets in arguments and URLs,
+// are masked. It is JSON for the window as it is.
+type Preview struct {
+	// File is the path that was read.
+	File string `json:"file"`
+	// Digest identifies the content that was read (SHA-256, hex), so that
+	// applying the preview can refuse a file that changed meanwhile.
+	Digest string `json:"digest"`
+	// Format is the app that wrote the file, or the likeliest when Guess.
+	Format Format `json:"format"`
+	// Guess is true when other apps write the same shape: Others names
+	// them. The servers read the same whichever it is.
+	Guess  bool     `json:"guess"`
+	Others []Format `json:"others"`
+	// FormatNote says which app wrote the file and, when guessed, why.
+	FormatNote i18n.Message `json:"formatNote"`
+	// Servers are the file's servers in the file's order.
+	Servers []Entry `json:"servers"`
+}
+
+// Importable returns the entries that will be imported.
+func (p Preview) Importable() []Entry {
+	var out []Entry
+	for _, e := range p.Servers {
+		if e.Import {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Entry is one server of the file as it would be imported.
+type Entry struct {
+	// Key identifies the entry within the file, for choosing it when the
+	// preview is applied.
+	Key string `json:"key"`
+	// SourceName is the server's name in the file; Name is the name it gets
+	// in Gatehouse (another when that one is taken; see Notes).
+	SourceName string `json:"sourceName"`
+	Name       string `json:"name"`
+	// Scope is the project a Claude Code server belongs to; "" for servers
+	// of the whole file.
+	Scope string `json:"scope"`
+	// Import is false when the server will not be imported; Notes say why.
+	Import bool `json:"import"`
+	// Enabled is whether it starts enabled: off when the other app had it
+	// turned off.
+	Enabled bool `json:"enabled"`
+	// Transport is how Gatehouse reaches it: store.TransportStdio or
+	// store.TransportHTTP. Kind is how the file says it: "stdio",
+	// "streamable HTTP" or "SSE" (Gatehouse falls back to SSE by itself).
+	Transport string `json:"transport"`
+	Kind      string `json:"kind"`
+	// Command, Args and Dir start a stdio server; URL reaches a remote one.
+	// Secret-looking arguments and URL parts are masked.
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Dir     string   `json:"dir"`
+	URL     string   `json:"url"`
+	// Env and Headers are the entries that will be imported, values masked.
+	Env     []Setting `json:"env"`
+	Headers []Setting `json:"headers"`
+	// Notes say what will not be imported and why, and what changes.
+	Notes []Note `json:"notes"`
+
+	server store.Server // what will be stored, secrets included
+}
+
+// Server returns the record the entry would store: no ID, values unmasked.
+func (e Entry) Server() store.Server { return e.server }
+
+// Setting is one environment variable or header with its value masked.
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// NoteKind says what a note is about.
+type NoteKind string
+
+// Kinds of notes.
+const (
+	// NoteSkipped: the server is not imported.
+	NoteSkipped NoteKind = "skipped"
+	// NoteLeftOut: part of the server (a field, an env entry, a header) is
+	// not imported; the server is.
+	NoteLeftOut NoteKind = "left-out"
+	// NoteChanged: imported differently from the file (a new name, turned
+	// off).
+	NoteChanged NoteKind = "changed"
+)
+
+// Note is one sentence about an entry.
+type Note struct {
+	Kind    NoteKind     `json:"kind"`
+	Message i18n.Message `json:"message"`
+}
+
+// Options is what reading a file needs to know beyond the file. The zero
+// value reads with the current user's home folder and no existing servers.
+type Options struct {
+	// Home fills ${userHome}; empty means os.UserHomeDir.
+	Home string
+	// Existing are the names of the servers Gatehouse has; an imported
+	// server with one of them (ignoring case) is offered a free name.
+	Existing []string
+}
+
+// Read reads the file at path and returns its preview. The error is a
+// sentence: the file cannot be read, is broken (with its line and column;
+// errors.Is ErrSyntax) or is in no format Gatehouse reads (errors.Is
+// ErrUnknownFormat).
+func Read(path string, opts Options) (Preview, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Preview{}, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return Parse(abs, data, opts)
+}
+
+// Parse is Read on content already read from path (used to name the file
+// and to find the project folder of ${workspaceFolder}).
+func Parse(path string, data []byte, opts Options) (Preview, error) {
+	if opts.Home == "" {
+		opts.Home, _ = os.UserHomeDir()
+	}
+	sum := sha256.Sum256(data)
+	p := Preview{File: path, Digest: hex.EncodeToString(sum[:]), Others: []Format{}, Servers: []Entry{}}
+	found, err := detect(path, data)
+	if err != nil {
+		return Preview{}, err
+	}
+	p.Format, p.Others = found.format, found.others
+	p.Guess = len(found.others) > 0
+	if p.Guess {
+		p.FormatNote = i18n.M("import.format.guess", "format", found.format.Name(), "others", formatList(found.others))
+	} else {
+		p.FormatNote = i18n.M("import.format.sure", "format", found.format.Name())
+	}
+	vars := varContext{format: found.format, home: opts.Home, workspace: workspaceOf(path, opts.Home), inputs: found.inputs}
+	names := newNamer(opts.Existing)
+	for _, c := range found.servers {
+		p.Servers = append(p.Servers, c.entry(vars, names))
+	}
+	return p, nil
+}
+
+// unknownFormat is the sentence for a file in no format Gatehouse reads.
+func unknownFormat(path string) error {
+	return i18n.Wrap(ErrUnknownFormat, "import.error.unknown", "file", path, "formats", formatList(Formats))
+}
