@@ -58,6 +58,10 @@ func TestTable_ColumnsLineUpOnScreen(t *testing.T) {
 				"ＡＢ        x\n" +
 				"🔥 Weather  y\n" +
 				"Cafe\u0301        z\n"},
+		{"an empty first header cell over the import preview's +/- marks", "\t名称\t传输方式\n+\t天气\tstdio\n-\tGitHub\thttp\n",
+			"   名称    传输方式\n" +
+				"+  天气    stdio\n" +
+				"-  GitHub  http\n"},
 		{"a line with fewer cells pads only what it has", "A\tB\tC\n长名字\n",
 			"A  B  C\n" +
 				"长名字\n"},
