@@ -16,6 +16,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/icon"
+	"github.com/gatehouse-app/gatehouse/notify"
 	"github.com/gatehouse-app/gatehouse/theme"
 )
 
@@ -45,21 +46,25 @@ type GUIOptions struct {
 }
 
 // wailsDesktop reaches the running window through the Wails runtime: events,
-// OS notifications and attention. Its context exists once the app started.
+// dialogs and attention; and the desktop's notifications through our own
+// notifier (Wails' sends no icon on Linux). Both exist once the app started.
 type wailsDesktop struct {
-	ctx           atomic.Pointer[context.Context]
-	notifications atomic.Bool
+	ctx      atomic.Pointer[context.Context]
+	notifier atomic.Pointer[notify.Notifier]
 }
 
 func (d *wailsDesktop) start(ctx context.Context) {
 	d.ctx.Store(&ctx)
-	// Notifications go over D-Bus; without a session bus they are unavailable
+	// A click on the notification brings the window back. Without a
+	// session bus or a notification service the notifier says so once,
 	// and requests simply wait in the window.
-	if err := wruntime.InitializeNotifications(ctx); err != nil {
-		log.Printf("gatehouse: desktop notifications unavailable: %v", err)
-		return
+	d.notifier.Store(notify.Open(notify.Options{OnActivate: d.Attention}))
+}
+
+func (d *wailsDesktop) stop() {
+	if n := d.notifier.Load(); n != nil {
+		_ = n.Close()
 	}
-	d.notifications.Store(true)
 }
 
 func (d *wailsDesktop) context() (context.Context, bool) {
@@ -77,13 +82,19 @@ func (d *wailsDesktop) Emit(name string, data any) {
 	}
 }
 
-// Notify implements Desktop.
+// Notify implements Desktop: Gatehouse's notification, with its name and
+// icon, replaces the previous one. No notification service is not an error
+// here: the notifier has logged it once.
 func (d *wailsDesktop) Notify(title, body string) error {
-	ctx, ok := d.context()
-	if !ok || !d.notifications.Load() {
-		return errors.New("no notification service")
+	n := d.notifier.Load()
+	if n == nil {
+		return errors.New("the window is not open yet")
 	}
-	return wruntime.SendNotification(ctx, wruntime.NotificationOptions{ID: "gatehouse-request", Title: title, Body: body})
+	err := n.Notify(context.Background(), notify.Message{Summary: title, Body: body, ActionLabel: i18n.M("notify.open").String()})
+	if errors.Is(err, notify.ErrUnavailable) {
+		return nil
+	}
+	return err
 }
 
 // SaveFile implements FileChooser with the system's save dialog.
@@ -190,6 +201,7 @@ func RunGUI(opts GUIOptions) error {
 		},
 		OnShutdown: func(context.Context) {
 			_ = desktopTheme.Close()
+			desktop.stop()
 			if core != nil {
 				if chat, ok := bind[5].(*ChatService); ok {
 					chat.StopAll() // a turn stores what it has before the store closes

@@ -108,7 +108,7 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	defer func() { t.core.Broker.RecordToolRun(run) }()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		err = i18n.Err("tools.error.timeout", "duration", t.core.toolCallTimeout().String())
+		err = i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
 		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err).In(i18n.English)
 		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):

@@ -300,7 +300,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
 	case errors.Is(err, errCallTimedOut):
-		text := fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", turn.CallTimeout)
+		text := fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", i18n.Duration(turn.CallTimeout).In(i18n.English))
 		record(store.OutcomeTimedOut, text, "")
 		return result(CallFailed, text, note, true), nil
 	case err != nil:

@@ -440,10 +440,10 @@ func TestRun_CallTimeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Calls["c1"]
-	if c.State != CallFailed || !strings.Contains(c.Result, "took longer than 200ms") {
+	if c.State != CallFailed || !strings.Contains(c.Result, "took longer than 200 ms") {
 		t.Errorf("call = %+v", c)
 	}
-	if reqs := stand.ChatRequests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "took longer than 200ms") {
+	if reqs := stand.ChatRequests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "took longer than 200 ms") {
 		t.Error("the model was not told the call timed out")
 	}
 	if got := f.runs(t); !slices.Equal(got, []string{store.OutcomeTimedOut}) {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/chat"
@@ -132,12 +131,12 @@ func (e *env) chatList(args []string) error {
 		fmt.Fprintln(e.stdout, i18n.M("cli.chat.none"))
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTITLE")
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, i18n.M("cli.chat.header"))
 	for _, c := range list {
 		title := c.Title
 		if title == "" {
-			title = "(untitled)"
+			title = i18n.M("cli.chat.untitled").String()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.UpdatedAt.Local().Format("2006-01-02 15:04"), oneLine(title))
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -90,7 +89,7 @@ func (e *env) printPreview(p importcfg.Preview) {
 	if len(p.Servers) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, i18n.M("import.cli.header"))
 	for _, s := range p.Servers {
 		mark := "-"

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -137,7 +136,7 @@ func (e *env) printPolicy(v app.ServerPolicyView) error {
 	requests := map[string]i18n.Message{"ask": i18n.M("cli.policies.ask"), "decline": i18n.M("cli.policies.decline"),
 		"mute": i18n.M("cli.policies.muted", "until", v.MutedUntil)}[v.Requests]
 	fmt.Fprintln(e.stdout, i18n.M("cli.policies.requests", "mode", requests))
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	for _, t := range v.Tools {
 		if t.Mode != app.ModeDefault {
 			fmt.Fprintln(tw, i18n.M("cli.policies.tool", "tool", oneLine(t.Name), "mode", toolModeWords[t.Mode]))

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -86,7 +85,7 @@ func (e *env) listProviders(svc *app.ProvidersService) error {
 		fmt.Fprintln(e.stdout, i18n.M("cli.providers.none"))
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, i18n.M("cli.providers.header"))
 	for _, p := range list {
 		name, key := oneLine(p.Name), p.KeyHint

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode"
 
 	"github.com/gatehouse-app/gatehouse/app"
@@ -84,7 +83,7 @@ func (e *env) listServers(core *app.Core) error {
 		fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, i18n.M("cli.servers.header"))
 	for _, s := range servers {
 		state := i18n.M("cli.servers.stateEnabled")

@@ -403,10 +403,10 @@ func TestCLI_URLEverything(t *testing.T) {
 		wantOpened []string
 	}{
 		{"-32042 without a completion notice ends at the time limit", `{"url":"https://example.com/x","errorPath":true}`, `["open","open"]`, 1, "",
-			[]string{prerequisite, "Answer 1: opened in your browser.", "Everything did not confirm within 1s that the web page was finished"},
+			[]string{prerequisite, "Answer 1: opened in your browser.", "Everything did not confirm within 1 s that the web page was finished"},
 			[]string{mustCheck(t, "https://modelcontextprotocol.io").URL}},
 		{"request path: accepted, then no confirmation within the time limit", `{"url":"https://example.com/x"}`, `["open"]`, 1, `"action": "accept"`,
-			[]string{"Finish in your browser. Waiting for Everything to confirm (until ", "gatehouse: Everything did not confirm within 1s"},
+			[]string{"Finish in your browser. Waiting for Everything to confirm (until ", "gatehouse: Everything did not confirm within 1 s"},
 			[]string{example.URL}},
 		{"declined", `{"url":"https://example.com/x"}`, `["decline"]`, 0, `"action": "decline"`, []string{"Answer 1: decline."}, nil},
 		{"cancelled", `{"url":"https://example.com/x"}`, `["cancel"]`, 0, `"action": "cancel"`, []string{"Answer 1: cancel."}, nil},

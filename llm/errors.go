@@ -232,8 +232,8 @@ func (d describer) rateLimited(wait time.Duration) i18n.Message {
 	if wait <= 0 {
 		return i18n.M("llm.error.rateLimited", "provider", d.provider)
 	}
-	seconds := int((wait + time.Second - 1) / time.Second)
-	return i18n.M("llm.error.rateLimitedWait", "provider", d.provider, "seconds", seconds)
+	wait = (wait + time.Second - 1).Truncate(time.Second) // a whole second, not less than asked
+	return i18n.M("llm.error.rateLimitedWait", "provider", d.provider, "duration", i18n.Duration(wait))
 }
 
 // redact removes the API key from text that came from elsewhere (a

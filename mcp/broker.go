@@ -260,7 +260,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 	case errors.Is(err, errRateLimited):
 		return rateLimited()
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout)
+		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
 		b.record(entry)
 		return &sdk.ElicitResult{Action: ActionCancel}, nil // E26: a timeout is a cancel
 	case err != nil:
@@ -412,7 +412,7 @@ func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessagePara
 			b.record(entry)
 			return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return rejected(store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout))
+			return rejected(store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English))
 		}
 		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
 		b.record(entry)
@@ -567,7 +567,7 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 		b.record(entry)
 		return Approval{Reason: i18n.M("mcp.approval.flood")}, nil
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, fmt.Sprintf("no answer within %s", timeout)
+		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
 		b.record(entry)
 		return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, nil
 	case err != nil:
@@ -855,7 +855,7 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 		if timedOut {
 			n.Kind = NoticeTimedOut
 			n.Message = i18n.M("mcp.notice.timedOut", "server", pd.q.Server.Name,
-				"duration", pd.q.Deadline.Sub(pd.q.ReceivedAt).Round(time.Second).String())
+				"duration", i18n.Duration(pd.q.Deadline.Sub(pd.q.ReceivedAt)))
 		}
 		b.addNoticeLocked(n)
 	}
@@ -1166,7 +1166,7 @@ func (b *Broker) watchOpened(o *openedURL, completedEarly bool) {
 	q := o.q
 	timeout := q.Deadline.Sub(q.ReceivedAt)
 	timer := time.AfterFunc(timeout, func() {
-		b.endOpened(o, i18n.Err("mcp.url.noConfirmation", "server", q.Server.Name, "duration", timeout.Round(time.Second).String()))
+		b.endOpened(o, i18n.Err("mcp.url.noConfirmation", "server", q.Server.Name, "duration", i18n.Duration(timeout)))
 	})
 	stopWatch := make(chan struct{})
 	if q.Peer.connDone != nil {

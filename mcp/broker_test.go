@@ -352,8 +352,22 @@ func TestBroker_Lifecycle(t *testing.T) {
 		if err != nil || res.Action != ActionCancel {
 			t.Fatalf("res %+v err %v", res, err)
 		}
-		if h := f.history(t); h[0].Outcome != store.OutcomeTimedOut {
-			t.Errorf("outcome %s", h[0].Outcome)
+		if h := f.history(t); h[0].Outcome != store.OutcomeTimedOut || h[0].Detail != "no answer within 150 ms" {
+			t.Errorf("history: %s, %q; want timed_out, no answer within 150 ms", h[0].Outcome, h[0].Detail)
+		}
+		// The notice says the time as people write it, in either language.
+		var notice *Notice
+		for _, n := range f.broker.Snapshot().Notices {
+			if n.Kind == NoticeTimedOut {
+				notice = &n
+			}
+		}
+		if notice == nil {
+			t.Fatalf("no timed-out notice among %+v", f.broker.Snapshot().Notices)
+		}
+		if en, zh := notice.Message.In(i18n.English), notice.Message.In(i18n.Chinese); !strings.Contains(en, "no answer after 150 ms.") ||
+			!strings.Contains(zh, "150 毫秒内没有答复") {
+			t.Errorf("notice = %q / %q; want the time as 150 ms / 150 毫秒", en, zh)
 		}
 	})
 	t.Run("a request the server withdraws closes and the next is shown", func(t *testing.T) {

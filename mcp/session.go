@@ -115,7 +115,7 @@ func (s *session) run(ctx context.Context) {
 				continue
 			}
 		}
-		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err).In(i18n.English), delay.Round(100*time.Millisecond)))
+		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err).In(i18n.English), i18n.Duration(delay).In(i18n.English)))
 		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, err: err})
 		timer := time.NewTimer(delay)
 		select {

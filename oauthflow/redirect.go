@@ -146,7 +146,7 @@ func (w *Wait) Result(ctx context.Context, timeout time.Duration) (*auth.Authori
 	case err := <-w.fail:
 		return nil, err
 	case <-timer.C:
-		return nil, fmt.Errorf("the browser did not come back from the sign-in within %s", timeout)
+		return nil, i18n.Err("signin.error.noReturn", "duration", i18n.Duration(timeout))
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
