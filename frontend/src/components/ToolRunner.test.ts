@@ -81,8 +81,7 @@ function sentArgs(): unknown {
 describe('ToolRunner', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    tools.byServer = {};
-    tools.calls = {};
+    tools.reset();
     servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: msg('exit status 1') })]);
     mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
