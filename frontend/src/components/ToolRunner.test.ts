@@ -339,6 +339,13 @@ describe('ToolRunner', () => {
     await user.keyboard('{Escape}');
     expect((filter as HTMLInputElement).value).toBe('');
     expect(screen.getByRole('status').textContent).toBe('3 tools');
+    // The list is one tab stop; arrow keys move inside it.
+    await user.tab();
+    expect(document.activeElement?.getAttribute('data-tool')).toBe('book');
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement?.getAttribute('data-tool')).toBe('complex');
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(document.activeElement).toBe(filter);
     // Enter shows the first tool that matches.
     await user.type(filter, 'meeting{Enter}');
     expect(screen.getByRole('heading', { level: 2, name: 'Book a room' })).toBeTruthy();
