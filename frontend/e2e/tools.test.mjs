@@ -147,6 +147,32 @@ describe('the Tools pane', () => {
     await page.setViewportSize(sizes[0]);
   });
 
+  it('at 800×600 the result of a call below the fold is brought into view', async () => {
+    const { page } = app;
+    await page.setViewportSize(sizes[1]);
+    await showServer(page, 'Demo server');
+    if (await back(page).isVisible()) await back(page).click();
+    await toolList(page, 'Demo server').locator('button[data-tool="divide"]').click();
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await page.getByLabel('Arguments (JSON object)').fill('{"a": 1, "b": 4}');
+    await page.getByText('Input schema', { exact: true }).click(); // opened, it pushes the result below the fold
+    // The person scrolled the panel just far enough to see Call at its bottom edge, and presses it.
+    const call = page.getByRole('button', { name: 'Call', exact: true });
+    await page.locator('.tool-detail').evaluate((panel) => {
+      const button = panel.querySelector('button[type="submit"]');
+      panel.scrollTop += button.getBoundingClientRect().bottom - panel.getBoundingClientRect().bottom + 4;
+    });
+    assert.ok((await inView(page, call)).inside);
+    await call.evaluate((b) => b.click());
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.waitFor();
+    await settle(page);
+    const { box } = await inView(page, result.getByText('Result', { exact: true }));
+    assert.ok(box.y + box.height <= sizes[1].height, `the result's heading is below the window: ${JSON.stringify(box)}`);
+    assert.equal((await scrolls(page)).main, 0);
+    await page.setViewportSize(sizes[0]);
+  });
+
   it('the filter narrows the list by name, title or description, counts, says when nothing matches, and Escape clears it', async () => {
     const { page } = app;
     await page.setViewportSize(sizes[0]);
@@ -205,6 +231,7 @@ describe('the Tools pane', () => {
     await result.getByText('2 + 40 = 42').waitFor();
     // A second tool's arguments are kept too, apart from the first's.
     await list.locator('button[data-tool="forecast"]').click();
+    await page.getByRole('tab', { name: 'Form' }).click();
     await field('city').fill('Oslo');
     await list.locator('button[data-tool="add"]').click();
     await field('b').fill('41');
