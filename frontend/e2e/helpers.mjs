@@ -188,6 +188,9 @@ export async function openTool(page, serverName, toolName) {
   const picker = page.getByLabel('Server', { exact: true });
   const value = await picker.locator('option', { hasText: serverName }).first().getAttribute('value');
   await picker.selectOption(value);
+  // A narrow window shows the chosen tool or the list: back to the list first.
+  const back = page.getByRole('button', { name: 'All tools' });
+  if (await back.isVisible()) await back.click();
   const list = page.getByRole('navigation', { name: `Tools of ${serverName}` });
   await list.locator(`button[data-tool="${toolName}"]`).click();
 }

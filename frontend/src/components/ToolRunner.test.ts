@@ -81,8 +81,7 @@ function sentArgs(): unknown {
 describe('ToolRunner', () => {
   beforeEach(() => {
     vi.clearAllMocks();
-    tools.byServer = {};
-    tools.calls = {};
+    tools.reset();
     servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: msg('exit status 1') })]);
     mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
@@ -272,6 +271,84 @@ describe('ToolRunner', () => {
     const user = await openTool('complex');
     await user.click(screen.getByRole('button', { name: 'Call' }));
     expect(await screen.findByText('The call failed: the server is not connected')).toBeTruthy();
+  });
+
+  it('switching to another tool and back keeps what was typed in each', async () => {
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText(/^Title/), 'Planning');
+    await user.click(screen.getByRole('button', { name: /complex/ }));
+    await fireEvent.input(screen.getByLabelText('Arguments (JSON object)'), { target: { value: '{"x": 1}' } });
+    await user.click(screen.getByRole('button', { name: /Book a room/ }));
+    expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe('Planning');
+    await user.click(screen.getByRole('button', { name: /complex/ }));
+    expect((screen.getByLabelText('Arguments (JSON object)') as HTMLTextAreaElement).value).toBe('{"x": 1}');
+  });
+
+  it('leaving the pane and coming back keeps the server, the tool, the arguments and the last result', async () => {
+    mocked.listTools.mockImplementation(async (id: string) => (id === 's3' ? [everyKind, jsonOnly] : [everyKind]));
+    servers.set([server('s1', 'Demo'), server('s3', 'Other')]);
+    const user = userEvent.setup();
+    const pane = render(ToolRunner);
+    await user.selectOptions(screen.getByLabelText('Server'), 's3');
+    await user.click(await screen.findByRole('button', { name: /complex/ }));
+    await fireEvent.input(screen.getByLabelText('Arguments (JSON object)'), { target: { value: '{"x": 1}' } });
+    await user.click(screen.getByRole('button', { name: 'Call' }));
+    expect(await screen.findByText('booked')).toBeTruthy();
+    pane.unmount();
+
+    render(ToolRunner);
+    expect((screen.getByLabelText('Server') as HTMLSelectElement).value).toBe('s3');
+    expect(screen.getByRole('button', { name: /complex/ }).getAttribute('aria-current')).toBe('true');
+    expect((screen.getByLabelText('Arguments (JSON object)') as HTMLTextAreaElement).value).toBe('{"x": 1}');
+    expect(screen.getByText('booked')).toBeTruthy();
+  });
+
+  it('a tool the server stops listing no longer shows its form', async () => {
+    let listChanged: (id: string) => void = () => {};
+    mocked.onToolsChanged.mockImplementation((cb) => {
+      listChanged = cb;
+      return () => {};
+    });
+    const stop = tools.start();
+    const user = await openTool('Book a room');
+    await user.type(screen.getByLabelText(/^Title/), 'Planning');
+    mocked.listTools.mockResolvedValue([jsonOnly]);
+    listChanged('s1');
+    expect(await screen.findByText('Choose a tool to call it.')).toBeTruthy();
+    expect(screen.queryByLabelText(/^Title/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /Book a room/ })).toBeNull();
+    // Listed again, it starts with nothing typed.
+    mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
+    listChanged('s1');
+    await user.click(await screen.findByRole('button', { name: /Book a room/ }));
+    expect((screen.getByLabelText(/^Title/) as HTMLInputElement).value).toBe('');
+    stop();
+  });
+
+  it('the filter narrows the list, counts what it shows, says when nothing matches, and Escape clears it', async () => {
+    mocked.listTools.mockResolvedValue([everyKind, jsonOnly, tool('weather', { description: 'The forecast for a city' })]);
+    const user = userEvent.setup();
+    render(ToolRunner);
+    const filter = await screen.findByRole('searchbox', { name: 'Filter the tools of Demo' });
+    expect(screen.getByRole('status').textContent).toBe('3 tools');
+    await user.type(filter, 'city');
+    expect(screen.getAllByRole('button', { name: /./ }).filter((b) => b.dataset.tool).map((b) => b.dataset.tool)).toEqual(['weather']);
+    expect(screen.getByRole('status').textContent).toBe('1 of 3 tools');
+    await user.type(filter, 'x');
+    expect(screen.getByText('No tool matches “cityx”.')).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect((filter as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('status').textContent).toBe('3 tools');
+    // The list is one tab stop; arrow keys move inside it.
+    await user.tab();
+    expect(document.activeElement?.getAttribute('data-tool')).toBe('book');
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement?.getAttribute('data-tool')).toBe('complex');
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(document.activeElement).toBe(filter);
+    // Enter shows the first tool that matches.
+    await user.type(filter, 'meeting{Enter}');
+    expect(screen.getByRole('heading', { level: 2, name: 'Book a room' })).toBeTruthy();
   });
 
   it('a server that is not connected says why instead of listing tools', async () => {

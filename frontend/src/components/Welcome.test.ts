@@ -28,7 +28,7 @@ describe('Welcome', () => {
     mocked.welcomeDismissed.mockResolvedValue(false);
     servers.set([]);
     servers.loaded = false;
-    tools.wanted = null;
+    tools.reset();
     welcome.dismissed = null;
     welcome.error = '';
   });

@@ -1,9 +1,14 @@
 // The tools store: the tool list of each server the person has looked at,
-// reloaded when the Go core says a server's tools changed (tools:changed).
+// reloaded when the Go core says a server's tools changed (tools:changed),
+// and what the Tools pane shows — the chosen server and tool, the filter,
+// each tool's typed arguments and its last call. It lives here rather than in
+// the pane, which App mounts only while it is shown, so that a person who
+// looks at History and comes back finds the pane as they left it.
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import type { ToolResultView, ToolView } from './api';
+import type { ArgumentCheck, ToolResultView, ToolView } from './api';
+import { formValues, initialState, type FormState } from './formvalues';
 
 /** One tool's latest call: running, or its result or failure. */
 export interface CallState {
@@ -16,7 +21,7 @@ export interface CallState {
   error: string;
 }
 
-/** The key of a tool's call state. */
+/** The key of a tool's call state and draft. */
 export function callKey(serverID: string, tool: string): string {
   return `${serverID}\u0000${tool}`;
 }
@@ -27,18 +32,104 @@ export interface ToolList {
   error: string;
 }
 
+/**
+ * ToolDraft is what the person typed for one tool, kept while they look at
+ * other tools or panes. It belongs to one version of the tool's input schema:
+ * a draft for a schema the server no longer lists is dropped, never shown.
+ */
+export interface ToolDraft {
+  /** The tool's input schema the draft was made for. */
+  schema: string;
+  form: FormState;
+  tab: 'form' | 'json';
+  jsonText: string;
+  /** The JSON was written by the person (not made from the form). */
+  jsonDirty: boolean;
+  /** Call was pressed: every field's problem shows, touched or not. */
+  triedCall: boolean;
+  /** The JSON was edited after the last call: that call's verdict is stale. */
+  editedSinceCall: boolean;
+  /** Go's latest reading of the form's values. */
+  checked: ArgumentCheck | null;
+  /** Why the values could not be checked, if they could not. */
+  problem: string;
+}
+
+/** A fresh draft for a tool: its schema defaults, on the form when the form can show every argument. */
+export function newDraft(tool: ToolView): ToolDraft {
+  return {
+    schema: tool.inputSchema,
+    form: initialState(tool.form.fields),
+    tab: tool.form.complete ? 'form' : 'json',
+    jsonText: '{}',
+    jsonDirty: false,
+    triedCall: false,
+    editedSinceCall: false,
+    checked: null,
+    problem: '',
+  };
+}
+
+/**
+ * The tools that match what was typed in the filter: every word of it appears
+ * in the tool's name, title or description, in any case. An empty filter
+ * matches every tool. The order is the server's.
+ */
+export function filterTools(list: ToolView[], filter: string): ToolView[] {
+  const words = filter.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return list;
+  return list.filter((tool) => {
+    const text = `${tool.name}\n${tool.title}\n${tool.description}`.toLocaleLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** How long typing pauses before Go reads the form's values. */
+const checkDelayMs = 250;
+
 class ToolsStore {
   byServer = $state<Record<string, ToolList>>({});
   calls = $state<Record<string, CallState>>({});
-  /**
-   * A server and tool to show in the Tools pane, asked for from elsewhere
-   * (the welcome's "Try the demo"); the pane takes it once the tool is listed.
-   */
-  wanted = $state<{ serverID: string; tool: string } | null>(null);
+  /** The server the Tools pane shows ('' before one is chosen). */
+  serverID = $state('');
+  /** The tool chosen on each server, by name. */
+  chosen = $state<Record<string, string>>({});
+  /** What is typed in the tool filter. */
+  filter = $state('');
+  /** Each tool's typed arguments, by callKey. */
+  drafts = $state<Record<string, ToolDraft>>({});
 
-  /** Asks the Tools pane to show serverID with tool chosen. */
+  // Not shown, so not $state: the connection each list was loaded for, the
+  // newest load and check per key (an older answer that comes late is
+  // dropped), and the timers of checks waiting for typing to pause.
+  private loadedFor: Record<string, string> = {};
+  private loads: Record<string, number> = {};
+  private checks: Record<string, number> = {};
+  private timers: Record<string, ReturnType<typeof setTimeout>> = {};
+
+  /** Shows serverID in the Tools pane with tool chosen (the welcome's "Try the demo"), and clears the filter so the list shows it. */
   choose(serverID: string, tool: string): void {
-    this.wanted = { serverID, tool };
+    this.serverID = serverID;
+    this.chosen[serverID] = tool;
+    this.filter = '';
+  }
+
+  /** Chooses a tool of the shown server. */
+  pick(tool: string): void {
+    if (this.serverID) this.chosen[this.serverID] = tool;
+  }
+
+  /** Forgets everything the pane remembers (for tests). */
+  reset(): void {
+    for (const timer of Object.values(this.timers)) clearTimeout(timer);
+    this.byServer = {};
+    this.calls = {};
+    this.serverID = '';
+    this.chosen = {};
+    this.filter = '';
+    this.drafts = {};
+    this.loadedFor = {};
+    this.timers = {};
   }
 
   start(): () => void {
@@ -51,8 +142,16 @@ class ToolsStore {
     return this.byServer[serverID];
   }
 
-  // The newest load per server: an older load that answers late is dropped.
-  private loads: Record<string, number> = {};
+  /**
+   * Loads a server's tools unless they were loaded for this connection
+   * already; connection names it (the time it connected), so that a
+   * reconnect loads them again while coming back to the pane does not.
+   */
+  follow(serverID: string, connection: string): void {
+    if (this.loadedFor[serverID] === connection && this.byServer[serverID]) return;
+    this.loadedFor[serverID] = connection;
+    void this.load(serverID);
+  }
 
   async load(serverID: string): Promise<void> {
     const mine = (this.loads[serverID] = (this.loads[serverID] ?? 0) + 1);
@@ -60,14 +159,82 @@ class ToolsStore {
     this.byServer[serverID] = { tools: prev?.tools ?? [], loading: true, error: '' };
     try {
       const tools = await api.listTools(serverID);
-      if (this.loads[serverID] === mine) this.byServer[serverID] = { tools, loading: false, error: '' };
+      if (this.loads[serverID] !== mine) return;
+      this.byServer[serverID] = { tools, loading: false, error: '' };
+      this.forgetGone(serverID, tools);
     } catch (e) {
       if (this.loads[serverID] === mine) this.byServer[serverID] = { tools: [], loading: false, error: api.errorText(e) };
     }
   }
 
-  forget(serverID: string): void {
-    delete this.byServer[serverID];
+  /**
+   * Drops what the pane kept for tools the server no longer lists: the
+   * choice, drafts (also of a tool whose input schema changed) and finished
+   * calls. A running call stays, so that it can still be cancelled.
+   */
+  private forgetGone(serverID: string, list: ToolView[]): void {
+    const schemas = new Map(list.map((tool) => [tool.name, tool.inputSchema]));
+    const chosen = this.chosen[serverID];
+    if (chosen !== undefined && !schemas.has(chosen)) delete this.chosen[serverID];
+    const prefix = callKey(serverID, '');
+    for (const [key, draft] of Object.entries(this.drafts)) {
+      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== draft.schema) this.dropDraft(key);
+    }
+    for (const [key, call] of Object.entries(this.calls)) {
+      if (key.startsWith(prefix) && !schemas.has(key.slice(prefix.length)) && !call.running) delete this.calls[key];
+    }
+  }
+
+  private dropDraft(key: string): void {
+    clearTimeout(this.timers[key]);
+    delete this.timers[key];
+    delete this.drafts[key];
+  }
+
+  /** The person's draft for a tool, if they have one for its current input schema. */
+  draft(serverID: string, tool: ToolView): ToolDraft | undefined {
+    const d = this.drafts[callKey(serverID, tool.name)];
+    return d && d.schema === tool.inputSchema ? d : undefined;
+  }
+
+  /** The draft for a tool, made fresh when there is none for its current input schema. */
+  openDraft(serverID: string, tool: ToolView): ToolDraft {
+    const key = callKey(serverID, tool.name);
+    if (this.drafts[key]?.schema !== tool.inputSchema) {
+      this.dropDraft(key);
+      this.drafts[key] = newDraft(tool);
+    }
+    return this.drafts[key];
+  }
+
+  /**
+   * Asks Go what a tool's form values make and what is wrong with them, and
+   * keeps the answer on its draft; the latest answer wins.
+   */
+  async check(serverID: string, tool: ToolView): Promise<ArgumentCheck | null> {
+    const key = callKey(serverID, tool.name);
+    clearTimeout(this.timers[key]);
+    const draft = this.drafts[key];
+    if (!draft) return null;
+    const n = (this.checks[key] = (this.checks[key] ?? 0) + 1);
+    try {
+      const c = await api.checkArguments(serverID, tool.name, formValues(tool.form.fields, draft.form));
+      if (this.checks[key] === n && this.drafts[key] === draft) {
+        draft.checked = c;
+        draft.problem = '';
+      }
+      return c;
+    } catch (e) {
+      if (this.checks[key] === n && this.drafts[key] === draft) draft.problem = api.errorText(e);
+      return null;
+    }
+  }
+
+  /** Checks a tool's form once typing pauses. */
+  checkSoon(serverID: string, tool: ToolView): void {
+    const key = callKey(serverID, tool.name);
+    clearTimeout(this.timers[key]);
+    this.timers[key] = setTimeout(() => void this.check(serverID, tool), checkDelayMs);
   }
 
   call(serverID: string, tool: string): CallState | undefined {
