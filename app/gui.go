@@ -97,6 +97,15 @@ func (d *wailsDesktop) Notify(title, body string) error {
 	return err
 }
 
+// Withdraw implements Desktop: the answered question's notification goes.
+func (d *wailsDesktop) Withdraw() {
+	if n := d.notifier.Load(); n != nil {
+		if err := n.Withdraw(context.Background()); err != nil {
+			log.Print("gatehouse: ", err)
+		}
+	}
+}
+
 // SaveFile implements FileChooser with the system's save dialog.
 func (d *wailsDesktop) SaveFile(title, defaultName string) (string, error) {
 	ctx, ok := d.context()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"log"
+	"sync"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/forms"
@@ -106,10 +107,12 @@ type HistoryPage struct {
 const HistoryPageSize = 100
 
 // Desktop is what the question service needs from the window system beyond
-// events: an OS notification and a request for the window's attention. The
-// GUI implements it with the Wails runtime.
+// events: an OS notification, taking it back, and a request for the window's
+// attention. The GUI implements it with the Wails runtime and the notifier.
 type Desktop interface {
 	Notify(title, body string) error
+	// Withdraw takes the notification off the screen, if one is there.
+	Withdraw()
 	Attention()
 }
 
@@ -120,10 +123,16 @@ var ErrNotOpen = mcp.ErrNotOpen
 // QuestionService is bound to the frontend: it shows the broker's questions
 // (consent dialog, its queue, opened pages, notices) and passes the person's
 // answers to the broker, which owns them; plus policies and history. It
-// keeps no state of its own about any question.
+// keeps no state of its own about any question, only which one the desktop
+// notification announces.
 type QuestionService struct {
 	core    *Core
 	desktop Desktop
+
+	// notifyMu orders showing and withdrawing the notification; notified
+	// is the ID of the question it announces ("" when none).
+	notifyMu sync.Mutex
+	notified string
 }
 
 // NewQuestionService returns the service: from now on the window answers
@@ -132,7 +141,10 @@ type QuestionService struct {
 func NewQuestionService(core *Core, desktop Desktop) *QuestionService {
 	s := &QuestionService{core: core, desktop: desktop}
 	core.SetAnswerer(nil) // the window answers through the broker's operations
-	core.Broker.Subscribe(func(snap mcp.Snapshot) { core.emit(EventQuestions, snapshotView(snap)) })
+	core.Broker.Subscribe(func(snap mcp.Snapshot) {
+		core.emit(EventQuestions, snapshotView(snap))
+		s.withdrawAnswered(snap)
+	})
 	return s
 }
 
@@ -320,10 +332,40 @@ func (s *QuestionService) NotifyUnfocused(id string) error {
 	}
 	s.desktop.Attention()
 	title := i18n.M("notify.title", "server", q.Server.Name).String()
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
 	if err := s.desktop.Notify(title, truncate(q.Message, 200)); err != nil {
 		log.Printf("gatehouse: no desktop notification (%v); the request waits in the window", err)
+		return nil
 	}
+	s.notified = id
 	return nil
+}
+
+// withdrawAnswered takes the notification off the screen once the question
+// it announces has left the dialog (answered, cancelled or timed out): a
+// notification that still asks after the answer was given misleads. The
+// desktop is called off the broker's goroutine, under notifyMu, so that a
+// withdrawal never removes the notification of a newer question.
+func (s *QuestionService) withdrawAnswered(snap mcp.Snapshot) {
+	if s.desktop == nil {
+		return
+	}
+	s.notifyMu.Lock()
+	announced := s.notified
+	s.notifyMu.Unlock()
+	if announced == "" || (snap.Current != nil && snap.Current.ID == announced) {
+		return
+	}
+	go func() {
+		s.notifyMu.Lock()
+		defer s.notifyMu.Unlock()
+		if s.notified != announced {
+			return // withdrawn already, or a newer question's notification
+		}
+		s.desktop.Withdraw()
+		s.notified = ""
+	}()
 }
 
 // onScreen returns the question on screen if it has the given ID: only

@@ -219,6 +219,7 @@ type desktopRecorder struct {
 	mu        sync.Mutex
 	titles    []string
 	attention int
+	withdrawn int
 	fail      error
 }
 
@@ -227,6 +228,18 @@ func (d *desktopRecorder) Notify(title, body string) error {
 	defer d.mu.Unlock()
 	d.titles = append(d.titles, title+" | "+body)
 	return d.fail
+}
+
+func (d *desktopRecorder) Withdraw() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.withdrawn++
+}
+
+func (d *desktopRecorder) withdrawals() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.withdrawn
 }
 
 func (d *desktopRecorder) Attention() {
@@ -270,4 +283,41 @@ func TestQuestionService_NotifyUnfocused(t *testing.T) {
 		t.Errorf("submit after notification: %+v %v", res, err)
 	}
 	<-done
+	if desk.withdrawals() != 0 {
+		t.Errorf("a notification that failed to show was withdrawn %d times", desk.withdrawals())
+	}
+}
+
+// TestQuestionService_AnsweredQuestionsNotificationGoesAway: once the
+// question a notification announced is answered, the notification is taken
+// off the screen; it stays while the question is still open.
+func TestQuestionService_AnsweredQuestionsNotificationGoesAway(t *testing.T) {
+	core, rec := openTestCore(t)
+	desk := &desktopRecorder{}
+	svc := NewQuestionService(core, desk)
+	tools := NewToolsService(core)
+	if err := core.ConnectAll(); err != nil {
+		t.Fatal(err)
+	}
+	id := demoID(t, core)
+	waitUntil(t, "the demo server to connect", func() bool { st, _ := core.Manager.Status(id); return st.State == "connected" })
+
+	done := make(chan struct{})
+	go func() { _, _ = tools.Call("n", id, "ask_city", ""); close(done) }()
+	v := shownRequest(t, rec, 0)
+	if err := svc.NotifyUnfocused(v.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Typing into the form publishes snapshots; the question is still open.
+	if _, err := svc.Validate(v.ID, map[string]any{"city": "Os"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := desk.withdrawals(); n != 0 {
+		t.Fatalf("the notification of an open question was withdrawn %d times", n)
+	}
+	if res, err := svc.Submit(v.ID, map[string]any{"city": "Oslo"}); err != nil || !res.Sent {
+		t.Fatalf("submit: %+v %v", res, err)
+	}
+	<-done
+	waitUntil(t, "the notification to be withdrawn", func() bool { return desk.withdrawals() == 1 })
 }

@@ -225,6 +225,25 @@ func (n *Notifier) Notify(ctx context.Context, m Message) error {
 	return nil
 }
 
+// Withdraw takes Gatehouse's notification off the screen, if one is there:
+// the question it announced was answered, so it no longer asks for anything.
+func (n *Notifier) Withdraw(ctx context.Context) error {
+	n.mu.Lock()
+	id := n.shown
+	n.shown = 0
+	n.mu.Unlock()
+	if id == 0 || n.conn == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	call := n.conn.Object(serviceName, servicePath).CallWithContext(ctx, serviceInterface+".CloseNotification", 0, id)
+	if call.Err != nil {
+		return fmt.Errorf("withdrawing the desktop notification: %w", call.Err)
+	}
+	return nil
+}
+
 // unavailableNow logs, once until notifications work again, that there is
 // no notification service, and returns ErrUnavailable with the cause.
 func (n *Notifier) unavailableNow(cause error) error {

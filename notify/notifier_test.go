@@ -92,6 +92,7 @@ type service struct {
 	mu           sync.Mutex
 	lastID       uint32
 	calls        chan notifyCall
+	closed       chan uint32
 }
 
 func (s *service) GetCapabilities() ([]string, *dbus.Error) { return s.capabilities, nil }
@@ -119,7 +120,10 @@ func (s *service) Notify(msg dbus.Message, appName string, replacesID uint32, ap
 	return id, nil
 }
 
-func (s *service) CloseNotification(id uint32) *dbus.Error { return nil }
+func (s *service) CloseNotification(id uint32) *dbus.Error {
+	s.closed <- id
+	return nil
+}
 
 // startService owns org.freedesktop.Notifications on the bus at addr.
 func startService(t *testing.T, addr string, capabilities ...string) *service {
@@ -129,7 +133,7 @@ func startService(t *testing.T, addr string, capabilities ...string) *service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	s := &service{conn: conn, capabilities: capabilities, calls: make(chan notifyCall, 8)}
+	s := &service{conn: conn, capabilities: capabilities, calls: make(chan notifyCall, 8), closed: make(chan uint32, 8)}
 	if err := conn.Export(s, servicePath, serviceInterface); err != nil {
 		t.Fatal(err)
 	}
@@ -389,5 +393,48 @@ func TestNotification_ADaemonThatStartsLaterIsUsed(t *testing.T) {
 	}
 	if len(lines) != 1 {
 		t.Errorf("log = %q; want the one line of the time without a daemon", lines)
+	}
+}
+
+func TestNotification_AnAnsweredQuestionsNotificationGoesAway(t *testing.T) {
+	addr := startBus(t)
+	svc := startService(t, addr, "body")
+	n := startNotifier(t, addr, Options{})
+	// Nothing on screen: nothing to withdraw, and no call is made.
+	if err := n.Withdraw(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Notify(context.Background(), question("Which city?")); err != nil {
+		t.Fatal(err)
+	}
+	svc.next(t)
+	svc.mu.Lock()
+	id := svc.lastID
+	svc.mu.Unlock()
+	if err := n.Withdraw(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-svc.closed:
+		if got != id {
+			t.Errorf("closed notification %d, want Gatehouse's %d", got, id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answered question's notification was not withdrawn")
+	}
+	// Withdrawn once: the next question's notification is a new one.
+	if err := n.Withdraw(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-svc.closed:
+		t.Errorf("withdrew %d again", got)
+	default:
+	}
+	if err := n.Notify(context.Background(), question("Which day?")); err != nil {
+		t.Fatal(err)
+	}
+	if next := svc.next(t); next.ReplacesID != 0 {
+		t.Errorf("after a withdrawal the next notification replaces %d, want a new one", next.ReplacesID)
 	}
 }
