@@ -26,7 +26,8 @@ describe('ServerEditor', () => {
       if (input.transport === 'stdio' && !input.command) errs.command = 'Say which program to run.';
       if (input.transport === 'http' && !/^https?:\/\//.test(input.url)) errs.url = 'Use an http:// or https:// address.';
       if (input.env.BAD !== undefined) errs['env.BAD'] = 'BAD is not allowed.';
-      return errs;
+      // Go sends a map, so its keys arrive sorted (command before name), not in the order of the form.
+      return Object.fromEntries(Object.entries(errs).sort());
     });
   });
 
@@ -35,7 +36,7 @@ describe('ServerEditor', () => {
     render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
 
     await waitFor(() => expect(mocked.validateServer).toHaveBeenCalled());
-    // Nothing was typed yet, so no red text, but beside Save the dialog says what it needs.
+    // Nothing was typed yet, so no red text, but beside Save the dialog says what it needs, in the form's order.
     expect(screen.queryByText('Give the server a name.')).toBeNull();
     const needed = screen.getByText('To save, fill in: Name, Command.');
     expect(saveButton().getAttribute('aria-describedby')).toBe(needed.id);
