@@ -38,7 +38,9 @@ describe('servers and tools on a fresh data folder', () => {
     // Go's validation answers as the person types: a duplicate name is refused inline.
     await dialog.getByLabel('Name').fill('Demo server');
     await dialog.getByText('A server named "Demo server" already exists.').waitFor();
-    assert.equal(await dialog.getByRole('button', { name: 'Save' }).isDisabled(), true);
+    // Save then shows the problem at its field and stays open.
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    assert.equal(await dialog.getByLabel('Name').evaluate((el) => el === document.activeElement), true);
     await dialog.getByLabel('Name').fill('Everything');
 
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -2,7 +2,7 @@
 // tests check what the dialog does with Go's answers (app/providers_test.go
 // tests Go's side against stand-in endpoints).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/svelte';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { ProviderInput } from '../lib/api';
@@ -91,11 +91,10 @@ describe('ProviderEditor', () => {
     expect(screen.queryByLabelText(/The provider offers/)).toBeNull();
   });
 
-  it('keeps Save disabled and says why while Go finds the input incomplete, with errors beside the fields', async () => {
+  it('says beside Save what is missing while Go finds the input incomplete, with errors beside the fields', async () => {
     const user = userEvent.setup();
     open();
     await waitFor(() => expect(mocked.validateProvider).toHaveBeenCalled());
-    expect(saveButton().disabled).toBe(true);
     expect(screen.getByText('To save, fill in: Name, Base URL, Model.')).toBeTruthy();
 
     const baseUrl = screen.getByLabelText('Base URL');
@@ -117,7 +116,39 @@ describe('ProviderEditor', () => {
     await user.type(baseUrl, 'h');
     expect(screen.queryByText('The base URL must be an http or https address.')).toBeNull();
     expect(baseUrl.getAttribute('aria-invalid')).toBeNull();
-    expect(saveButton().disabled).toBe(true);
+  });
+
+  it('Enter right after fixing the model saves with what is on screen, and an incomplete form shows its problems instead', async () => {
+    const user = userEvent.setup();
+    const saved = providerView('p1', 'Ollama');
+    mocked.addProvider.mockResolvedValue(saved);
+    const onsaved = vi.fn();
+    render(ProviderEditor, { provider: null, presets: presets(), onsaved, onclose: () => {}, debounceMs: 60_000 });
+    await waitFor(() => expect(mocked.validateProvider).toHaveBeenCalledTimes(1));
+
+    await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');
+    await user.click(screen.getByLabelText('Name'));
+    await user.keyboard('{Enter}');
+    const model = screen.getByLabelText('Model');
+    expect(await screen.findByText('Choose a model; Test lists the models the provider offers.')).toBeTruthy();
+    expect(document.activeElement).toBe(model);
+    expect(mocked.addProvider).not.toHaveBeenCalled();
+
+    await user.type(model, 'qwen3:8b{Enter}');
+    await waitFor(() => expect(onsaved).toHaveBeenCalledWith(saved));
+    expect(mocked.addProvider).toHaveBeenCalledWith(expect.objectContaining({ preset: 'ollama', model: 'qwen3:8b' }));
+  });
+
+  it('Escape with unsaved input asks first, and Discard closes without saving', async () => {
+    const user = userEvent.setup();
+    const { onclose } = open();
+    await user.type(screen.getByLabelText('Name'), 'Mine');
+    await user.keyboard('{Escape}');
+    const ask = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    expect(onclose).not.toHaveBeenCalled();
+    await user.click(within(ask).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    expect(mocked.addProvider).not.toHaveBeenCalled();
   });
 
   it('Save sends the input, with the API key typed into a password field', async () => {

@@ -26,19 +26,20 @@ describe('ServerEditor', () => {
       if (input.transport === 'stdio' && !input.command) errs.command = 'Say which program to run.';
       if (input.transport === 'http' && !/^https?:\/\//.test(input.url)) errs.url = 'Use an http:// or https:// address.';
       if (input.env.BAD !== undefined) errs['env.BAD'] = 'BAD is not allowed.';
-      return errs;
+      // Go sends a map, so its keys arrive sorted (command before name), not in the order of the form.
+      return Object.fromEntries(Object.entries(errs).sort());
     });
   });
 
-  it("shows Go's field errors next to their fields and keeps Save disabled", async () => {
+  it("shows Go's field errors next to their fields, and names beside Save what is still missing", async () => {
     const user = userEvent.setup();
     render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
 
     await waitFor(() => expect(mocked.validateServer).toHaveBeenCalled());
-    expect(saveButton().disabled).toBe(true);
-    // Nothing was typed yet, so no red text, but Save says what it waits for.
+    // Nothing was typed yet, so no red text, but beside Save the dialog says what it needs, in the form's order.
     expect(screen.queryByText('Give the server a name.')).toBeNull();
-    expect(screen.getByText('To save, fill in: Name, Command.')).toBeTruthy();
+    const needed = screen.getByText('To save, fill in: Name, Command.');
+    expect(saveButton().getAttribute('aria-describedby')).toBe(needed.id);
 
     const name = screen.getByLabelText('Name');
     await user.type(name, 'Demo');
@@ -46,7 +47,7 @@ describe('ServerEditor', () => {
     // The message is tied to its field for screen readers.
     expect(name.getAttribute('aria-invalid')).toBe('true');
     expect(name.getAttribute('aria-describedby')).toBe(err.id);
-    expect(saveButton().disabled).toBe(true);
+    expect(screen.getByText('To save, fill in: Command.')).toBeTruthy();
 
     await user.type(screen.getByLabelText('Environment variables'), 'BAD=1');
     expect(await screen.findByText('BAD is not allowed.')).toBeTruthy();
@@ -54,8 +55,64 @@ describe('ServerEditor', () => {
     await user.clear(screen.getByLabelText('Environment variables'));
     await user.type(name, '2');
     await user.type(screen.getByLabelText('Command'), 'node');
-    await waitFor(() => expect(saveButton().disabled).toBe(false));
-    expect(screen.queryByText(/already exists/)).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/already exists/)).toBeNull());
+    expect(screen.queryByText(/To save, fill in/)).toBeNull();
+  });
+
+  it('Save on an empty form shows what is missing at each field and moves to the first', async () => {
+    const user = userEvent.setup();
+    render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenCalled());
+    await user.click(saveButton());
+
+    expect(await screen.findByText('Give the server a name.')).toBeTruthy();
+    expect(screen.getByText('Say which program to run.')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    expect(mocked.addServer).not.toHaveBeenCalled();
+  });
+
+  it('Enter right after fixing an error saves, without waiting for the pause before the next check', async () => {
+    const user = userEvent.setup();
+    const saved = server('s1', 'Everything');
+    mocked.addServer.mockResolvedValue(saved);
+    const onsaved = vi.fn();
+    // The pause before a check is longer than the test: only Save's own check can answer in time.
+    render(ServerEditor, { server: null, onclose: () => {}, onsaved, debounceMs: 60_000 });
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenCalledTimes(1));
+
+    const name = screen.getByLabelText('Name');
+    await user.type(name, 'Demo');
+    await user.type(screen.getByLabelText('Command'), 'node{Enter}');
+    expect(await screen.findByText('A server named Demo already exists.')).toBeTruthy();
+    expect(document.activeElement).toBe(name);
+    expect(mocked.addServer).not.toHaveBeenCalled();
+
+    await user.type(name, '2{Enter}');
+    await waitFor(() => expect(onsaved).toHaveBeenCalledWith(saved));
+    expect(mocked.addServer).toHaveBeenCalledWith(expect.objectContaining({ name: 'Demo2', command: 'node' }));
+  });
+
+  it('Escape on an untouched editor closes it at once; with input it asks, and Keep editing keeps the input', async () => {
+    const user = userEvent.setup();
+    const onclose = vi.fn();
+    const { unmount } = render(ServerEditor, { server: null, onclose, debounceMs: 0 });
+    await user.click(screen.getByLabelText('Name'));
+    await user.keyboard('{Escape}');
+    expect(onclose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    unmount();
+
+    render(ServerEditor, { server: null, onclose, debounceMs: 0 });
+    const name = screen.getAllByLabelText('Name').at(-1) as HTMLInputElement;
+    await user.type(name, 'Half-typed');
+    await user.keyboard('{Escape}');
+    const ask = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    expect(document.activeElement?.textContent).toBe('Keep editing');
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(ask.isConnected).toBe(false);
+    expect(name.value).toBe('Half-typed');
+    expect(onclose).toHaveBeenCalledTimes(1);
   });
 
   it('reports lines it cannot read without asking Go', async () => {
