@@ -14,7 +14,7 @@ import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import * as Theme from '../../wailsjs/go/app/ThemeService';
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
 import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTheme, EventTools } from './events';
 import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
@@ -668,6 +668,11 @@ export function onPoliciesChanged(cb: (serverID: string) => void): Unsubscribe {
 /** Calls cb whenever Settings → Theme or the desktop's light/dark preference changes. */
 export function onThemeChanged(cb: (v: ThemeView) => void): Unsubscribe {
   return on(EventTheme, (v) => cb(v as ThemeView));
+}
+
+/** Quits Gatehouse (Ctrl+Q), as closing its window does: Go saves the window's size and closes every server. */
+export function quitApp(): void {
+  if ((window as unknown as { runtime?: unknown }).runtime) Quit();
 }
 
 /** A fresh ID for a tool call, so that it can be cancelled. */

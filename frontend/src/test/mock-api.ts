@@ -86,5 +86,6 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     setRequestPolicy: vi.fn(async () => {}),
     resetPolicies: vi.fn(async () => {}),
     onPoliciesChanged: vi.fn(() => () => {}),
+    quitApp: vi.fn(),
   };
 }
