@@ -30,3 +30,8 @@ if (typeof HTMLElement !== 'undefined' && !('inert' in HTMLElement.prototype)) {
     configurable: true,
   });
 }
+
+// jsdom has no layout, so nothing would count as shown: everything is.
+if (typeof Element !== 'undefined' && !('checkVisibility' in Element.prototype)) {
+  Object.defineProperty(Element.prototype, 'checkVisibility', { value: () => true, configurable: true });
+}

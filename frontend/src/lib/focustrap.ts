@@ -11,8 +11,8 @@
 const candidates = 'a[href], button, input, select, textarea, summary, [tabindex]';
 
 function shown(el: HTMLElement): boolean {
-  // jsdom has no layout: everything counts as shown there.
-  return typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true }) : true;
+  if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true });
+  return el.getClientRects().length > 0; // an engine older than checkVisibility
 }
 
 function isRadio(el: Element | null): el is HTMLInputElement {
