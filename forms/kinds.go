@@ -43,6 +43,11 @@ type kindSpec struct {
 	wrongType i18n.Message
 	// badFormat answers a string that does not have the kind's format.
 	badFormat i18n.Message
+	// unanswered answers a required field left without a value; the zero
+	// Message means the generic "This field is required.". A switch has its
+	// own: one nobody touched shows "not answered" and sends nothing, and
+	// "required" alone would not say that it wants on or off.
+	unanswered i18n.Message
 	// fromInput turns what the control holds into the value to send, or
 	// says why it cannot; nil sends the value as it is.
 	fromInput func(v any) (any, *i18n.Message)
@@ -60,7 +65,7 @@ var kinds = map[Kind]kindSpec{
 		hint: i18n.M("forms.hint.dateTime"), badFormat: i18n.M("forms.error.dateTime")},
 	KindNumber:       {elicitation: true, wrongType: i18n.M("forms.error.number")},
 	KindInteger:      {elicitation: true, wrongType: i18n.M("forms.error.integer"), hint: i18n.M("forms.hint.integer")},
-	KindBoolean:      {elicitation: true, wrongType: i18n.M("forms.error.boolean")},
+	KindBoolean:      {elicitation: true, wrongType: i18n.M("forms.error.boolean"), unanswered: i18n.M("forms.error.required.boolean")},
 	KindSingleSelect: {elicitation: true, wrongType: i18n.M("forms.error.choice")},
 	KindMultiSelect:  {elicitation: true, wrongType: i18n.M("forms.error.choices")},
 	KindJSON:         {hint: i18n.M("forms.hint.json"), fromInput: parseJSONText},
@@ -104,6 +109,16 @@ func formatMessage(format string) i18n.Message {
 		}
 	}
 	return i18n.M("forms.error.format", "format", format)
+}
+
+// requiredMessage answers a required field left without a value.
+func requiredMessage(f *Field) i18n.Message {
+	if f != nil {
+		if m := kinds[f.Kind].unanswered; m.Key != "" {
+			return m
+		}
+	}
+	return i18n.M("forms.error.required")
 }
 
 // parseJSONText reads a JSON field: the text a person wrote, as JSON.

@@ -49,10 +49,11 @@ func (s *Schema) index() {
 // the whole answer.
 func (s *Schema) Validate(values map[string]any) (content map[string]any, errs map[string]i18n.Message) {
 	content, errs = s.collect(values, false)
-	for _, f := range s.Form.Fields {
+	for i := range s.Form.Fields {
+		f := &s.Form.Fields[i]
 		if _, given := content[f.Name]; !given && f.Required {
 			if _, has := errs[f.Name]; !has {
-				errs[f.Name] = i18n.M("forms.error.required")
+				errs[f.Name] = requiredMessage(f)
 			}
 		}
 	}
@@ -187,7 +188,7 @@ func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i
 			case *kind.Required:
 				if !ignoreRequired {
 					for _, name := range k.Missing {
-						set(name, i18n.M("forms.error.required"))
+						set(name, requiredMessage(s.fields[name]))
 					}
 				}
 			case *kind.AdditionalProperties:

@@ -2,6 +2,7 @@ package forms
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,8 @@ func TestValidate_Elicitation_E13_E15(t *testing.T) {
 		{"a required field left out", map[string]any{"ok": true}, "name", "This field is required."},
 		{"a required field left empty", with("name", ""), "name", "This field is required."},
 		{"a required field of blanks is empty", with("name", "   "), "name", "This field is required."},
+		{"a required switch left unanswered asks for on or off", map[string]any{"name": "abc"}, "ok", "Switch it on or off: it is not answered yet."},
+		{"a required switch sent as null is unanswered too", with("ok", nil), "ok", "Switch it on or off: it is not answered yet."},
 		{"empty optional fields are omitted, not sent", with("email", ""), "", ""},
 		{"an empty list is omitted", with("tags", []any{}), "", ""},
 		{"too short", with("name", "a"), "name", "Use at least 2 characters."},
@@ -84,6 +87,35 @@ func TestValidate_Elicitation_E13_E15(t *testing.T) {
 			}
 			if content != nil {
 				t.Error("content returned despite errors: nothing may be sent")
+			}
+		})
+	}
+}
+
+// A switch sends what the person saw at Submit (E14): on, off, or, when
+// nobody answered it and it has no default, nothing.
+func TestValidate_Switch_E14(t *testing.T) {
+	s := mustElicitation(t, `{"type":"object","properties":{
+		"agree":{"type":"boolean"},
+		"news":{"type":"boolean","default":false}}}`)
+	cases := []struct {
+		name   string
+		values map[string]any
+		want   map[string]any
+	}{
+		{"switched off is sent as false", map[string]any{"agree": false}, map[string]any{"agree": false}},
+		{"switched on is sent as true", map[string]any{"agree": true}, map[string]any{"agree": true}},
+		{"an unanswered optional switch is left out", map[string]any{}, map[string]any{}},
+		{"a default shown as off is sent as off", map[string]any{"news": false}, map[string]any{"news": false}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			content, errs := s.Validate(tc.values)
+			if len(errs) > 0 {
+				t.Fatalf("errors = %v", errs)
+			}
+			if !reflect.DeepEqual(content, tc.want) {
+				t.Errorf("sent %v; want %v", content, tc.want)
 			}
 		})
 	}

@@ -45,6 +45,14 @@ describe('a tool call', () => {
     expect(mocked.declineQuestion).not.toHaveBeenCalled();
   });
 
+  it('starts on Deny, its safe choice: Enter alone allows nothing', async () => {
+    const user = show(toolCall());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Deny' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.allowToolCall).not.toHaveBeenCalled();
+  });
+
   it('Deny declines it', async () => {
     const user = show(toolCall());
     await user.click(screen.getByRole('button', { name: 'Deny' }));
@@ -85,6 +93,15 @@ describe('a sampling request', () => {
         messages: [{ role: 'user', text: 'Weather in Oslo?' }],
       }),
     );
+  });
+
+  it('starts on Reject; Escape after editing the prompt asks before throwing the edit away', async () => {
+    const user = show(sampling());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reject' }));
+    await user.type(screen.getByLabelText('User message'), ' In Oslo.');
+    await user.keyboard('{Escape}');
+    expect(document.activeElement).toBe(await screen.findByRole('button', { name: 'Keep answering' }));
+    expect(mocked.cancelQuestion).not.toHaveBeenCalled();
   });
 
   it('a request without a message of its own shows no empty message box', () => {

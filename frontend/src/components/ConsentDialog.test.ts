@@ -214,3 +214,185 @@ describe('ConsentDialog', () => {
     expect(onrefuse).toHaveBeenCalledWith('q3', 'decline');
   });
 });
+
+describe('ConsentDialog with the keyboard', () => {
+  const longForm = [
+    field('name', 'text', { label: 'Your name', required: true }),
+    field('agree', 'boolean', { label: 'I agree' }),
+    field('plan', 'single-select', {
+      label: 'Plan',
+      default: 'free',
+      options: [
+        { value: 'free', label: 'Free' },
+        { value: 'pro', label: 'Pro' },
+      ],
+    }),
+  ];
+  const active = () => document.activeElement;
+
+  it('starts on the first field of a form', () => {
+    open({ fields: longForm });
+    expect(active()).toBe(screen.getByLabelText(/^Your name/));
+  });
+
+  it('a form without fields starts on Decline, so Enter alone sends nothing', () => {
+    open({ fields: [] });
+    expect(active()).toBe(screen.getByRole('button', { name: 'Decline' }));
+  });
+
+  it('Tab from the last control comes back to the first field, Shift+Tab from the first goes to the last', async () => {
+    const { user } = open({ fields: longForm });
+    await user.tab({ shift: true });
+    expect(active()).toBe(screen.getByRole('button', { name: 'Submit' }));
+    await user.tab();
+    expect(active()).toBe(screen.getByLabelText(/^Your name/));
+    // Forward through every stop: the switch, the radio group (one stop) and
+    // its Clear choice, the three buttons, and round again.
+    const seen: (Element | null)[] = [];
+    for (let i = 0; i < 7; i++) {
+      await user.tab();
+      seen.push(active());
+    }
+    expect(seen).toEqual([
+      screen.getByLabelText('I agree'),
+      screen.getByLabelText('Free'),
+      screen.getByRole('button', { name: 'Clear choice' }),
+      screen.getByRole('button', { name: 'Cancel' }),
+      screen.getByRole('button', { name: 'Decline' }),
+      screen.getByRole('button', { name: 'Submit' }),
+      screen.getByLabelText(/^Your name/),
+    ]);
+  });
+
+  it('Enter on a switch submits the form', async () => {
+    const { user } = open({ fields: [field('agree', 'boolean', { label: 'I agree' })] });
+    await user.keyboard(' ');
+    await user.keyboard('{Enter}');
+    await waitFor(expectAnswered);
+    expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', { agree: true });
+  });
+
+  it('Enter while an input method composes does not submit', async () => {
+    open({ fields: [field('city', 'text', { label: 'City' })] });
+    const input = screen.getByLabelText('City');
+    await fireEvent.keyDown(input, { key: 'Enter', isComposing: true });
+    expect(mocked.submitAnswer).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['Escape', '{Escape}'],
+    ['Ctrl+W', '{Control>}w{/Control}'],
+  ])('%s on a form nobody changed answers Cancel at once', async (_, keys) => {
+    const { user } = open({ fields: longForm });
+    await user.keyboard(keys);
+    await waitFor(() => expect(mocked.cancelQuestion).toHaveBeenCalledWith('req-1'));
+  });
+
+  it.each([
+    ['Escape', '{Escape}'],
+    ['Ctrl+W', '{Control>}w{/Control}'],
+  ])('%s after typing asks first, starting on Keep answering, and keeps the input', async (_, keys) => {
+    const { user } = open({ fields: longForm });
+    await user.type(screen.getByLabelText(/^Your name/), 'Ada');
+    await user.keyboard(keys);
+    const keep = await screen.findByRole('button', { name: 'Keep answering' });
+    expect(screen.getByRole('group', { name: 'Throw away what you entered and cancel?' })).toBeTruthy();
+    expect(active()).toBe(keep);
+    expect(mocked.cancelQuestion).not.toHaveBeenCalled();
+    // The form behind the question takes no focus: Tab stays on the question's two buttons.
+    await user.tab();
+    expect(active()).toBe(screen.getByRole('button', { name: 'Throw away and cancel' }));
+    await user.tab();
+    expect(active()).toBe(keep);
+    // Enter on the default keeps answering: back in the field, the text still there.
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(active()).toBe(screen.getByLabelText(/^Your name/)));
+    expect((screen.getByLabelText(/^Your name/) as HTMLInputElement).value).toBe('Ada');
+    expect(screen.queryByRole('button', { name: 'Keep answering' })).toBeNull();
+    // Asked again, Escape on the question also keeps answering.
+    await user.keyboard(keys);
+    await screen.findByRole('button', { name: 'Keep answering' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Keep answering' })).toBeNull());
+    expect(mocked.cancelQuestion).not.toHaveBeenCalled();
+    // And once more, throwing the answers away is the Cancel answer.
+    await user.keyboard(keys);
+    await user.click(await screen.findByRole('button', { name: 'Throw away and cancel' }));
+    await waitFor(() => expect(mocked.cancelQuestion).toHaveBeenCalledWith('req-1'));
+  });
+
+  it('the engine’s own close request asks too when the form was changed', async () => {
+    const { user } = open({ fields: longForm });
+    await user.type(screen.getByLabelText(/^Your name/), 'Ada');
+    await fireEvent(document.querySelector('dialog')!, new Event('cancel', { cancelable: true }));
+    await screen.findByRole('button', { name: 'Keep answering' });
+    expect(mocked.cancelQuestion).not.toHaveBeenCalled();
+  });
+
+  it('jumping to the first error brings the whole field, its label too, into view', async () => {
+    mocked.submitAnswer.mockResolvedValueOnce({
+      sent: false,
+      errors: { agree: msg('Switch it on or off: it is not answered yet.'), name: msg('This field is required.') },
+    });
+    // jsdom has no layout: record what the dialog asks to bring into view.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    const { user } = open({ fields: [field('agree', 'boolean', { label: 'I agree', required: true }), ...longForm.slice(0, 1)] });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await screen.findByText('Switch it on or off: it is not answered yet.');
+    const sw = screen.getByLabelText(/^I agree/);
+    await waitFor(() => expect(active()).toBe(sw));
+    // The field scrolled into view is the one holding the label, not the input alone.
+    expect(scrolled).toHaveLength(1);
+    expect(scrolled[0].contains(screen.getByText('I agree'))).toBe(true);
+    expect(scrolled[0].contains(sw)).toBe(true);
+    delete (Element.prototype as Partial<Element>).scrollIntoView;
+  });
+});
+
+describe('a switch nobody touched', () => {
+  it('shows "Not answered", says "mixed" to a screen reader and sends nothing (E14)', async () => {
+    const { user } = open({ fields: [field('agree', 'boolean', { label: 'I agree' })] });
+    const sw = screen.getByRole('switch', { name: 'I agree' }) as HTMLInputElement;
+    expect(sw.indeterminate).toBe(true);
+    expect(sw.getAttribute('aria-checked')).toBe('mixed');
+    expect(screen.getByText('Not answered')).toBeTruthy();
+    expect(sw.getAttribute('aria-describedby')).toContain(screen.getByText('Not answered').id);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(expectAnswered);
+    expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', {});
+  });
+
+  it('once switched it sends what it shows, off included, and Clear choice makes it unanswered again', async () => {
+    const { user } = open({ fields: [field('agree', 'boolean', { label: 'I agree' })] });
+    const sw = screen.getByRole('switch', { name: 'I agree' }) as HTMLInputElement;
+    await user.click(sw); // on
+    expect(sw.checked).toBe(true);
+    expect(sw.getAttribute('aria-checked')).toBeNull();
+    expect(screen.queryByText('Not answered')).toBeNull();
+    await user.click(sw); // off, as the person chose
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', { agree: false }));
+  });
+
+  it('Clear choice returns an optional switch to "Not answered"', async () => {
+    const { user } = open({ fields: [field('agree', 'boolean', { label: 'I agree' })] });
+    await user.click(screen.getByRole('switch', { name: 'I agree' }));
+    await user.click(screen.getByRole('button', { name: 'Clear choice' }));
+    expect(screen.getByText('Not answered')).toBeTruthy();
+    expect((screen.getByRole('switch', { name: 'I agree' }) as HTMLInputElement).indeterminate).toBe(true);
+  });
+
+  it('a switch with a default shows it and sends it, and offers no Clear choice (E12)', async () => {
+    const { user } = open({ fields: [field('news', 'boolean', { label: 'Newsletter', default: false })] });
+    const sw = screen.getByRole('switch', { name: 'Newsletter' }) as HTMLInputElement;
+    expect(sw.indeterminate).toBe(false);
+    expect(sw.checked).toBe(false);
+    expect(screen.queryByText('Not answered')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Clear choice' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(mocked.submitAnswer).toHaveBeenCalledWith('req-1', { news: false }));
+  });
+});

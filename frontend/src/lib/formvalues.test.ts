@@ -52,12 +52,23 @@ describe('formValues', () => {
     expect(formValues(fields, initialState(fields))).toEqual({ s: '', n: '', m: [] });
   });
 
-  it('sends an optional switch only once touched', () => {
-    const fields = [field('opt', 'boolean')];
+  it('a switch sends what it shows: not answered is left out, off is false, its default as given (E14)', () => {
+    const fields = [
+      field('opt', 'boolean'),
+      field('req', 'boolean', { required: true }),
+      field('off', 'boolean', { default: false }),
+    ];
     const st = initialState(fields);
-    expect(formValues(fields, st)).toEqual({});
-    st.touched.opt = true;
-    expect(formValues(fields, st)).toEqual({ opt: false });
+    // Nobody answered the first two: they show "Not answered" and send nothing
+    // (Go then says the required one wants on or off).
+    expect(st.values).toEqual({ opt: '', req: '', off: false });
+    expect(formValues(fields, st)).toEqual({ off: false });
+    st.values.opt = false;
+    st.values.req = true;
+    expect(formValues(fields, st)).toEqual({ opt: false, req: true, off: false });
+    // Cleared again: left out again.
+    st.values.opt = '';
+    expect(formValues(fields, st)).toEqual({ req: true, off: false });
   });
 
   it('starts from the defaults (E12)', () => {

@@ -3,18 +3,20 @@
 // The one place where the UI types a form's input, for tool forms and the
 // consent dialog alike. It only converts: numbers as numbers (a typo stays
 // text, so that Go can say "Enter a number."), date-times as RFC 3339 with
-// the local offset, booleans as booleans, multi-selects as lists, JSON
+// the local offset, booleans as booleans (a switch nobody answered holds
+// "" and is left out), multi-selects as lists, JSON
 // fields as the text written (Go parses it). Go judges the result against
 // the schema, leaves empty fields out and writes every sentence; nothing
 // here decides what is valid.
 
 import type { AnswerValues, Field } from './api';
 
+/** What a control holds: text, a switch's true or false ("" while not answered), or the choices of a list. */
 export type FieldValue = string | boolean | string[];
 
 export interface FormState {
   values: Record<string, FieldValue>;
-  /** Fields the person changed; an untouched optional switch is not sent. */
+  /** Fields the person changed: their problems show before Submit. */
   touched: Record<string, boolean>;
 }
 
@@ -46,7 +48,8 @@ export function initialValue(f: Field): FieldValue {
   const d: unknown = f.default;
   switch (f.kind) {
     case 'boolean':
-      return d === true;
+      // No default: not answered, neither on nor off (E14).
+      return typeof d === 'boolean' ? d : '';
     case 'multi-select':
       return Array.isArray(d) ? d.map(String) : [];
     case 'json':
@@ -58,6 +61,7 @@ export function initialValue(f: Field): FieldValue {
   }
 }
 
+/** The state a form starts in: every field at its default or empty, none touched. */
 export function initialState(fields: Field[]): FormState {
   const values: Record<string, FieldValue> = {};
   for (const f of fields) values[f.name] = initialValue(f);
@@ -72,9 +76,9 @@ export function formValues(fields: Field[], state: FormState): AnswerValues {
     const text = typeof raw === 'string' ? raw : '';
     switch (f.kind) {
       case 'boolean':
-        // An optional switch nobody touched and without a default is left
-        // out: the person did not say "no".
-        if (f.required || f.default !== undefined || state.touched[f.name]) out[f.name] = raw === true;
+        // Sent as shown: on, off, or — not answered — not at all; Go
+        // says so when the switch is required.
+        if (typeof raw === 'boolean') out[f.name] = raw;
         break;
       case 'multi-select':
         out[f.name] = Array.isArray(raw) ? [...raw] : [];
