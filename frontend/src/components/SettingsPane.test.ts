@@ -34,13 +34,13 @@ describe('SettingsPane', () => {
     stored = { elicitationTimeoutMinutes: 10, toolCallTimeoutSeconds: 60, rememberAnswers: false };
     mocked.appInfo.mockResolvedValue({ version: 'test', dataDir: '/tmp/d', dbPath: '/tmp/d/g.db', keyring: true });
     mocked.getSettings.mockImplementation(async () => ({ ...stored }));
-    // Go's own limits, as app/settings.go checks them.
+    // Go's own limits, as app/settings.go checks them, refused with its sentence (a catalogue message).
     mocked.saveSettings.mockImplementation(async (v: SettingsView) => {
       if (v.elicitationTimeoutMinutes < 1 || v.elicitationTimeoutMinutes > 1440) {
-        throw new Error('The answer time must be between 1 minute and 24 hours.');
+        throw { key: 'settings.error.answerTime', args: {}, text: 'The answer time must be between 1 minute and 24 hours.' };
       }
       if (v.toolCallTimeoutSeconds < 5 || v.toolCallTimeoutSeconds > 86400) {
-        throw new Error('The tool call time limit must be between 5 seconds and 24 hours.');
+        throw { key: 'settings.error.toolTime', args: {}, text: 'The tool call time limit must be between 5 seconds and 24 hours.' };
       }
       stored = { ...v };
     });
@@ -143,6 +143,20 @@ describe('SettingsPane', () => {
     expect(toolTime().value).toBe('2');
     expect(screen.getByText('The tool call time limit must be between 5 seconds and 24 hours.')).toBeTruthy();
     expect(stored.toolCallTimeoutSeconds).toBe(60);
+  });
+
+  it('the reason next to a refused value follows a change of language', async () => {
+    const user = userEvent.setup();
+    await open();
+    await user.clear(answerTime());
+    await user.type(answerTime(), '0{Enter}');
+    await user.clear(toolTime());
+    await user.type(toolTime(), '1.5{Enter}');
+    await screen.findByText('Enter a whole number of seconds, for example 120.');
+    await user.selectOptions(screen.getByLabelText('Language of the window'), 'zh-CN');
+    await screen.findByText('答复时限必须在 1 分钟到 24 小时之间。');
+    expect(screen.getByText('请输入整数秒数，例如 120。')).toBeTruthy();
+    expect((screen.getByLabelText('答复请求的时限（分钟）') as HTMLInputElement).value).toBe('0');
   });
 
   it('putting the stored value back only clears the sentence', async () => {

@@ -24,8 +24,12 @@ class SettingsStore {
   error = $state('');
   /** What a number field holds when it is not the stored value: a refused value, kept until fixed. */
   drafts = $state<Partial<Record<NumberSetting, string>>>({});
-  /** Why a setting's last change was refused, by setting. */
-  problems = $state<Partial<Record<keyof SettingsView, string>>>({});
+  /**
+   * Why a setting's last change was refused, by setting: a function that
+   * says it in the window's language now, so that it follows a change of
+   * language like every other sentence.
+   */
+  problems = $state<Partial<Record<keyof SettingsView, () => string>>>({});
 
   /** Changes run one after the other, each on top of the one before. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -86,7 +90,7 @@ class SettingsStore {
       const trimmed = text.trim();
       if (!/^\d+$/.test(trimmed)) {
         this.drafts[field] = text;
-        this.problems[field] = wholeNumber[field]();
+        this.problems[field] = wholeNumber[field];
         return false;
       }
       const n = Number(trimmed);
@@ -108,7 +112,7 @@ class SettingsStore {
     try {
       await api.saveSettings(next);
     } catch (e) {
-      this.problems[field] = api.errorText(e);
+      this.problems[field] = () => api.errorText(e);
       return false;
     }
     this.values = next;
