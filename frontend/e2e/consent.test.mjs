@@ -177,13 +177,16 @@ describe('the consent dialog', () => {
   it('settings for requests are saved in the store', async () => {
     const { page } = app;
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
-    await page.getByLabel('Time to answer a request (minutes)').fill('0');
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    // Settings save as you go: a number when it is committed (Enter), a switch when it is switched.
+    const answerTime = page.getByLabel('Time to answer a request (minutes)');
+    await answerTime.fill('0');
+    await answerTime.press('Enter');
     await page.getByText('The answer time must be between 1 minute and 24 hours.').waitFor();
-    await page.getByLabel('Time to answer a request (minutes)').fill('3');
+    await answerTime.fill('3');
+    await answerTime.press('Enter');
+    await page.locator('[data-saved-for="elicitationTimeoutMinutes"]').getByText('Saved.').waitFor();
     await page.getByRole('switch', { name: 'Remember my answers in the history' }).check();
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.locator('[data-saved-for="rememberAnswers"]').getByText('Saved.').waitFor();
     const saved = await page.evaluate(() => window.go.app.SettingsService.Get());
     assert.equal(saved.elicitationTimeoutMinutes, 3);
     assert.equal(saved.rememberAnswers, true);

@@ -7,6 +7,8 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { ServerPolicyView, ToolPolicyView } from '../lib/api';
 import ToolPermissions from './ToolPermissions.svelte';
+import { savedMark } from '../lib/saved.svelte';
+import { description, savedNote } from '../test/saved-note';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -39,11 +41,17 @@ function toolRow(server: string, name: string) {
   return within(card(server)).getByRole('listitem', { name });
 }
 
+/** A choice (radio button) of one of a server's questions, by the question and the choice. */
+function choice(server: string, question: string, name: string) {
+  return within(within(card(server)).getByRole('group', { name: question })).getByRole('radio', { name }) as HTMLInputElement;
+}
+
 describe('ToolPermissions', () => {
   let list: ServerPolicyView[];
 
   beforeEach(() => {
     vi.clearAllMocks();
+    savedMark.clear();
     list = [
       serverPolicy('s1', 'Files', {
         trusted: true,
@@ -63,10 +71,10 @@ describe('ToolPermissions', () => {
     await screen.findByRole('listitem', { name: 'Files' });
 
     const files = card('Files');
-    expect((within(files).getByLabelText('When the model calls a tool') as HTMLSelectElement).value).toBe('ask');
+    expect(choice('Files', 'When the model calls a tool', 'Ask each time').checked).toBe(true);
     expect((within(files).getByRole('switch', { name: "Trust this server's read-only claims" }) as HTMLInputElement).checked).toBe(true);
     expect(within(files).getByText(/the tools it calls read-only run without asking/)).toBeTruthy();
-    expect((within(files).getByLabelText('When the server asks you something') as HTMLSelectElement).value).toBe('ask');
+    expect(choice('Files', 'When the server asks you something', 'Ask me').checked).toBe(true);
 
     const read = toolRow('Files', 'read_file');
     expect(within(read).getByText('Read a file')).toBeTruthy();
@@ -88,7 +96,7 @@ describe('ToolPermissions', () => {
     const files = card('Files');
     const reads = mocked.listPolicies.mock.calls.length;
 
-    await user.selectOptions(within(files).getByLabelText('When the model calls a tool'), 'deny');
+    await user.click(choice('Files', 'When the model calls a tool', 'Deny'));
     expect(mocked.setToolCallMode).toHaveBeenCalledWith('s1', 'deny');
 
     await user.click(within(files).getByRole('switch', { name: "Trust this server's read-only claims" }));
@@ -97,12 +105,58 @@ describe('ToolPermissions', () => {
     await user.selectOptions(within(toolRow('Files', 'delete_file')).getByLabelText('Setting for delete_file'), 'deny');
     expect(mocked.setToolMode).toHaveBeenCalledWith('s1', 'delete_file', 'deny');
 
-    await user.selectOptions(within(files).getByLabelText('When the server asks you something'), 'decline');
+    await user.click(choice('Files', 'When the server asks you something', 'Decline without asking'));
     expect(mocked.setRequestPolicy).toHaveBeenCalledWith('s1', 'decline');
 
     await user.click(within(card('Remote')).getByRole('button', { name: 'Unmute' }));
     expect(mocked.setRequestPolicy).toHaveBeenCalledWith('s2', 'ask');
     await waitFor(() => expect(mocked.listPolicies.mock.calls.length).toBeGreaterThan(reads));
+  });
+
+  it.each([
+    { question: 'When the model calls a tool', name: 'Ask each time', says: /The next call waits for you: a dialog shows the tool and its arguments/ },
+    { question: 'When the model calls a tool', name: 'Allow without asking', says: /The next call runs at once, without a dialog/ },
+    { question: 'When the model calls a tool', name: 'Deny', says: /The next call is not made: the model is told that your settings do not allow it/ },
+    { question: 'When the server asks you something', name: 'Ask me', says: /The next one opens a dialog/ },
+    { question: 'When the server asks you something', name: 'Decline without asking', says: /The server is told no at once and you see nothing/ },
+  ])('the choice “$name” says what happens next', async ({ question, name, says }) => {
+    render(ToolPermissions);
+    await screen.findByRole('listitem', { name: 'Files' });
+    const radio = choice('Files', question, name);
+    expect(description(radio)).toMatch(says);
+  });
+
+  it('the choices of a tool’s own setting say what each does', async () => {
+    render(ToolPermissions);
+    const text = screen.getByText("A tool's own setting").parentElement?.textContent ?? '';
+    expect(text).toMatch(/Same as server.*The server's setting below decides\./);
+    expect(text).toMatch(/Ask each time.*Asks even when the server is set to allow or you trust it/);
+    expect(text).toMatch(/Allow.*Runs without asking, whatever the server's setting\./);
+    expect(text).toMatch(/Deny.*Never runs, not even in a conversation where you allowed it before\./);
+  });
+
+  it('a stored change says Saved next to the control it was made with, and only there', async () => {
+    const user = userEvent.setup();
+    render(ToolPermissions);
+    await screen.findByRole('listitem', { name: 'Files' });
+    await user.click(choice('Files', 'When the model calls a tool', 'Allow without asking'));
+    await waitFor(() => expect(savedNote('s1:mode:allow')).toBe('Saved.'));
+    expect(savedNote('s1:mode:deny')).toBe('');
+
+    await user.selectOptions(within(toolRow('Files', 'delete_file')).getByLabelText('Setting for delete_file'), 'deny');
+    await waitFor(() => expect(savedNote('s1:tool:delete_file')).toBe('Saved.'));
+    expect(savedNote('s1:mode:allow')).toBe('');
+    expect(within(toolRow('Files', 'delete_file')).getByRole('status').getAttribute('aria-live')).toBe('polite');
+  });
+
+  it('a refused change says no Saved', async () => {
+    const user = userEvent.setup();
+    mocked.setTrusted.mockRejectedValueOnce(new Error('the data file is read-only'));
+    render(ToolPermissions);
+    await screen.findByRole('listitem', { name: 'Files' });
+    await user.click(within(card('Files')).getByRole('switch', { name: "Trust this server's read-only claims" }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/the data file is read-only/);
+    expect(savedNote('s1:trust')).toBe('');
   });
 
   it('warns when a tool the server calls destructive runs without asking', async () => {

@@ -1,13 +1,38 @@
-// The settings store: what the settings pane shows and edits.
+// The settings store: what the settings pane shows and edits. Every setting
+// is stored as soon as it is changed (there is no Save button): a number
+// field when it is committed (Enter, leaving it, the arrows), after it reads
+// as a whole number; Go checks the limits. A value that is refused stays in
+// its field (drafts), with the sentence saying why (problems), until it is
+// fixed; the stored value stays what it was meanwhile.
 
 import * as api from './api';
 import type { AppInfo, SettingsView } from './api';
-import { language, matchLanguage } from './i18n.svelte';
+import { language, matchLanguage, t } from './i18n.svelte';
+import { savedMark } from './saved.svelte';
+
+/** The settings typed as numbers. */
+export type NumberSetting = 'elicitationTimeoutMinutes' | 'toolCallTimeoutSeconds';
+
+const wholeNumber: Record<NumberSetting, () => string> = {
+  elicitationTimeoutMinutes: () => t('settings.error.wholeMinutes'),
+  toolCallTimeoutSeconds: () => t('settings.error.wholeSeconds'),
+};
 
 class SettingsStore {
   info = $state<AppInfo | null>(null);
   values = $state<SettingsView | null>(null);
   error = $state('');
+  /** What a number field holds when it is not the stored value: a refused value, kept until fixed. */
+  drafts = $state<Partial<Record<NumberSetting, string>>>({});
+  /**
+   * Why a setting's last change was refused, by setting: a function that
+   * says it in the window's language now, so that it follows a change of
+   * language like every other sentence.
+   */
+  problems = $state<Partial<Record<keyof SettingsView, () => string>>>({});
+
+  /** Changes run one after the other, each on top of the one before. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   async load(): Promise<void> {
     try {
@@ -44,10 +69,62 @@ class SettingsStore {
     }
   }
 
-  /** Saves the settings; throws a sentence for people when Go refuses them. */
-  async save(v: SettingsView): Promise<void> {
-    await api.saveSettings(v);
-    this.values = { ...v };
+  /**
+   * Stores one setting, the others as they are stored. Resolves true when
+   * Go stored it (the page shows "Saved" next to it), false when Go refused
+   * it: problems says why and the stored value stays.
+   */
+  change<K extends keyof SettingsView>(field: K, value: SettingsView[K]): Promise<boolean> {
+    return this.enqueue(() => this.store(field, value));
+  }
+
+  /**
+   * Stores what a number field holds once the person commits it. Text that
+   * is not a whole number is not sent; it stays in the field with a
+   * sentence. The stored value again, after a refused one, only clears the
+   * sentence. Resolves true when a new value was stored.
+   */
+  commitNumber(field: NumberSetting, text: string): Promise<boolean> {
+    return this.enqueue(async () => {
+      if (!this.values) return false;
+      const trimmed = text.trim();
+      if (!/^\d+$/.test(trimmed)) {
+        this.drafts[field] = text;
+        this.problems[field] = wholeNumber[field];
+        return false;
+      }
+      const n = Number(trimmed);
+      if (n === this.values[field]) {
+        delete this.drafts[field];
+        delete this.problems[field];
+        return false;
+      }
+      const stored = await this.store(field, n);
+      if (stored) delete this.drafts[field];
+      else this.drafts[field] = text;
+      return stored;
+    });
+  }
+
+  private async store<K extends keyof SettingsView>(field: K, value: SettingsView[K]): Promise<boolean> {
+    if (!this.values) return false;
+    const next = { ...this.values, [field]: value };
+    try {
+      await api.saveSettings(next);
+    } catch (e) {
+      this.problems[field] = () => api.errorText(e);
+      return false;
+    }
+    this.values = next;
+    delete this.problems[field];
+    savedMark.show(field);
+    return true;
+  }
+
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step, step);
+    this.queue = run.catch(() => {});
+    return run;
   }
 }
 

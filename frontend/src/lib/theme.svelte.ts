@@ -30,17 +30,19 @@ class ThemeStore {
     return off;
   }
 
-  /** Saves the person's choice; it shows at once. */
-  async choose(choice: ThemeChoice): Promise<void> {
+  /** Saves the person's choice; it shows at once. Resolves true once Go stored it. */
+  async choose(choice: ThemeChoice): Promise<boolean> {
     const before = this.choice;
     this.choice = choice;
     this.show();
     try {
       this.take(await api.setTheme(choice));
+      return true;
     } catch (e) {
       this.choice = before;
       this.show();
       this.error = api.errorText(e);
+      return false;
     }
   }
 
