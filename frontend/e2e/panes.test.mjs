@@ -57,12 +57,16 @@ function brokenLayout(page) {
 
 /** Gatehouse's own words left in English on screen: the sidebar and headings must all be Chinese. */
 function englishChrome(page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('nav[aria-label] button, h1, th, .pane-head button')]
+  return page.evaluate(() => [
+    ...[...document.querySelectorAll('nav[aria-label] button, h1, th, .pane-head button')]
       .filter((el) => el.getClientRects().length > 0)
       .map((el) => el.textContent.trim())
       .filter((text) => /^[A-Za-z][A-Za-z ]+$/.test(text) && text !== 'Gatehouse' && text !== 'JSON'),
-  );
+    // A JSON tree's counts ("{2 keys}") are Gatehouse's words too.
+    ...[...document.querySelectorAll('.node > summary .summary')]
+      .map((el) => el.textContent.trim())
+      .filter((text) => /\b(keys?|items?)\b/.test(text)),
+  ]);
 }
 
 describe('every pane in Simplified Chinese, light and dark', () => {

@@ -11,6 +11,7 @@ import { servers } from '../lib/servers.svelte';
 import ConsentDialog from './ConsentDialog.svelte';
 import ServerList from './ServerList.svelte';
 import SettingsPane from './SettingsPane.svelte';
+import JsonTree from './JsonTree.svelte';
 import userEvent from '@testing-library/user-event';
 import { field, question, server } from '../test/fixtures';
 
@@ -52,6 +53,17 @@ describe('in Simplified Chinese', () => {
     expect(screen.getByRole('button', { name: 'My bank helper 另有 1 个请求在等待' })).toBeTruthy();
     for (const name of ['取消', '提交']) expect(screen.getByRole('button', { name })).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '拒绝' }).length).toBeGreaterThan(0);
+  });
+
+  it('a JSON tree counts keys and items in Chinese; the keys themselves stay as the server wrote them', () => {
+    language.choice = 'zh-CN';
+    const { container } = render(JsonTree, { props: { value: { city: 'Lisbon', days: [1, 2, 3], one: ['x'] } } });
+    const summaries = [...container.querySelectorAll('.summary')].map((el) => el.textContent);
+    expect(summaries).toEqual(['{3 个键}', '[3 项]', '[1 项]']);
+    expect(container.textContent).toContain('city');
+    language.choice = 'en';
+    flushSync();
+    expect([...container.querySelectorAll('.summary')].map((el) => el.textContent)).toEqual(['{3 keys}', '[3 items]', '[1 item]']);
   });
 
   it('the servers pane follows a change of language at once', () => {
