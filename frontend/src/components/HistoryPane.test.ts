@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { HistoryPage, HistoryView } from '../lib/api';
 import HistoryPane from './HistoryPane.svelte';
+import { language } from '../lib/i18n.svelte';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -120,6 +121,21 @@ describe('HistoryPane', () => {
     expect(details.textContent).toContain('Not allowed: The person denied this call.');
     expect(within(details).queryByText('Arguments')).toBeNull();
     expect(within(details).getByText(/Arguments and results are not kept/)).toBeTruthy();
+  });
+
+  it("a model's tool call is named in the window's language, not by the stored English words", async () => {
+    serve([entry(1, { mode: 'tool-call', tool: 'add', message: 'Call add', source: 'chat' })]);
+    const { unmount } = render(HistoryPane);
+    await screen.findByRole('button', { name: /The model asked to call add/ });
+    expect(screen.queryByText('Call add')).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await screen.findByRole('button', { name: /模型请求调用 add/ });
+    } finally {
+      language.choice = '';
+    }
   });
 
   it('server text in a row stays text', async () => {
