@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -50,6 +51,18 @@ func Describe(err error) i18n.Message {
 			return i18n.M("mcp.status.notExecutable", "command", execErr.Name)
 		}
 		return i18n.M("mcp.status.cannotStart", "command", execErr.Name, "detail", execErr.Err)
+	}
+	// A command given as a path is started without a search, so a missing
+	// or forbidden file comes back from fork/exec rather than as an exec.Error.
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) && pathErr.Op == "fork/exec" {
+		switch {
+		case errors.Is(pathErr.Err, fs.ErrNotExist):
+			return i18n.M("mcp.status.commandNotFound", "command", pathErr.Path)
+		case errors.Is(pathErr.Err, fs.ErrPermission):
+			return i18n.M("mcp.status.notExecutable", "command", pathErr.Path)
+		}
+		return i18n.M("mcp.status.cannotStart", "command", pathErr.Path, "detail", pathErr.Err)
 	}
 	if errors.Is(err, ErrBadConfig) || errors.Is(err, ErrDisabled) || errors.Is(err, ErrNotConnected) || errors.Is(err, ErrUnknownServer) {
 		return i18n.ErrorMessage(err)

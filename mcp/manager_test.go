@@ -261,6 +261,8 @@ func TestManager_BadConfigurations(t *testing.T) {
 	}{
 		{"unknown command", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "gatehouse-no-such-command"}},
 			"command not found: gatehouse-no-such-command"},
+		{"missing program given as a path", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "/nonexistent/mcp-server"}},
+			"command not found: /nonexistent/mcp-server"},
 		{"missing working folder", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "sh", Dir: "/nonexistent/gatehouse"}},
 			"Working folder not found: /nonexistent/gatehouse"},
 		{"stdio without command", store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{}},
