@@ -278,12 +278,13 @@ func (w *windowInput) key(keys ...string) {
 }
 
 // allowOnce answers the tool call approval on screen with Allow once, from
-// the keyboard: the dialog opens with the focus on the arguments' tree,
-// and Allow once is the fourth button after it (Deny, Always allow this
-// tool, Allow in this conversation, Allow once).
+// the keyboard: the dialog opens with the focus on its safe choice, Deny,
+// and Allow once is the third button after it (Always allow this tool,
+// Allow in this conversation, Allow once). One Tab more wraps round to the
+// arguments' tree: the dialog keeps the focus inside itself.
 func (w *windowInput) allowOnce() {
 	w.t.Helper()
-	w.key("Tab", "Tab", "Tab", "Tab", "Return")
+	w.key("Tab", "Tab", "Tab", "Return")
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
