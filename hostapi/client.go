@@ -38,6 +38,9 @@ func Dial(ctx context.Context, dataDir, version string, answer Elicitation) (*sd
 	if err != nil {
 		return nil, err
 	}
+	if len(path) >= maxSocketPath {
+		return nil, ErrNoApp // no app can listen there either
+	}
 	d := net.Dialer{Timeout: dialTimeout}
 	conn, err := d.DialContext(ctx, "unix", path)
 	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
@@ -68,7 +71,7 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 	if b, err := json.Marshal(p.Meta[ServerMeta]); err == nil {
 		_ = json.Unmarshal(b, &who)
 	}
-	q, err := mcp.RemoteQuestion(who, p, timeNow())
+	q, err := mcp.RemoteQuestion(who, p, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +123,3 @@ func resultText(res *sdk.CallToolResult) string {
 	}
 	return ""
 }
-
-// timeNow is the clock for rebuilt questions.
-var timeNow = time.Now

@@ -21,6 +21,10 @@ import (
 	"time"
 )
 
+// maxSocketPath is the size of a unix socket address's path on Linux
+// (sun_path), its closing zero byte included.
+const maxSocketPath = 108
+
 // ErrInUse is Listen's refusal when another process already answers on
 // the socket.
 var ErrInUse = errors.New("another Gatehouse already answers on the command-line socket")
@@ -87,6 +91,9 @@ func privateDir(dir string) error {
 // live process answers on is ErrInUse; anything else at path is left alone
 // and refused.
 func Listen(path string) (*net.UnixListener, error) {
+	if len(path) >= maxSocketPath {
+		return nil, fmt.Errorf("the command-line socket's path is too long for a socket (%d bytes, at most %d): %s", len(path), maxSocketPath-1, path)
+	}
 	if err := privateDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
