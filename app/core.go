@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -46,6 +47,10 @@ type Core struct {
 
 	samplingMu sync.Mutex
 	sampling   bool // EnableSampling was called (the window reviews requests)
+
+	// cliServer serves the command line while the window is open (cliserver.go).
+	cliMu     sync.Mutex
+	cliServer *hostapi.Server
 
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
@@ -186,6 +191,7 @@ func (c *Core) ConnectAll() error {
 
 // Close disconnects every server (stopping their processes) and closes the store.
 func (c *Core) Close() error {
+	c.StopCLI()
 	c.Manager.Close()
 	c.Broker.FlushHistory() // nothing recorded is lost
 	return c.Store.Close()

@@ -191,6 +191,9 @@ func RunGUI(opts GUIOptions) error {
 			if err := core.ConnectAll(); err != nil {
 				log.Printf("gatehouse: reading servers: %v", err)
 			}
+			if err := core.ServeCLI(); err != nil { // the CLI works while the window is open (issue 13)
+				log.Printf("gatehouse: %v", err)
+			}
 		},
 		OnDomReady: func(ctx context.Context) {
 			if opts.StartupError != nil {

@@ -8,8 +8,8 @@ import (
 	"unicode"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
-	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -17,6 +17,9 @@ import (
 func (e *env) servers(args []string) error {
 	if len(args) == 0 {
 		return usageErr(i18n.M("cli.servers.command"))
+	}
+	if done, err := e.remoteServers(args); done {
+		return err // the running app did it (remote.go)
 	}
 	core, err := e.openCore()
 	if err != nil {
@@ -36,10 +39,7 @@ func (e *env) servers(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, i18n.M("cli.servers.added", "name", v.Input.Name, "where", v.Where))
-		if v.Input.InheritEnv {
-			fmt.Fprintln(e.stdout, i18n.M("cli.servers.wholeEnv"))
-		}
+		e.printAdded(hostapi.Added{Name: v.Input.Name, Where: v.Where, InheritEnv: v.Input.InheritEnv})
 		return nil
 	case "import":
 		return e.importServers(svc, args[1:])
@@ -66,9 +66,7 @@ func (e *env) servers(args []string) error {
 		if err != nil {
 			return err
 		}
-		done := map[string]i18n.Message{"remove": i18n.M("cli.servers.removed", "name", srv.Name),
-			"enable": i18n.M("cli.servers.enabled", "name", srv.Name), "disable": i18n.M("cli.servers.disabled", "name", srv.Name)}[args[0]]
-		fmt.Fprintln(e.stdout, done)
+		e.printChanged(args[0], srv.Name)
 		return nil
 	}
 	return usageErr(i18n.M("cli.servers.unknown", "command", strconv.Quote(args[0])))
@@ -79,28 +77,48 @@ func (e *env) listServers(core *app.Core) error {
 	if err != nil {
 		return err
 	}
-	if len(servers) == 0 {
+	return e.printServers(hostapi.Rows(servers))
+}
+
+// printServers shows `servers list`, from the data file or the running app.
+func (e *env) printServers(rows []hostapi.ServerRow) error {
+	if len(rows) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 		return nil
 	}
 	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, i18n.M("cli.servers.header"))
-	for _, s := range servers {
+	for _, s := range rows {
 		state := i18n.M("cli.servers.stateEnabled")
 		if !s.Enabled {
 			state = i18n.M("cli.servers.stateDisabled")
 		}
 		// What a stdio server is given from the app's environment (see --inherit-env).
 		environment := i18n.Text("-")
-		if s.Stdio != nil {
+		if s.Stdio {
 			environment = i18n.M("cli.servers.envBasic")
-			if s.Stdio.InheritEnv {
+			if s.InheritEnv {
 				environment = i18n.M("cli.servers.envWhole")
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(s.Name), state, s.Transport, environment, oneLine(mcp.Where(s)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(s.Name), state, s.Transport, environment, oneLine(s.Where))
 	}
 	return tw.Flush()
+}
+
+// printAdded says that a server was added, and what it is given.
+func (e *env) printAdded(a hostapi.Added) {
+	fmt.Fprintln(e.stdout, i18n.M("cli.servers.added", "name", a.Name, "where", a.Where))
+	if a.InheritEnv {
+		fmt.Fprintln(e.stdout, i18n.M("cli.servers.wholeEnv"))
+	}
+}
+
+// printChanged says that `servers remove|enable|disable` was done.
+func (e *env) printChanged(command, name string) {
+	done := map[string]i18n.Message{"remove": i18n.M("cli.servers.removed", "name", name),
+		"enable": i18n.M("cli.servers.enabled", "name", name), "disable": i18n.M("cli.servers.disabled", "name", name)}[command]
+	fmt.Fprintln(e.stdout, done)
 }
 
 // parseAdd reads `NAME [--env K=V ...] [--dir DIR] [--inherit-env] -- COMMAND [ARGS...]` or

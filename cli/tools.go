@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -49,9 +50,15 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 		if errors.Is(err, mcp.ErrNeedsSignIn) {
 			return nil, srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 		}
-		return nil, srv, fmt.Errorf("cannot connect to %s: %w%s", srv.Name, err, logHint(log))
+		return nil, srv, connectFailed(&hostapi.ConnectError{Server: srv.Name, Err: err, Log: log})
 	}
 	return core, srv, nil
+}
+
+// connectFailed says that a server could not be connected, with the end
+// of its log.
+func connectFailed(ce *hostapi.ConnectError) error {
+	return fmt.Errorf("cannot connect to %s: %w%s", ce.Server, ce.Err, logHint(ce.Log))
 }
 
 // logHint returns the last lines of a server's log, to show with an error.
@@ -74,6 +81,9 @@ func (e *env) tools(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageErr(i18n.M("cli.tools.args"))
 	}
+	if done, err := e.remoteTools(ctx, args[0]); done {
+		return err // the running app listed them (remote.go)
+	}
 	core, srv, err := e.connectOne(ctx, args[0], nil)
 	if err != nil {
 		return err
@@ -83,11 +93,21 @@ func (e *env) tools(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	list := make([]hostapi.ToolInfo, 0, len(tools))
+	for _, t := range tools {
+		list = append(list, hostapi.ToolInfo{Name: t.Name, Description: t.Description})
+	}
+	e.printTools(list)
+	return nil
+}
+
+// printTools shows `gatehouse tools`: one line per tool, name and the first
+// line of its description.
+func (e *env) printTools(tools []hostapi.ToolInfo) {
 	for _, t := range tools {
 		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
 		fmt.Fprintf(e.stdout, "%s\t%s\n", oneLine(t.Name), oneLine(desc))
 	}
-	return nil
 }
 
 // call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]`.
@@ -132,6 +152,12 @@ func (e *env) call(ctx context.Context, args []string) int {
 	// The answerer writes from other goroutines too (notices, the wait for
 	// web pages); this command's own messages to stderr take turns with it.
 	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
+	if res, done, err := e.remoteCall(ctx, pos[0], pos[1], argsJSON, answerer); done {
+		if err != nil {
+			return e.exit(err)
+		}
+		return e.finishCall(res, asJSON, answerer, nil)
+	}
 	core, srv, err := e.connectOne(ctx, pos[0], answerer)
 	if err != nil {
 		return e.exit(err)
@@ -152,6 +178,13 @@ func (e *env) call(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.exit(err)
 	}
+	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, srv.ID) })
+}
+
+// finishCall prints a call's result and returns the exit code. waitPages
+// (nil when there is nothing to wait for) waits for the web pages the call
+// opened.
+func (e *env) finishCall(res app.ToolResultView, asJSON bool, answerer *terminalAnswerer, waitPages func() error) int {
 	if len(res.ArgumentErrors) > 0 {
 		e.printArgumentErrors(res.ArgumentErrors)
 		return exitError
@@ -165,7 +198,10 @@ func (e *env) call(ctx context.Context, args []string) int {
 	} else {
 		e.printResult(res)
 	}
-	waitErr := answerer.waitPages(ctx, srv.ID)
+	var waitErr error
+	if waitPages != nil {
+		waitErr = waitPages()
+	}
 	if err := answerer.Failure(); err != nil {
 		return e.exit(err)
 	}

@@ -105,9 +105,12 @@ type Broker struct {
 	endedURLs  []*openedURL
 	notices    []Notice
 	noticeSeq  int
-	subs       map[int]func(Snapshot)
-	subSeq     int
-	sampler    Sampler
+	// routes send a server's form and URL requests to the terminal of a
+	// command-line call made to it, newest last (route.go).
+	routes  map[string][]*route
+	subs    map[int]func(Snapshot)
+	subSeq  int
+	sampler Sampler
 
 	// publishMu orders snapshots: each is taken and delivered under it, so
 	// subscribers see versions in order.
@@ -137,6 +140,9 @@ type pending struct {
 	// completed is set when the server's completion notice for this URL
 	// request came before the person's consent was recorded.
 	completed bool
+	// route is the terminal that answers this question instead of the
+	// window; nil for the window.
+	route *route
 }
 
 // NewBroker returns a broker; opts.Store is required.
@@ -221,7 +227,7 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		if err != nil {
 			return refuse(err.Error()) // E6: nothing is shown
 		}
-		q.schema, q.Form = fs, &fs.Form
+		q.schema, q.Form, q.raw = fs, &fs.Form, raw
 		for _, f := range fs.Form.Fields {
 			entry.Fields = append(entry.Fields, f.Name)
 			if f.Label != "" && f.Label != f.Name {
@@ -695,7 +701,7 @@ func (b *Broker) queueLocked(id string) *serverQueue {
 // its sixth question in a minute would only break a conversation the person
 // is having. Questions that pile up are what the token bucket limits (E29).
 func (b *Broker) idleLocked(id string, q *serverQueue) bool {
-	return len(q.waiting) == 0 && (b.current == nil || b.current.q.Server.ID != id)
+	return len(q.waiting) == 0 && (b.current == nil || b.current.q.Server.ID != id) && !b.routeShowingLocked(id)
 }
 
 // refusedLocked counts a refusal and adds the flood notice when one is due
@@ -759,6 +765,7 @@ func (b *Broker) admit(pd *pending) bool {
 		}
 		return false
 	}
+	pd.route = b.routeLocked(id, pd.q.Kind)
 	q.waiting = append(q.waiting, pd)
 	if !slices.Contains(b.rotation, id) {
 		b.rotation = append(b.rotation, id)
@@ -774,6 +781,7 @@ func (b *Broker) admit(pd *pending) bool {
 // turns: after one of a server's questions, every other server with a
 // question waiting goes before its next one. b.mu is held.
 func (b *Broker) dispatchLocked() {
+	b.dispatchRoutesLocked()
 	if b.current != nil {
 		return
 	}
@@ -786,8 +794,10 @@ func (b *Broker) dispatchLocked() {
 		for len(q.waiting) > 0 && q.waiting[0].ctx.Err() != nil {
 			q.waiting = q.waiting[1:]
 		}
-		if len(q.waiting) > 0 {
-			b.current, q.waiting = q.waiting[0], q.waiting[1:]
+		// Questions routed to a terminal are its to show (route.go).
+		if i := slices.IndexFunc(q.waiting, func(pd *pending) bool { return pd.route == nil && pd.ctx.Err() == nil }); i >= 0 {
+			b.current = q.waiting[i]
+			q.waiting = slices.Delete(q.waiting, i, i+1)
 			b.current.shownAt = b.opts.Now()
 			b.served = id
 			return
@@ -804,6 +814,8 @@ func (b *Broker) takeLocked(pd *pending) bool {
 	delete(b.byID, pd.q.ID)
 	if b.current == pd {
 		b.current = nil
+	} else if pd.route != nil && pd.route.current == pd {
+		pd.route.current = nil
 	} else if q := b.servers[pd.q.Server.ID]; q != nil {
 		q.waiting = slices.DeleteFunc(q.waiting, func(w *pending) bool { return w == pd })
 	}
@@ -821,7 +833,7 @@ func (b *Broker) finish(id string, resp Response, waitingOnly bool) error {
 	case pd == nil:
 		b.mu.Unlock()
 		return ErrNotOpen
-	case waitingOnly && pd == b.current:
+	case waitingOnly && (pd == b.current || pd.route != nil && pd.route.current == pd):
 		b.mu.Unlock()
 		return i18n.Err("mcp.broker.onScreen")
 	}
@@ -1012,7 +1024,7 @@ func (b *Broker) DismissFlood(serverID string) {
 // pause while the person answers (CallTimeout). It is Snapshot.Asking on
 // the state now: one rule for the Tools pane, the chat and the window.
 func (b *Broker) Busy(serverID string) bool {
-	return b.Snapshot().Asking(serverID)
+	return b.Snapshot().Asking(serverID) || b.routeBusy(serverID)
 }
 
 // Snapshot returns everything pending now, with the version of the latest
@@ -1067,6 +1079,9 @@ func (b *Broker) snapshotLocked() Snapshot {
 	}
 	for _, id := range b.rotation {
 		for _, pd := range b.servers[id].waiting {
+			if pd.route != nil {
+				continue // a terminal answers it (route.go)
+			}
 			s.Waiting = append(s.Waiting, Waiting{ID: pd.q.ID, Kind: pd.q.Kind, ServerID: id, ServerName: pd.q.Server.Name,
 				Message: pd.q.Message, ReceivedAt: pd.q.ReceivedAt})
 		}
@@ -1121,22 +1136,29 @@ func (b *Broker) AnswerWith(a Answerer) (stop func()) {
 			if ctx.Err() != nil {
 				return // withdrawn or timed out: the broker already closed it
 			}
-			if err != nil { // the display failed: the person could not answer
-				resp = Response{Action: ActionCancel}
-			}
-			switch {
-			case resp.Action == ActionAccept && q.Kind == KindForm:
-				if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
-					return
-				}
-				// An answer that does not pass is never sent: cancel.
-				resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
-			case resp.Action == ActionAccept && q.Kind == KindToolCall && resp.Scope == "":
-				resp.Scope = ScopeOnce
-			}
-			_ = b.finish(q.ID, resp, false)
+			b.deliver(q, resp, err)
 		}()
 	})
+}
+
+// deliver passes an Answerer's response to q on to the broker: a form's
+// values are validated first and an answer that does not pass is never
+// sent (cancel); an error from the display means the person could not
+// answer (cancel).
+func (b *Broker) deliver(q *Question, resp Response, err error) {
+	if err != nil {
+		resp = Response{Action: ActionCancel}
+	}
+	switch {
+	case resp.Action == ActionAccept && q.Kind == KindForm:
+		if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
+			return
+		}
+		resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
+	case resp.Action == ActionAccept && q.Kind == KindToolCall && resp.Scope == "":
+		resp.Scope = ScopeOnce
+	}
+	_ = b.finish(q.ID, resp, false)
 }
 
 // record adds a history entry, written in the background (history.go).

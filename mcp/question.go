@@ -86,7 +86,12 @@ type Question struct {
 	Peer          Peer   `json:"-"`
 	ElicitationID string `json:"-"`
 	schema        *forms.Schema
+	raw           json.RawMessage // a form's requestedSchema, as the server wrote it
 }
+
+// RequestedSchema returns a form question's requestedSchema exactly as the
+// server wrote it (nil for other kinds), to forward it unchanged.
+func (q *Question) RequestedSchema() json.RawMessage { return q.raw }
 
 // ServerRef names the server behind a question, as the person sees it.
 type ServerRef struct {

@@ -256,6 +256,12 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 	return out
 }
 
+// CarrySchemas wraps a newline-delimited transport (stdio, a socket) so that
+// every elicitation read from it carries its requestedSchema in
+// _meta[RawSchemaMeta], as the manager's own connections do: for the
+// command line's session with the running app (see RemoteQuestion).
+func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t} }
+
 // rawSchemaTransport wraps a transport whose connections carry no optional
 // SDK interfaces (stdio and legacy SSE) and carries the schema of every
 // elicitation read from it.

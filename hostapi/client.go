@@ -1,0 +1,125 @@
+package hostapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
+)
+
+// ErrNoApp is Dial's answer when no app answers on the socket: none is
+// running for this data folder (or one crashed and left its socket). The
+// CLI then opens the data file itself.
+var ErrNoApp = errors.New("no running Gatehouse answers on the command-line socket")
+
+// ProtocolVersion is the revision the CLI speaks to the app. The app asks
+// the CLI the questions of its calls with elicitation/create sent while the
+// call runs, which 2026-07-28 replaced with input requests returned in the
+// result (multi round-trip requests, SEP-2322): that would end the upstream
+// server's call, which is still waiting for its answer.
+const ProtocolVersion = "2025-11-25"
+
+// Elicitation answers a question the app forwards for one of the client's
+// calls; q was checked again on this side (mcp.RemoteQuestion).
+type Elicitation func(ctx context.Context, q *mcp.Question) (mcp.Response, error)
+
+// Dial connects to the app serving dataDir, or returns ErrNoApp. answer
+// (may be nil) answers the questions of the client's calls.
+func Dial(ctx context.Context, dataDir, version string, answer Elicitation) (*sdk.ClientSession, error) {
+	path, err := SocketPath(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if len(path) >= maxSocketPath {
+		return nil, ErrNoApp // no app can listen there either
+	}
+	d := net.Dialer{Timeout: dialTimeout}
+	conn, err := d.DialContext(ctx, "unix", path)
+	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		return nil, ErrNoApp
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reaching the running Gatehouse: %w", err)
+	}
+	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	if answer != nil {
+		opts.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
+		opts.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return answerRequest(ctx, req.Params, answer)
+		}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: version}, opts)
+	cs, err := client.Connect(ctx, mcp.CarrySchemas(&sdk.IOTransport{Reader: conn, Writer: conn}), &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("talking to the running Gatehouse: %w", err)
+	}
+	return cs, nil
+}
+
+// answerRequest rebuilds the question and has answer answer it.
+func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation) (*sdk.ElicitResult, error) {
+	var who mcp.ServerRef
+	if b, err := json.Marshal(p.Meta[ServerMeta]); err == nil {
+		_ = json.Unmarshal(b, &who)
+	}
+	q, err := mcp.RemoteQuestion(who, p, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	resp, err := answer(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	res := &sdk.ElicitResult{Action: resp.Action}
+	if resp.Action == mcp.ActionAccept && q.Kind == mcp.KindForm {
+		res.Content = resp.Values
+	}
+	return res, nil
+}
+
+// Run calls one of the app's tools with in as its arguments and reads its
+// structured result into out. A result marked as an error is returned as
+// the error it describes.
+func Run(ctx context.Context, cs *sdk.ClientSession, tool string, in, out any) error {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: in})
+	if err != nil {
+		return fmt.Errorf("the running Gatehouse did not answer: %w", err)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		var f Failure
+		if err := json.Unmarshal(b, &f); err != nil || (f.Error.Key == "" && len(f.Error.Args) == 0) {
+			return fmt.Errorf("the running Gatehouse could not do it: %s", resultText(res))
+		}
+		cause := error(&i18n.Error{Message: f.Error})
+		if f.Server != "" {
+			return &ConnectError{Server: f.Server, Err: cause, Log: f.Log}
+		}
+		return cause
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("reading the running Gatehouse's answer: %w", err)
+	}
+	return nil
+}
+
+func resultText(res *sdk.CallToolResult) string {
+	for _, c := range res.Content {
+		if t, ok := c.(*sdk.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
+}

@@ -1,0 +1,370 @@
+package hostapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"os"
+	"reflect"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// ConnectTimeout bounds how long a command waits for its server to connect,
+// as the CLI waits when it runs the server itself.
+const ConnectTimeout = 30 * time.Second
+
+// Host is what the running app does for the command line the way the
+// window does it, so that the window shows the change at once and every
+// call keeps its checks, time limit and history.
+type Host interface {
+	AddServer(in NewServer) (Added, error)
+	RemoveServer(id string) error
+	SetEnabled(id string, enabled bool) error
+	// CallTool makes a tool call as the Tools pane does, until ctx ends,
+	// and returns the result view as JSON.
+	CallTool(ctx context.Context, serverID, tool, argsJSON string) (json.RawMessage, error)
+}
+
+// Options configures Serve. Every field is required.
+type Options struct {
+	Store   *store.Store
+	Manager *mcp.Manager
+	// Broker routes the questions of a CLI call to its terminal.
+	Broker *mcp.Broker
+	Host   Host
+	// Version is the app's version, told to the CLI.
+	Version string
+}
+
+// A Server serves the command line on the socket: one MCP session per
+// connection of this user's processes, until Close.
+type Server struct {
+	opts     Options
+	mcp      *sdk.Server
+	listener *net.UnixListener
+	// peerUID reads a connection's user; tests give a fake one.
+	peerUID func(*net.UnixConn) (int, error)
+
+	mu       sync.Mutex
+	sessions map[*sdk.ServerSession]bool
+	closed   bool
+	wg       sync.WaitGroup
+}
+
+// Serve listens on path (see Listen) and serves the command line in the
+// background.
+func Serve(path string, opts Options) (*Server, error) {
+	l, err := Listen(path)
+	if err != nil {
+		return nil, err
+	}
+	s := newServer(opts, l)
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+func newServer(opts Options, l *net.UnixListener) *Server {
+	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]bool{}}
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: opts.Version}, nil)
+	addTool(s.mcp, ToolListServers, "Lists the configured servers.", s.listServers)
+	addTool(s.mcp, ToolAddServer, "Adds a server.", s.addServer)
+	addTool(s.mcp, ToolRemoveServer, "Removes a server.", s.removeServer)
+	addTool(s.mcp, ToolEnableServer, "Turns a server on.", s.enableServer)
+	addTool(s.mcp, ToolDisableServer, "Turns a server off.", s.disableServer)
+	addTool(s.mcp, ToolListTools, "Lists a connected server's tools.", s.listTools)
+	addTool(s.mcp, ToolCallTool, "Calls a server's tool; its questions are asked of this client.", s.callTool)
+	return s
+}
+
+// Close stops listening, ends every session and removes the socket.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	sessions := make([]*sdk.ServerSession, 0, len(s.sessions))
+	for ss := range s.sessions {
+		sessions = append(sessions, ss)
+	}
+	s.mu.Unlock()
+	err := s.listener.Close()
+	for _, ss := range sessions {
+		_ = ss.Close()
+	}
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		conn, err := s.listener.AcceptUnix()
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				log.Printf("gatehouse: the command-line socket stopped: %v", err)
+			}
+			return
+		}
+		uid, err := s.peerUID(conn)
+		if err == nil {
+			err = samePerson(uid, os.Getuid())
+		}
+		if err != nil {
+			log.Printf("gatehouse: refused a command-line connection: %v", err)
+			conn.Close()
+			continue
+		}
+		s.wg.Add(1)
+		go s.serve(conn)
+	}
+}
+
+// serve runs one MCP session on conn until either side ends it.
+func (s *Server) serve(conn *net.UnixConn) {
+	defer s.wg.Done()
+	ss, err := s.mcp.Connect(context.Background(), forwardSchemas{&sdk.IOTransport{Reader: conn, Writer: conn}}, nil)
+	if err != nil {
+		conn.Close()
+		return
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ss.Close()
+		return
+	}
+	s.sessions[ss] = true
+	s.mu.Unlock()
+	_ = ss.Wait()
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+}
+
+func (s *Server) listServers(context.Context, *sdk.CallToolRequest, struct{}) (ServerList, error) {
+	servers, err := s.opts.Store.Servers()
+	if err != nil {
+		return ServerList{}, err
+	}
+	return ServerList{Servers: Rows(servers)}, nil
+}
+
+func (s *Server) addServer(_ context.Context, _ *sdk.CallToolRequest, in NewServer) (Added, error) {
+	return s.opts.Host.AddServer(in)
+}
+
+func (s *Server) removeServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
+	srv, err := s.find(in.Name)
+	if err != nil {
+		return Changed{}, err
+	}
+	return Changed{Name: srv.Name}, s.opts.Host.RemoveServer(srv.ID)
+}
+
+func (s *Server) enableServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
+	return s.setEnabled(in.Name, true)
+}
+
+func (s *Server) disableServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
+	return s.setEnabled(in.Name, false)
+}
+
+func (s *Server) setEnabled(name string, enabled bool) (Changed, error) {
+	srv, err := s.find(name)
+	if err != nil {
+		return Changed{}, err
+	}
+	return Changed{Name: srv.Name}, s.opts.Host.SetEnabled(srv.ID, enabled)
+}
+
+func (s *Server) listTools(ctx context.Context, _ *sdk.CallToolRequest, in ServerName) (ToolList, error) {
+	srv, err := s.connected(ctx, in.Name)
+	if err != nil {
+		return ToolList{}, err
+	}
+	tools, err := s.opts.Manager.Tools(srv.ID)
+	if err != nil {
+		return ToolList{}, err
+	}
+	list := ToolList{Tools: make([]ToolInfo, 0, len(tools))}
+	for _, t := range tools {
+		list.Tools = append(list.Tools, ToolInfo{Name: t.Name, Description: t.Description})
+	}
+	return list, nil
+}
+
+// callTool makes the call on the app's open session. While it runs, the
+// form and URL requests its server asks are put to this client (the
+// terminal that made the call) through the broker, which keeps owning
+// them; the window goes on showing everyone else's.
+func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call) (json.RawMessage, error) {
+	srv, err := s.connected(ctx, in.Server)
+	if err != nil {
+		return nil, err
+	}
+	release := s.opts.Broker.Route(srv.ID, elicitOn(req.Session))
+	defer release()
+	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
+}
+
+// find looks a server up by its name, as the CLI does.
+func (s *Server) find(name string) (store.Server, error) {
+	srv, err := s.opts.Store.ServerByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return srv, i18n.Err("cli.servers.noSuch", "name", strconv.Quote(name))
+	}
+	return srv, err
+}
+
+// connected finds the named server and waits until it is connected, with
+// the sentences the CLI says when it connects a server itself.
+func (s *Server) connected(ctx context.Context, name string) (store.Server, error) {
+	srv, err := s.find(name)
+	if err != nil {
+		return srv, err
+	}
+	if !srv.Enabled {
+		return srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
+	}
+	wctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	if err := s.opts.Manager.WaitConnected(wctx, srv.ID); err != nil {
+		if errors.Is(err, mcp.ErrNeedsSignIn) {
+			return srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
+		}
+		serverLog, _ := s.opts.Manager.Log(srv.ID)
+		return srv, &ConnectError{Server: srv.Name, Err: err, Log: serverLog}
+	}
+	return srv, nil
+}
+
+// elicitOn presents a routed question to the client of ss as
+// elicitation/create. A form's schema travels exactly as its server wrote
+// it (forwardSchemas); the SDK itself only sees an empty object schema, so
+// that it neither validates the answer a second way nor fills in defaults
+// the person cleared: the broker validates it.
+func elicitOn(ss *sdk.ServerSession) mcp.Presenter {
+	return func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
+		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message, Meta: sdk.Meta{ServerMeta: q.Server}}
+		if q.Kind == mcp.KindURL {
+			p.URL, p.ElicitationID = q.Link.URL, q.ID
+		} else {
+			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
+			p.Meta[mcp.RawSchemaMeta] = string(q.RequestedSchema())
+		}
+		res, err := ss.Elicit(ctx, p)
+		if err != nil {
+			return mcp.Response{}, err
+		}
+		return mcp.Response{Action: res.Action, Values: res.Content}, nil
+	}
+}
+
+// addTool registers a tool whose input and output are Go types: their JSON
+// schemas are the tool's, the output is the structured content (and its
+// JSON the text), and an error is a result marked as an error whose
+// structured content is a Failure.
+func addTool[In, Out any](s *sdk.Server, name, description string, run func(context.Context, *sdk.CallToolRequest, In) (Out, error)) {
+	s.AddTool(&sdk.Tool{Name: name, Description: description, InputSchema: schemaFor[In](), OutputSchema: schemaFor[Out]()},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var in In
+			if len(req.Params.Arguments) > 0 {
+				if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+					return failure(fmt.Errorf("reading the arguments of %s: %w", name, err)), nil
+				}
+			}
+			out, err := run(ctx, req, in)
+			if err != nil {
+				return failure(err), nil
+			}
+			b, err := json.Marshal(out)
+			if err != nil {
+				return nil, err
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+		})
+}
+
+// schemaFor is the JSON schema of T; a JSON value passed through
+// (json.RawMessage) is an object.
+func schemaFor[T any]() any {
+	if reflect.TypeFor[T]() == reflect.TypeFor[json.RawMessage]() {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	schema, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("hostapi: the schema of %v: %v", reflect.TypeFor[T](), err)) // a programming error, found by any test
+	}
+	return schema
+}
+
+// failure is the result of a command that failed.
+func failure(err error) *sdk.CallToolResult {
+	f := Failure{Error: i18n.ErrorMessage(err)}
+	var ce *ConnectError
+	if errors.As(err, &ce) {
+		f = Failure{Error: i18n.ErrorMessage(ce.Err), Server: ce.Server, Log: ce.Log}
+	}
+	b, _ := json.Marshal(f)
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}, StructuredContent: json.RawMessage(b)}
+}
+
+// forwardSchemas wraps the server's side of a connection: an elicitation
+// it writes carries, on the wire, the schema from _meta[mcp.RawSchemaMeta]
+// as its requestedSchema, byte for byte (see elicitOn).
+type forwardSchemas struct{ sdk.Transport }
+
+func (t forwardSchemas) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return forwardConn{c}, nil
+}
+
+type forwardConn struct{ sdk.Connection }
+
+func (c forwardConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "elicitation/create" {
+		if params, ok := withCarriedSchema(r.Params); ok {
+			cp := *r
+			cp.Params = params
+			msg = &cp
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// withCarriedSchema moves _meta[mcp.RawSchemaMeta] into requestedSchema.
+func withCarriedSchema(params json.RawMessage) (json.RawMessage, bool) {
+	var members map[string]json.RawMessage
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(params, &members) != nil || json.Unmarshal(members["_meta"], &meta) != nil {
+		return nil, false
+	}
+	var schema string
+	if json.Unmarshal(meta[mcp.RawSchemaMeta], &schema) != nil || !json.Valid([]byte(schema)) {
+		return nil, false
+	}
+	delete(meta, mcp.RawSchemaMeta)
+	members["requestedSchema"] = json.RawMessage(schema)
+	m, err := json.Marshal(meta)
+	if err != nil {
+		return nil, false
+	}
+	members["_meta"] = m
+	out, err := json.Marshal(members)
+	return out, err == nil
+}

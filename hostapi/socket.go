@@ -1,0 +1,174 @@
+// Package hostapi lets the command line use the running app (issue 13):
+// while the window is open it holds the data file's lock, so the CLI talks
+// to it instead, over a unix socket private to the person, in MCP through the
+// go-sdk — the app is an MCP server whose tools are the CLI's commands, and
+// the CLI is its client, which also answers the elicitations of its own
+// calls in the terminal. Nothing listens on a network port.
+//
+// This file finds and guards the socket; server.go serves it; client.go
+// dials it. The package sits below app/ and never imports Wails.
+package hostapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// maxSocketPath is the size of a unix socket address's path on Linux
+// (sun_path), its closing zero byte included.
+const maxSocketPath = 108
+
+// ErrInUse is Listen's refusal when another process already answers on
+// the socket.
+var ErrInUse = errors.New("another Gatehouse already answers on the command-line socket")
+
+// dialTimeout bounds how long a socket that exists may take to answer: a
+// live app accepts at once; a socket left by a crashed app refuses at once.
+const dialTimeout = 2 * time.Second
+
+// SocketPath returns where the app serves the command line for the data
+// directory dataDir: $XDG_RUNTIME_DIR/gatehouse/cli-<id>.sock, or, without
+// XDG_RUNTIME_DIR, the same name in a gatehouse/run folder of the user's
+// cache directory (never the data directory, which may be on a file system
+// without sockets, and whose path may be too long for one). id names the
+// data directory, so a CLI given --data-dir reaches only an app running on
+// that same directory.
+func SocketPath(dataDir string) (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("finding a folder for the command-line socket: %w", err)
+		}
+		base = filepath.Join(cache, "gatehouse", "run")
+	} else {
+		base = filepath.Join(base, "gatehouse")
+	}
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return "", fmt.Errorf("reading the data folder's path: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, "cli-"+hex.EncodeToString(sum[:8])+".sock"), nil
+}
+
+// privateDir makes dir (and its parents) and checks that it is a real
+// directory of this user that no one else may enter: mode 0700.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("making the socket's folder: %w", err)
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("checking the socket's folder: %w", err)
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case !info.IsDir():
+		return fmt.Errorf("the socket's folder %s is not a folder", dir)
+	case !ok || int(st.Uid) != os.Getuid():
+		return fmt.Errorf("the socket's folder %s belongs to someone else", dir)
+	case info.Mode().Perm() != 0o700:
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("making the socket's folder private: %w", err)
+		}
+	}
+	return nil
+}
+
+// Listen makes the socket at path, private to this user: its folder 0700,
+// the socket 0600. A socket left by an app that crashed is replaced; one a
+// live process answers on is ErrInUse; anything else at path is left alone
+// and refused.
+func Listen(path string) (*net.UnixListener, error) {
+	if len(path) >= maxSocketPath {
+		return nil, fmt.Errorf("the command-line socket's path is too long for a socket (%d bytes, at most %d): %s", len(path), maxSocketPath-1, path)
+	}
+	if err := privateDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	if err := removeStale(path); err != nil {
+		return nil, err
+	}
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("opening the command-line socket: %w", err)
+	}
+	// The folder already keeps others out; the socket's own mode says so too.
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("making the command-line socket private: %w", err)
+	}
+	l.SetUnlinkOnClose(true)
+	return l, nil
+}
+
+// removeStale removes a socket at path that nobody answers on.
+func removeStale(path string) error {
+	info, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking the command-line socket: %w", err)
+	}
+	if info.Mode()&os.ModeSocket == 0 {
+		return fmt.Errorf("%s is in the way of the command-line socket and is not a socket", path)
+	}
+	if c, err := net.DialTimeout("unix", path, dialTimeout); err == nil {
+		c.Close()
+		return ErrInUse
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing the socket a stopped Gatehouse left: %w", err)
+	}
+	return nil
+}
+
+// errOtherUser refuses a connection from another user's process.
+var errOtherUser = errors.New("the connection comes from another user")
+
+// samePerson checks a connection's peer credentials: only a process of the
+// user running the app may use it (root included only when the app runs as
+// root).
+func samePerson(peerUID, selfUID int) error {
+	if peerUID != selfUID {
+		return fmt.Errorf("%w (uid %d, not %d)", errOtherUser, peerUID, selfUID)
+	}
+	return nil
+}
+
+// peerUID reads the user ID of the process at the other end of c, as the
+// kernel recorded it when it connected (SO_PEERCRED).
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	uid := -1
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		if err != nil {
+			credErr = err
+			return
+		}
+		uid = int(cred.Uid)
+	}); err != nil {
+		return -1, err
+	}
+	if credErr != nil {
+		return -1, fmt.Errorf("reading the peer's credentials: %w", credErr)
+	}
+	return uid, nil
+}

@@ -1,0 +1,128 @@
+package hostapi
+
+import (
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Tool names: the CLI's commands, as the running app serves them.
+const (
+	ToolListServers   = "list_servers"
+	ToolAddServer     = "add_server"
+	ToolRemoveServer  = "remove_server"
+	ToolEnableServer  = "enable_server"
+	ToolDisableServer = "disable_server"
+	ToolListTools     = "list_tools"
+	ToolCallTool      = "call_tool"
+)
+
+// ServerList is list_servers' result: every configured server.
+type ServerList struct {
+	Servers []ServerRow `json:"servers"`
+}
+
+// ServerRow is one line of `gatehouse servers list`.
+type ServerRow struct {
+	Name      string `json:"name"`
+	Enabled   bool   `json:"enabled"`
+	Transport string `json:"transport"`
+	// Stdio is true for a server the app starts as a program; InheritEnv
+	// then says whether it gets the app's whole environment.
+	Stdio      bool   `json:"stdio"`
+	InheritEnv bool   `json:"inheritEnv"`
+	Where      string `json:"where"` // the command line or the URL
+}
+
+// Rows describes servers as `gatehouse servers list` shows them, whether
+// the command line read them itself or asked the running app.
+func Rows(servers []store.Server) []ServerRow {
+	rows := make([]ServerRow, 0, len(servers))
+	for _, s := range servers {
+		rows = append(rows, ServerRow{Name: s.Name, Enabled: s.Enabled, Transport: s.Transport,
+			Stdio: s.Stdio != nil, InheritEnv: s.Stdio != nil && s.Stdio.InheritEnv, Where: mcp.Where(s)})
+	}
+	return rows
+}
+
+// NewServer is add_server's input: a server as `gatehouse servers add`
+// reads it from the command line (the fields of app.ServerInput it sets).
+type NewServer struct {
+	Name       string            `json:"name"`
+	Enabled    bool              `json:"enabled"`
+	Transport  string            `json:"transport" jsonschema:"stdio or http"`
+	Command    string            `json:"command,omitempty"`
+	Args       []string          `json:"args,omitempty"`
+	Env        map[string]string `json:"env,omitempty"`
+	Dir        string            `json:"dir,omitempty"`
+	InheritEnv bool              `json:"inheritEnv,omitempty"`
+	URL        string            `json:"url,omitempty"`
+	Headers    map[string]string `json:"headers,omitempty"`
+}
+
+// Added is add_server's result.
+type Added struct {
+	Name       string `json:"name"`
+	Where      string `json:"where"`
+	InheritEnv bool   `json:"inheritEnv"`
+}
+
+// ServerName is the input of the tools that take one server by its name
+// (case-insensitive).
+type ServerName struct {
+	Name string `json:"name"`
+}
+
+// Changed is the result of remove_server, enable_server and disable_server:
+// the server's name as the person gave it.
+type Changed struct {
+	Name string `json:"name"`
+}
+
+// ToolList is list_tools' result: a connected server's tools, sorted by name.
+type ToolList struct {
+	Tools []ToolInfo `json:"tools"`
+}
+
+// ToolInfo is one tool as `gatehouse tools` shows it. Both are server text.
+type ToolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Call is call_tool's input. Its result is the app's tool result view
+// (app.ToolResultView), the same the CLI prints without the app.
+type Call struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	// Arguments is a JSON object as text, as typed on the command line;
+	// empty means none.
+	Arguments string `json:"arguments,omitempty"`
+}
+
+// Failure is the structured content of a tool result marked as an error:
+// the sentence, for the CLI to say in its own language. When the server
+// could not be connected, Server names it and Log holds the end of its log.
+type Failure struct {
+	Error  i18n.Message `json:"error"`
+	Server string       `json:"server,omitempty"`
+	Log    string       `json:"log,omitempty"`
+}
+
+// ServerMeta is the _meta key of a forwarded elicitation that says who
+// asks (an mcp.ServerRef).
+const ServerMeta = "gatehouse.dev/server"
+
+// ConnectError is a server that could not be connected for a CLI command:
+// its name, why, and its log, which the CLI shows with the error.
+type ConnectError struct {
+	Server string
+	Err    error
+	Log    string
+}
+
+// Error implements error.
+func (e *ConnectError) Error() string { return "cannot connect to " + e.Server + ": " + e.Err.Error() }
+
+// Unwrap returns why.
+func (e *ConnectError) Unwrap() error { return e.Err }
