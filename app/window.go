@@ -80,9 +80,12 @@ func saveWindow(ctx context.Context, core *Core) {
 	if !s.WindowMaximised {
 		s.WindowWidth, s.WindowHeight = wruntime.WindowGetSize(ctx)
 		// The corner on the whole desktop (GTK's position), as
-		// gtkwin.PlaceWindow takes it.
-		s.WindowX, s.WindowY = wruntime.WindowGetPosition(ctx)
-		s.WindowPlaced = true
+		// gtkwin.PlaceWindow takes it. Wayland tells GTK no position: the
+		// one saved under X11 stays.
+		if gtkwin.CanPlace() {
+			s.WindowX, s.WindowY = wruntime.WindowGetPosition(ctx)
+			s.WindowPlaced = true
+		}
 	}
 	if err := core.Store.PutSettings(s); err != nil {
 		log.Printf("gatehouse: saving the window's size and position: %v", err)

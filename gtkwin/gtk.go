@@ -124,6 +124,15 @@ static void showError(const char *title, const char *text) {
 	}
 }
 
+static int onX11(void) {
+#ifdef GDK_WINDOWING_X11
+	GdkDisplay *d = gdk_display_get_default();
+	return d != NULL && GDK_IS_X11_DISPLAY(d);
+#else
+	return 0;
+#endif
+}
+
 static int monitorCount(void) {
 	GdkDisplay *d = gdk_display_get_default();
 	return d == NULL ? 0 : gdk_display_get_n_monitors(d);
@@ -169,6 +178,10 @@ func Open() error {
 	opened.Store(true)
 	return nil
 }
+
+// CanPlace reports whether windows have a position Gatehouse can read and
+// set: on X11 they do; Wayland keeps it from applications.
+func CanPlace() bool { return opened.Load() && C.onX11() == 1 }
 
 // Screens returns the work area of every monitor of the display. Call it
 // after Open, before wails.Run.

@@ -14,6 +14,9 @@ func Open() error {
 	return nil
 }
 
+// CanPlace is false without the window's toolkit.
+func CanPlace() bool { return false }
+
 // Screens knows no screens without the window's toolkit.
 func Screens() []Rect { return nil }
 
