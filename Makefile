@@ -103,10 +103,11 @@ test-e2e: deps-test dev-bin
 	@grep -qE '^(# |ℹ )pass [1-9]' $(OUT)/e2e.log || { echo "e2e: no test passed; expected at least one"; exit 1; }
 
 # The production binary's real WebKit window: starts its own Xvfb, needs no display.
+# About a dozen starts of the app, 10-30 s each on a loaded 2-core machine.
 test-window: deps-test build
 	mkdir -p $(OUT)
 	GATEHOUSE_BIN=$(BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
-		go test -tags windowtest -count=1 -timeout 3m -v ./tests/window/
+		go test -tags windowtest -count=1 -timeout 10m -v ./tests/window/
 
 ## Conformance
 

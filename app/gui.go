@@ -14,9 +14,12 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/gatehouse-app/gatehouse/gtkwin"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/icon"
+	"github.com/gatehouse-app/gatehouse/instance"
 	"github.com/gatehouse-app/gatehouse/notify"
+	"github.com/gatehouse-app/gatehouse/store"
 	"github.com/gatehouse-app/gatehouse/theme"
 )
 
@@ -38,11 +41,12 @@ func windowError(err error) any {
 type GUIOptions struct {
 	// Assets is the built frontend (the contents of frontend/dist).
 	Assets fs.FS
-	// Core is the opened core; nil when StartupError is set.
+	// Core is the opened core; nil only when the Wails CLI builds the
+	// program to read its bindings.
 	Core *Core
-	// StartupError, when set, is shown in a dialog and the app quits:
-	// "Gatehouse is already running", a damaged data file, ...
-	StartupError error
+	// LaterStarts are the later starts of Gatehouse handed to this one
+	// (instance.Lock.Starts): each brings the window to the front.
+	LaterStarts <-chan instance.Start
 }
 
 // wailsDesktop reaches the running window through the Wails runtime: events,
@@ -147,15 +151,13 @@ func RunGUI(opts GUIOptions) error {
 		bind[5] = chat
 		core.EnableSampling() // the consent dialog reviews sampling requests
 	}
-	width, height := 1100, 760
+	window := restoredWindow(store.Settings{}, nil)
 	ApplyLanguage("") // until the settings say otherwise: the system's
 	scheme := theme.Scheme("")
 	if core != nil {
 		if s, err := core.Store.Settings(); err == nil {
 			ApplyLanguage(s.Language)
-			if s.WindowWidth >= 720 && s.WindowHeight >= 480 {
-				width, height = s.WindowWidth, s.WindowHeight
-			}
+			window = restoredWindow(s, gtkwin.Screens())
 		}
 		if v, err := themes.Get(); err == nil {
 			scheme = v.Scheme()
@@ -163,11 +165,12 @@ func RunGUI(opts GUIOptions) error {
 	}
 	r, g, b := windowBackground(scheme)
 	return wails.Run(&options.App{
-		Title:     "Gatehouse",
-		Width:     width,
-		Height:    height,
-		MinWidth:  720,
-		MinHeight: 480,
+		Title:            windowTitle,
+		Width:            window.width,
+		Height:           window.height,
+		MinWidth:         minWindowWidth,
+		MinHeight:        minWindowHeight,
+		WindowStartState: window.startState(),
 		// The page's own background, so a dark window does not flash white while it loads.
 		BackgroundColour: &options.RGBA{R: r, G: g, B: b, A: 255},
 		AssetServer: &assetserver.Options{
@@ -179,6 +182,8 @@ func RunGUI(opts GUIOptions) error {
 			if core == nil {
 				return
 			}
+			window.restore()
+			go bringForward(ctx, opts.LaterStarts)
 			desktop.start(ctx)
 			core.SetEmitter(desktop)
 			themes.show()
@@ -195,19 +200,9 @@ func RunGUI(opts GUIOptions) error {
 				log.Printf("gatehouse: %v", err)
 			}
 		},
-		OnDomReady: func(ctx context.Context) {
-			if opts.StartupError != nil {
-				_, _ = wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{
-					Type:    wruntime.ErrorDialog,
-					Title:   i18n.M("app.startFailed").String(),
-					Message: opts.StartupError.Error(),
-				})
-				wruntime.Quit(ctx)
-			}
-		},
 		OnBeforeClose: func(ctx context.Context) bool {
 			if core != nil {
-				saveWindowSize(ctx, core)
+				saveWindow(ctx, core)
 			}
 			return false
 		},
@@ -226,16 +221,4 @@ func RunGUI(opts GUIOptions) error {
 		Bind:           bind,
 		ErrorFormatter: windowError,
 	})
-}
-
-func saveWindowSize(ctx context.Context, core *Core) {
-	w, h := wruntime.WindowGetSize(ctx)
-	s, err := core.Store.Settings()
-	if err != nil {
-		return
-	}
-	s.WindowWidth, s.WindowHeight = w, h
-	if err := core.Store.PutSettings(s); err != nil {
-		log.Printf("gatehouse: saving the window size: %v", err)
-	}
 }

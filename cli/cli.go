@@ -161,16 +161,20 @@ func (e *env) runGUI(assets fs.FS) int {
 	}
 	opts := app.GUIOptions{Assets: dist}
 	if !bindingsOnly {
-		opts.Core, opts.StartupError = e.openCore()
-		if opts.StartupError != nil {
-			fmt.Fprintln(e.stderr, "gatehouse:", opts.StartupError)
+		lock, code, ok := e.claimWindow()
+		if !ok {
+			return code
+		}
+		if lock != nil {
+			defer lock.Close()
+			opts.LaterStarts = lock.Starts()
+		}
+		if opts.Core, err = e.openCore(); err != nil {
+			return e.cannotStart(err)
 		}
 	}
 	if err := app.RunGUI(opts); err != nil {
 		fmt.Fprintln(e.stderr, "gatehouse:", err)
-		return exitError
-	}
-	if opts.StartupError != nil {
 		return exitError
 	}
 	return exitOK

@@ -18,6 +18,9 @@ import (
 // The demo server is seeded as "<this executable> demo-server"; in tests the
 // executable is the test binary, which then serves the real demo server.
 func TestMain(m *testing.M) {
+	if os.Getenv("GATEHOUSE_CLI_MAIN") == "1" {
+		os.Exit(mainForTest())
+	}
 	if len(os.Args) > 1 && os.Args[1] == "demo-server" {
 		if err := demo.Run(context.Background()); err != nil {
 			os.Exit(1)

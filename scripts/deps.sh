@@ -16,10 +16,11 @@ set -euo pipefail
 # module download and VCS stamping of the binary.
 run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
 # Test: a virtual X server (xvfb-run needs xauth, only a Recommends of xvfb), xdotool and
-# ImageMagick to find and screenshot the real window, Chromium for Playwright (never
+# ImageMagick to find and screenshot the real window (x11-utils' xwininfo for its stacking
+# order), Chromium for Playwright (never
 # downloaded by Playwright), a D-Bus session bus (single instance, notifications), a
 # notification daemon, and a CJK font, without which the Chinese screenshots show boxes.
-test_pkgs=(xvfb xauth xdotool imagemagick chromium dbus dunst fonts-noto-cjk)
+test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-noto-cjk)
 
 case "${1:-}" in
 run) pkgs=("${run_pkgs[@]}") ;;

@@ -81,6 +81,15 @@ type Settings struct {
 	// Window remembers the main window's size between runs.
 	WindowWidth  int `json:"windowWidth,omitempty"`
 	WindowHeight int `json:"windowHeight,omitempty"`
+	// WindowX and WindowY are the window's top-left corner on the desktop,
+	// meaningful only with WindowPlaced (0,0 is a position too). The window
+	// opens there only while that is on a screen (gtkwin.Place).
+	WindowX      int  `json:"windowX,omitempty"`
+	WindowY      int  `json:"windowY,omitempty"`
+	WindowPlaced bool `json:"windowPlaced,omitempty"`
+	// WindowMaximised is set when the window was closed maximised; the size
+	// and position are then those it had before.
+	WindowMaximised bool `json:"windowMaximised,omitempty"`
 	// ElicitationTimeout bounds how long a server's request for input waits
 	// for the user; zero means the caller's default (10 min).
 	ElicitationTimeout time.Duration `json:"elicitationTimeout,omitempty"`

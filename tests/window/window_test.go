@@ -247,12 +247,18 @@ func repoRoot(t *testing.T) string {
 // picks itself and reports through -displayfd, and returns ":N".
 func startXvfb(t *testing.T) string {
 	t.Helper()
+	return startXvfbScreen(t, "1920x1080x24")
+}
+
+// startXvfbScreen is startXvfb with a screen of the given WIDTHxHEIGHTxDEPTH.
+func startXvfbScreen(t *testing.T, screen string) string {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1920x1080x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp")
 	cmd.ExtraFiles = []*os.File{w} // fd 3 in the child
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr strings.Builder
