@@ -120,6 +120,15 @@ func (d *wailsDesktop) SaveFile(title, defaultName string) (string, error) {
 		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: i18n.M("app.markdownFiles").String(), Pattern: "*.md"}}})
 }
 
+// OpenFile implements FileOpener with the system's open dialog.
+func (d *wailsDesktop) OpenFile(opts wruntime.OpenDialogOptions) (string, error) {
+	ctx, ok := d.context()
+	if !ok {
+		return "", errors.New("the window is not open yet")
+	}
+	return wruntime.OpenFileDialog(ctx, opts)
+}
+
 // Attention implements Desktop: it brings a minimised window back.
 func (d *wailsDesktop) Attention() {
 	if ctx, ok := d.context(); ok {
@@ -144,6 +153,7 @@ func RunGUI(opts GUIOptions) error {
 	themes := NewThemeService(core, gtkTheme{desktopTheme})
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
+	bind = append(bind, NewImportService(NewServersService(core), desktop))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := NewChatService(core, core.ProviderFor)

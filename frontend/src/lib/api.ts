@@ -14,8 +14,9 @@ import * as Chat from '../../wailsjs/go/app/ChatService';
 import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import * as Theme from '../../wailsjs/go/app/ThemeService';
+import * as Import from '../../wailsjs/go/app/ImportService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
-import type { app, forms, i18n, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
+import type { app, forms, i18n, importcfg, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
 import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTheme, EventTools } from './events';
 import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
@@ -181,6 +182,26 @@ export type ChatEvent = {
  */
 export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'>;
 
+/** A file of another app's MCP servers found on this computer (app.ImportLocation). */
+export type ImportLocation = Data<app.ImportLocation>;
+/** One sentence about a server of a file to import: skipped (not imported), left-out (part of it) or changed. */
+export type ImportNote = { kind: 'skipped' | 'left-out' | 'changed'; message: Message };
+/** One server of a file as it would be imported (importcfg.Entry); values of env and headers come masked. */
+export type ImportEntry = Omit<Data<importcfg.Entry>, 'env' | 'headers' | 'notes'> & {
+  env: Data<importcfg.Setting>[];
+  headers: Data<importcfg.Setting>[];
+  notes: ImportNote[];
+};
+/** What importing a file would do (importcfg.Preview); nothing is written until importServers. */
+export type ImportPreview = Omit<Data<importcfg.Preview>, 'formatNote' | 'servers'> & {
+  formatNote: Message;
+  servers: ImportEntry[];
+};
+/** The entries of a preview the person confirmed, by key, with the names they chose. */
+export type ImportRequest = Data<app.ImportRequest>;
+/** What an import added, and each server it could not add with the reason. */
+export type ImportResult = { added: ServerView[]; failed: { name: string; message: Message }[] };
+
 /**
  * A failed call to Go. Go sends its own sentences as messages (key, args),
  * which render in the window's language when shown; other errors are text.
@@ -291,6 +312,34 @@ export function reconnectServer(id: string): Promise<void> {
 
 export async function serverLog(id: string): Promise<string> {
   return (await call(() => Servers.Log(id))) ?? '';
+}
+
+// --- Import (Servers pane) -----------------------------------------------------
+
+/** The files of other apps' MCP servers at the places those apps keep them on this computer. */
+export async function importLocations(): Promise<ImportLocation[]> {
+  return (await call(() => Import.Locations())) as ImportLocation[];
+}
+
+/** Asks the person for a file with the system's open dialog; "" when they cancelled. */
+export function chooseImportFile(): Promise<string> {
+  return call(() => Import.ChooseFile());
+}
+
+/** Reads a file of another app's servers and says what importing it would do; nothing is written. */
+export async function previewImport(path: string): Promise<ImportPreview> {
+  return (await call(() => Servers.PreviewImport(path))) as unknown as ImportPreview;
+}
+
+/** Imports the chosen servers of a previewed file; Go refuses, importing nothing, when the file changed since. */
+export async function importServers(req: ImportRequest): Promise<ImportResult> {
+  return (await call(() => Servers.Import(req as app.ImportRequest))) as unknown as ImportResult;
+}
+
+/** What is wrong with a name for a new server, in the window's language; "" when it is fine. */
+export async function checkImportName(name: string): Promise<string> {
+  const m = (await call(() => Import.CheckName(name))) as unknown as Message;
+  return m.key ? msg(m) : '';
 }
 
 // --- Tools pane ---------------------------------------------------------------

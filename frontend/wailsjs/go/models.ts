@@ -209,21 +209,101 @@ export namespace app {
 		}
 	}
 	
-	export class LanguageView {
-	    choice: string;
-	    language: string;
-	    system: string;
+	export class ImportChoice {
+	    key: string;
+	    name: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new LanguageView(source);
+	        return new ImportChoice(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.choice = source["choice"];
-	        this.language = source["language"];
-	        this.system = source["system"];
+	        this.key = source["key"];
+	        this.name = source["name"];
 	    }
+	}
+	export class ImportFailure {
+	    name: string;
+	    message: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportFailure(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportLocation {
+	    path: string;
+	    format: string;
+	    app: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportLocation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.format = source["format"];
+	        this.app = source["app"];
+	    }
+	}
+	export class ImportRequest {
+	    file: string;
+	    digest: string;
+	    servers: ImportChoice[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.digest = source["digest"];
+	        this.servers = this.convertValues(source["servers"], ImportChoice);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ListCount {
 	    tools: number;
@@ -241,6 +321,179 @@ export namespace app {
 	        this.prompts = source["prompts"];
 	    }
 	}
+	export class StatusView {
+	    state: string;
+	    message: i18n.Message;
+	    transport: string;
+	    protocolVersion: string;
+	    serverName: string;
+	    serverVersion: string;
+	    capabilities: string[];
+	    since: string;
+	    nextRetry: string;
+	    counts: ListCount;
+	
+	    static createFrom(source: any = {}) {
+	        return new StatusView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
+	        this.transport = source["transport"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.serverName = source["serverName"];
+	        this.serverVersion = source["serverVersion"];
+	        this.capabilities = source["capabilities"];
+	        this.since = source["since"];
+	        this.nextRetry = source["nextRetry"];
+	        this.counts = this.convertValues(source["counts"], ListCount);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerInput {
+	    name: string;
+	    enabled: boolean;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: Record<string, string>;
+	    dir: string;
+	    inheritEnv: boolean;
+	    url: string;
+	    headers: Record<string, string>;
+	    noUrlMode: boolean;
+	    clientId: string;
+	    clientSecret: string;
+	    clientMetadataUrl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.enabled = source["enabled"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.dir = source["dir"];
+	        this.inheritEnv = source["inheritEnv"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.noUrlMode = source["noUrlMode"];
+	        this.clientId = source["clientId"];
+	        this.clientSecret = source["clientSecret"];
+	        this.clientMetadataUrl = source["clientMetadataUrl"];
+	    }
+	}
+	export class ServerView {
+	    id: string;
+	    input: ServerInput;
+	    where: string;
+	    status: StatusView;
+	    demo: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.input = this.convertValues(source["input"], ServerInput);
+	        this.where = source["where"];
+	        this.status = this.convertValues(source["status"], StatusView);
+	        this.demo = source["demo"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportResult {
+	    added: ServerView[];
+	    failed: ImportFailure[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = this.convertValues(source["added"], ServerView);
+	        this.failed = this.convertValues(source["failed"], ImportFailure);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LanguageView {
+	    choice: string;
+	    language: string;
+	    system: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LanguageView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.choice = source["choice"];
+	        this.language = source["language"];
+	        this.system = source["system"];
+	    }
+	}
+	
 	export class ModelView {
 	    id: string;
 	    displayName: string;
@@ -477,44 +730,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class ServerInput {
-	    name: string;
-	    enabled: boolean;
-	    transport: string;
-	    command: string;
-	    args: string[];
-	    env: Record<string, string>;
-	    dir: string;
-	    inheritEnv: boolean;
-	    url: string;
-	    headers: Record<string, string>;
-	    noUrlMode: boolean;
-	    clientId: string;
-	    clientSecret: string;
-	    clientMetadataUrl: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new ServerInput(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.enabled = source["enabled"];
-	        this.transport = source["transport"];
-	        this.command = source["command"];
-	        this.args = source["args"];
-	        this.env = source["env"];
-	        this.dir = source["dir"];
-	        this.inheritEnv = source["inheritEnv"];
-	        this.url = source["url"];
-	        this.headers = source["headers"];
-	        this.noUrlMode = source["noUrlMode"];
-	        this.clientId = source["clientId"];
-	        this.clientSecret = source["clientSecret"];
-	        this.clientMetadataUrl = source["clientMetadataUrl"];
-	    }
-	}
 	export class ToolHints {
 	    readOnly: boolean;
 	    destructive: boolean;
@@ -619,92 +835,7 @@ export namespace app {
 		    return a;
 		}
 	}
-	export class StatusView {
-	    state: string;
-	    message: i18n.Message;
-	    transport: string;
-	    protocolVersion: string;
-	    serverName: string;
-	    serverVersion: string;
-	    capabilities: string[];
-	    since: string;
-	    nextRetry: string;
-	    counts: ListCount;
 	
-	    static createFrom(source: any = {}) {
-	        return new StatusView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.state = source["state"];
-	        this.message = this.convertValues(source["message"], i18n.Message);
-	        this.transport = source["transport"];
-	        this.protocolVersion = source["protocolVersion"];
-	        this.serverName = source["serverName"];
-	        this.serverVersion = source["serverVersion"];
-	        this.capabilities = source["capabilities"];
-	        this.since = source["since"];
-	        this.nextRetry = source["nextRetry"];
-	        this.counts = this.convertValues(source["counts"], ListCount);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ServerView {
-	    id: string;
-	    input: ServerInput;
-	    where: string;
-	    status: StatusView;
-	    demo: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ServerView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.input = this.convertValues(source["input"], ServerInput);
-	        this.where = source["where"];
-	        this.status = this.convertValues(source["status"], StatusView);
-	        this.demo = source["demo"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class SettingsView {
 	    elicitationTimeoutMinutes: number;
 	    toolCallTimeoutSeconds: number;
@@ -1055,6 +1186,158 @@ export namespace i18n {
 	        this.key = source["key"];
 	        this.args = source["args"];
 	    }
+	}
+
+}
+
+export namespace importcfg {
+	
+	export class Note {
+	    kind: string;
+	    message: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new Note(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.message = this.convertValues(source["message"], i18n.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Setting {
+	    name: string;
+	    value: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Setting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.value = source["value"];
+	    }
+	}
+	export class Entry {
+	    key: string;
+	    sourceName: string;
+	    name: string;
+	    scope: string;
+	    import: boolean;
+	    enabled: boolean;
+	    transport: string;
+	    kind: string;
+	    command: string;
+	    args: string[];
+	    dir: string;
+	    url: string;
+	    env: Setting[];
+	    headers: Setting[];
+	    notes: Note[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.sourceName = source["sourceName"];
+	        this.name = source["name"];
+	        this.scope = source["scope"];
+	        this.import = source["import"];
+	        this.enabled = source["enabled"];
+	        this.transport = source["transport"];
+	        this.kind = source["kind"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.dir = source["dir"];
+	        this.url = source["url"];
+	        this.env = this.convertValues(source["env"], Setting);
+	        this.headers = this.convertValues(source["headers"], Setting);
+	        this.notes = this.convertValues(source["notes"], Note);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Preview {
+	    file: string;
+	    digest: string;
+	    format: string;
+	    guess: boolean;
+	    others: string[];
+	    formatNote: i18n.Message;
+	    servers: Entry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Preview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.digest = source["digest"];
+	        this.format = source["format"];
+	        this.guess = source["guess"];
+	        this.others = source["others"];
+	        this.formatNote = this.convertValues(source["formatNote"], i18n.Message);
+	        this.servers = this.convertValues(source["servers"], Entry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

@@ -6,12 +6,20 @@ export function Add(arg1) {
   return window['go']['app']['ServersService']['Add'](arg1);
 }
 
+export function Import(arg1) {
+  return window['go']['app']['ServersService']['Import'](arg1);
+}
+
 export function List() {
   return window['go']['app']['ServersService']['List']();
 }
 
 export function Log(arg1) {
   return window['go']['app']['ServersService']['Log'](arg1);
+}
+
+export function PreviewImport(arg1) {
+  return window['go']['app']['ServersService']['PreviewImport'](arg1);
 }
 
 export function Reconnect(arg1) {
