@@ -22,8 +22,8 @@ NPM_CI := npm ci --no-audit --no-fund
 # Xvfb's default screen is 640x480 at 8 bits, smaller than the window.
 XVFB_RUN := xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp"
 
-.PHONY: build run dev-bin frontend peers deps deps-test vet bindings clean \
-	test test-go test-fuzz test-frontend test-e2e test-window
+.PHONY: build run dev-bin frontend peers deps deps-test deps-package vet bindings clean package \
+	test test-go test-fuzz test-frontend test-e2e test-window test-package
 
 ## Build
 
@@ -48,6 +48,15 @@ frontend: deps frontend/node_modules/.package-lock.json
 build: frontend
 	go build -tags desktop,production,$(WEBKIT_TAG) -ldflags "-w -s" -o $(BIN) .
 	@echo "built $(BIN)"
+
+# The Debian package of the production binary: build/gatehouse_VERSION_ARCH.deb
+# (scripts/package.sh; README "Install"). dpkg-deb and dpkg-shlibdeps come with
+# dpkg-dev, desktop-file-validate with desktop-file-utils.
+package: deps-package build
+	scripts/package.sh $(BIN) $(ROOT)/build
+
+deps-package:
+	scripts/deps.sh package
 
 # Dev-tagged binary for the browser end-to-end tests: with -devserver it serves
 # the frontend with live Go bindings to a browser. Never ship it.
@@ -109,6 +118,12 @@ test-window: deps-test build
 	GATEHOUSE_BIN=$(BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
 		go test -tags windowtest -count=1 -timeout 10m -v ./tests/window/
 
+# Installs the package with apt-get, uses it, removes and purges it, and checks
+# that only the person's data is left (tests/package/run.sh). Needs root:
+# without it the test says so and is skipped.
+test-package: package
+	tests/package/run.sh $(ROOT)/build/gatehouse_*.deb
+
 ## Conformance
 
 # The official MCP conformance suite in client mode against a headless client
@@ -138,11 +153,11 @@ conformance-client:
 test-conformance: deps conformance-client $(CONFORMANCE)/node_modules/.package-lock.json $(CONFORMANCE)/alpha/node_modules/.package-lock.json
 	$(CONFORMANCE)/run.sh $(CONFORMANCE_BIN) $(OUT)
 
-test: deps-test frontend peers vet test-go test-fuzz test-conformance test-frontend test-e2e test-window test-bench
+test: deps-test frontend peers vet test-go test-fuzz test-conformance test-frontend test-e2e test-window test-bench test-package
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:
-	rm -rf build/bin test-output
+	rm -rf build/bin build/deb build/*.deb test-output
 
 ## Performance
 

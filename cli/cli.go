@@ -67,8 +67,9 @@ func Main(args []string, assets fs.FS) int {
 			return e.run(ctx, rest)
 		}
 	}
-	// Anything else opens the app. Other arguments are left to Wails, whose
-	// development build reads its own flags (-assetdir, -devserver).
+	if err := unknownCommand(rest); err != nil {
+		return e.exit(err)
+	}
 	return e.runGUI(assets)
 }
 

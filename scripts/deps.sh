@@ -2,7 +2,8 @@
 # Checks, and as root installs, what building and testing Gatehouse needs.
 #
 #   scripts/deps.sh run    build and run the app
-#   scripts/deps.sh test   the above plus what `make test` needs
+#   scripts/deps.sh package  the above plus what `make package` needs
+#   scripts/deps.sh test   all of the above plus what `make test` needs
 #
 # Go and Node are not installed here (Debian 12's are too old); they must be on PATH.
 # Missing Debian packages are installed with apt-get when run as root; otherwise the
@@ -15,6 +16,10 @@ set -euo pipefail
 # a URL in the system browser after the user consents. ca-certificates and git: the Go
 # module download and VCS stamping of the binary.
 run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
+# Package: dpkg-deb and dpkg-shlibdeps (dpkg-dev) build the .deb and derive its library
+# dependencies; desktop-file-validate (desktop-file-utils) checks the menu entry, before
+# packaging and again once installed (tests/package).
+package_pkgs=(dpkg-dev desktop-file-utils)
 # Test: a virtual X server (xvfb-run needs xauth, only a Recommends of xvfb), xdotool and
 # ImageMagick to find and screenshot the real window (x11-utils' xwininfo for its stacking
 # order), Chromium for Playwright (never
@@ -24,9 +29,10 @@ test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-no
 
 case "${1:-}" in
 run) pkgs=("${run_pkgs[@]}") ;;
-test) pkgs=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
+package) pkgs=("${run_pkgs[@]}" "${package_pkgs[@]}") ;;
+test) pkgs=("${run_pkgs[@]}" "${package_pkgs[@]}" "${test_pkgs[@]}") ;;
 *)
-	echo "usage: $0 run|test" >&2
+	echo "usage: $0 run|package|test" >&2
 	exit 2
 	;;
 esac
