@@ -155,14 +155,20 @@ func (p *urlPages) finish(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	// The page is answered before the host is told: a host that ends this
+	// server as soon as it hears (a finished command-line call does) must
+	// not leave the browser with a broken connection instead of "Done".
+	writePage(w, "Done", `<h1>Done</h1>
+<p>Done — you can close this tab and return to Gatehouse.</p>`)
+	if flusher, ok := w.(http.Flusher); ok {
+		flusher.Flush()
+	}
 	if first {
 		// The session may be gone; then there is nobody left to tell.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = f.session.NotifyElicitationComplete(ctx, &sdk.ElicitationCompleteParams{ElicitationID: id})
 		cancel()
 	}
-	writePage(w, "Done", `<h1>Done</h1>
-<p>Done — you can close this tab and return to Gatehouse.</p>`)
 }
 
 func writePage(w http.ResponseWriter, title, body string) {
