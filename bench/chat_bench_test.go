@@ -293,35 +293,41 @@ var (
 	secondListedConv = image.Pt(221, 148) // the second
 	composer         = image.Pt(750, 660) // the message box, a conversation chosen
 	pointerRest      = image.Pt(60, 600)  // the sidebar below its sections
-	// transcriptProbe is a strip at the left edge of the model's message,
-	// just above its last line's bottom while the transcript follows the
-	// stream: inside a code block's padding there, else where prose is.
-	transcriptProbe = image.Rect(452, 536, 462, 548)
+	// transcriptColumn is a strip down the left padding of the model's
+	// messages: a code block's fill shows there, prose never does.
+	transcriptColumn = image.Rect(452, 90, 462, 640)
 	// transcriptArea is the messages' column, for whether anything is drawn.
-	transcriptArea = image.Rect(435, 90, 1075, 590)
+	transcriptArea = image.Rect(435, 90, 1075, 630)
 )
 
 // codeBackground is --code-bg (frontend/src/app.css), a code block's fill.
 var codeBackground = [3]uint8{0xf3, 0xf4, 0xf6}
 
-// showsCode reports whether the probe strip lies in a code block: most of
-// its pixels are exactly the code background. Prose never is (white, and
-// anti-aliased text mixes a grey that is not this blue-grey).
-func (d *desktop) showsCode(b *testing.B) bool {
-	r := transcriptProbe.Add(d.origin())
+// lowestCode returns the window row where the lowest code block on screen
+// ends (its fill's last row in transcriptColumn), or false when no code
+// block shows. A row is fill when most of its pixels are exactly the code
+// background: prose never is (white, and anti-aliased text mixes a grey
+// that is not this blue-grey). The lowest block is the newest one: while
+// the transcript follows the stream it sits at the bottom, wherever the
+// layout puts the bottom.
+func (d *desktop) lowestCode(b *testing.B) (int, bool) {
+	r := transcriptColumn.Add(d.origin())
 	img, err := d.x.Grab(r)
 	if err != nil {
 		b.Fatal(err)
 	}
-	match := 0
-	for y := range r.Dy() {
+	for y := r.Dy() - 1; y >= 0; y-- {
+		match := 0
 		for x := range r.Dx() {
 			if isCodeBackground(img, x, y) {
 				match++
 			}
 		}
+		if match*2 > r.Dx() {
+			return transcriptColumn.Min.Y + y, true
+		}
 	}
-	return match*2 > r.Dx()*r.Dy()
+	return 0, false
 }
 
 func isCodeBackground(img *image.RGBA, x, y int) bool {
@@ -642,19 +648,26 @@ func (d *desktop) watchStream(b *testing.B, win *exec.Cmd, r *streamRun) streamR
 // coordinates; read off screenshots of the 1100×760 window). A code line's
 // text starts at codeTextLeft when not indented; each segment indents it by
 // two more characters of codeCharWidth.
-var (
-	codeLastLine  = image.Rect(456, 524, 800, 548)
-	codeTextLeft  = 461.0
-	codeCharWidth = 7.0
+// The text of a code block's last line: left of it the block's padding, and
+// its glyphs start codeTextLeft + 2k·codeCharWidth for segment k. The line
+// ends codeLastLineAbove rows or fewer above the block's fill ends.
+const (
+	codeTextLeft       = 461.0
+	codeCharWidth      = 7.0
+	codeLastLineAbove  = 30
+	codeLastLineStartX = 456
+	codeLastLineEndX   = 800
 )
 
-// codeSegment reads the probe: whether a code block ends the transcript
-// there and, if so, the segment whose block it is (its lines' indentation).
+// codeSegment reads the lowest code block on screen: whether there is one
+// and, if so, the segment whose block it is (its last line's indentation).
 func (d *desktop) codeSegment(b *testing.B) (int, bool) {
-	if !d.showsCode(b) {
+	bottom, ok := d.lowestCode(b)
+	if !ok {
 		return 0, false
 	}
-	r := codeLastLine.Add(d.origin())
+	lastLine := image.Rect(codeLastLineStartX, bottom-codeLastLineAbove, codeLastLineEndX, bottom+1)
+	r := lastLine.Add(d.origin())
 	img, err := d.x.Grab(r)
 	if err != nil {
 		b.Fatal(err)
@@ -664,7 +677,7 @@ func (d *desktop) codeSegment(b *testing.B) (int, bool) {
 			// Text on a row that starts in the block's fill is code; a row
 			// of prose under the block may be in the strip too.
 			if luma(img, x, y) < 0.5 && isCodeBackground(img, 0, y) {
-				left := float64(codeLastLine.Min.X + x)
+				left := float64(lastLine.Min.X + x)
 				return int(math.Round((left - codeTextLeft) / (2 * codeCharWidth))), true
 			}
 		}
