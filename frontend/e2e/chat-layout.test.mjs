@@ -29,7 +29,7 @@ async function turnEnded(page) {
 
 /** Sends text in a new conversation and waits for the whole answer. */
 async function talk(page, text) {
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();
   const box = page.getByLabel('Message', { exact: true });
   await box.fill(text);
   await box.press('Enter');

@@ -45,7 +45,7 @@ async function answer(page, dialog, button) {
 /** Opens the Chat pane on a new conversation and sends text with the keyboard, as a person does. */
 async function sendInNewConversation(page, text) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Chat' }).click();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();
   await sendHere(page, text);
 }
 

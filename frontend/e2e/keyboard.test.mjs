@@ -351,7 +351,7 @@ describe('the keyboard', () => {
         );
         await navButton(page, 'Servers').click();
         await navButton(page, 'Chat').click();
-        await page.getByRole('button', { name: 'New conversation' }).click();
+        await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();
         const box = page.getByLabel('Message', { exact: true });
         await box.fill('Where is the spec?');
         await box.press('Enter');

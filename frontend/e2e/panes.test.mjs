@@ -132,7 +132,7 @@ describe('every pane in Simplified Chinese, light and dark', () => {
       }
     };
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Chat' }).click();
-    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();
     const box = page.getByLabel('Message', { exact: true });
     await box.fill('2 加 40 等于多少？请用 Demo server 算。');
     await box.press('Enter');

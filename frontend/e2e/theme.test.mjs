@@ -211,7 +211,7 @@ describe('the dark theme', () => {
       }
     };
     await nav(page, 'Chat').click();
-    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();
     const box = page.getByLabel('Message', { exact: true });
     await box.fill('What is 2 + 40? Ask the demo server.');
     await box.press('Enter');
