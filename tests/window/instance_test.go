@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,9 @@ func TestWindowSecondStartBringsTheFirstForward(t *testing.T) {
 	}
 
 	start := time.Now()
-	code, output := runOnce(t, bin, display, data, []string{"DBUS_SESSION_BUS_ADDRESS=" + bus}, "gatehouse://servers", "--some-flag")
+	// The one argument a window start takes: the data folder, here the
+	// same one (an unknown argument is refused before any of this).
+	code, output := runOnce(t, bin, display, data, []string{"DBUS_SESSION_BUS_ADDRESS=" + bus}, "--data-dir", data)
 	took := time.Since(start)
 	t.Logf("the second start exited %d after %.2fs", code, took.Seconds())
 	if code != 0 || took > secondStartLimit || output != "" {
@@ -74,7 +77,7 @@ func TestWindowSecondStartBringsTheFirstForward(t *testing.T) {
 	if focus := xdotool(t, display, "getwindowfocus"); focus != win {
 		t.Errorf("keyboard focus is on window %s, not Gatehouse's %s", focus, win)
 	}
-	if log := readLog(first.logPath); !strings.Contains(log, `started again (arguments ["gatehouse://servers" "--some-flag"]`) {
+	if log := readLog(first.logPath); !strings.Contains(log, fmt.Sprintf(`started again (arguments ["--data-dir" %q]`, data)) {
 		t.Errorf("the first Gatehouse did not log the second start's arguments; log:\n%s", log)
 	}
 	t.Logf("before: %s, after: %s", before, after)
