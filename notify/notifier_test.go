@@ -1,78 +1,31 @@
 package notify
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"image"
 	"image/png"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/gatehouse-app/gatehouse/icon"
+	"github.com/gatehouse-app/gatehouse/theme/themetest"
 )
 
-// busConfig is a session bus with no activatable services: the machine's
-// own notification daemon (dunst's D-Bus service file) must not start when
-// a test wants none.
-const busConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-`
-
-// startBus starts a private session bus for the test and returns its
-// address; it stops when the test ends. Without dbus-daemon the test is
-// skipped, or fails under GATEHOUSE_REQUIRE_PEERS=1 (make test).
+// startBus starts a private session bus for the test, with no activatable
+// services: the machine's own notification daemon (dunst's D-Bus service
+// file) must not start when a test wants none.
 func startBus(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		if os.Getenv("GATEHOUSE_REQUIRE_PEERS") == "1" {
-			t.Fatal("dbus-daemon is not installed (Debian package dbus; scripts/deps.sh test installs it)")
-		}
-		t.Skip("dbus-daemon is not installed (Debian package dbus): no bus to test notifications on")
-	}
-	config := filepath.Join(t.TempDir(), "bus.conf")
-	if err := os.WriteFile(config, []byte(busConfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	bus := exec.Command("dbus-daemon", "--config-file="+config, "--nofork", "--print-address=1")
-	bus.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := bus.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bus.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-bus.Process.Pid, syscall.SIGTERM)
-		_ = bus.Wait()
-	})
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon printed no address: %v", err)
-	}
-	return strings.TrimSpace(addr)
+	return themetest.StartBareBus(t)
 }
 
 // A notifyCall is one Notify call as the service received it.

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,13 +37,46 @@ type Key struct{ Namespace, Name string }
 // the test is skipped, or fails under GATEHOUSE_REQUIRE_PEERS=1 (make test).
 func StartBus(t testing.TB) string {
 	t.Helper()
+	return startDaemon(t, "--session")
+}
+
+// bareBusConfig is a session bus with no activatable services.
+const bareBusConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`
+
+// StartBareBus is StartBus on a bus that starts no service by itself: a
+// service the machine installs (such as a notification daemon's D-Bus
+// service file) is there only when the test provides it.
+func StartBareBus(t testing.TB) string {
+	t.Helper()
+	config := filepath.Join(t.TempDir(), "bus.conf")
+	if err := os.WriteFile(config, []byte(bareBusConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startDaemon(t, "--config-file="+config)
+}
+
+// startDaemon runs dbus-daemon with the given configuration argument.
+func startDaemon(t testing.TB, configArg string) string {
+	t.Helper()
 	if _, err := exec.LookPath("dbus-daemon"); err != nil {
 		if os.Getenv("GATEHOUSE_REQUIRE_PEERS") == "1" {
 			t.Fatal("dbus-daemon is not installed (Debian package dbus; scripts/deps.sh test installs it)")
 		}
-		t.Skip("dbus-daemon is not installed (Debian package dbus)")
+		t.Skip("dbus-daemon is not installed (Debian package dbus): no session bus to test on")
 	}
-	bus := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	bus := exec.Command("dbus-daemon", configArg, "--nofork", "--print-address=1")
 	bus.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := bus.StdoutPipe()
 	if err != nil {
