@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { everythingServer, outputDir, startApp, waitForState } from './helpers.mjs';
-import { lastMessage, messageText, offeredTool, standInModelName, startStandInModel } from './standin-model.mjs';
+import { addStandInProvider, lastMessage, messageText, offeredTool, startStandInModel } from './standin-model.mjs';
 
 const sizes = [
   [1920, 1080],
@@ -95,11 +95,7 @@ describe('the chat at 1920×1080, 1100×760 and 800×600', () => {
     };
     app = await startApp();
     const { page } = app;
-    await page.evaluate(
-      ([baseUrl, modelName]) =>
-        window.go.app.ProvidersService.Add({ name: 'Stand-in model', kind: 'openai', preset: '', baseUrl, model: modelName, apiKey: '', clearKey: false, quirks: {} }),
-      [model.baseUrl, standInModelName],
-    );
+    await addStandInProvider(page, model);
     await page.evaluate(
       (input) => window.go.app.ServersService.Add(input),
       { name: 'Everything', enabled: true, transport: 'stdio', command: process.execPath, args: [everythingServer, 'stdio'], env: {}, dir: '', url: '', headers: {} },

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { everythingServer, outputDir, repoDir, startApp, waitForState } from './helpers.mjs';
 import {
+  addStandInProvider,
   lastMessage,
   messageText,
   offeredTool,
@@ -102,20 +103,7 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
       void d.dismiss();
     });
     // The provider first: sampling is declared to servers only while one is set up.
-    await page.evaluate(
-      ([baseUrl, modelName]) =>
-        window.go.app.ProvidersService.Add({
-          name: 'Stand-in model',
-          kind: 'openai',
-          preset: '',
-          baseUrl,
-          model: modelName,
-          apiKey: '',
-          clearKey: false,
-          quirks: {},
-        }),
-      [model.baseUrl, standInModelName],
-    );
+    await addStandInProvider(page, model);
     const stdio = (name, command, args) =>
       page.evaluate(
         (input) => window.go.app.ServersService.Add(input),

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { openTool, outputDir, pressCall, startApp, waitForState } from './helpers.mjs';
-import { standInModelName, startStandInModel } from './standin-model.mjs';
+import { addStandInProvider, startStandInModel } from './standin-model.mjs';
 
 const sidebar = ['Chat', 'Servers', 'Tools', 'History', 'Settings'];
 const navButton = (page, name) =>
@@ -335,20 +335,7 @@ describe('the keyboard', () => {
     {
       label: 'Chat with a conversation',
       open: async (page) => {
-        await page.evaluate(
-          ([baseUrl, modelName]) =>
-            window.go.app.ProvidersService.Add({
-              name: 'Stand-in model',
-              kind: 'openai',
-              preset: '',
-              baseUrl,
-              model: modelName,
-              apiKey: '',
-              clearKey: false,
-              quirks: {},
-            }),
-          [model.baseUrl, standInModelName],
-        );
+        await addStandInProvider(page, model);
         await navButton(page, 'Servers').click();
         await navButton(page, 'Chat').click();
         await page.getByRole('button', { name: 'New conversation', exact: true }).first().click();

@@ -233,3 +233,21 @@ export function offeredTool(request, tool, serverName = '') {
   if (!pick) throw new Error(`the request offers no tool ${tool}${serverName ? ` of ${serverName}` : ''}: ${names.join(', ')}`);
   return pick;
 }
+
+/** Sets up the stand-in model as a provider of the Gatehouse on page, through its bindings. */
+export function addStandInProvider(page, model) {
+  return page.evaluate(
+    ([baseUrl, modelName]) =>
+      window.go.app.ProvidersService.Add({
+        name: 'Stand-in model',
+        kind: 'openai',
+        preset: '',
+        baseUrl,
+        model: modelName,
+        apiKey: '',
+        clearKey: false,
+        quirks: {},
+      }),
+    [model.baseUrl, standInModelName],
+  );
+}

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openTool, outputDir, startApp, waitForState } from './helpers.mjs';
-import { lastMessage, messageText, offeredTool, standInModelName, startStandInModel } from './standin-model.mjs';
+import { addStandInProvider, lastMessage, messageText, offeredTool, startStandInModel } from './standin-model.mjs';
 
 const sizes = [
   { width: 1100, height: 760 },
@@ -128,20 +128,7 @@ describe('the dark theme', () => {
     model = await startStandInModel();
     app = await startApp();
     const { page } = app;
-    await page.evaluate(
-      ([baseUrl, modelName]) =>
-        window.go.app.ProvidersService.Add({
-          name: 'Stand-in model',
-          kind: 'openai',
-          preset: '',
-          baseUrl,
-          model: modelName,
-          apiKey: '',
-          clearKey: false,
-          quirks: {},
-        }),
-      [model.baseUrl, standInModelName],
-    );
+    await addStandInProvider(page, model);
     const add = (input) =>
       page.evaluate((i) => window.go.app.ServersService.Add(i), {
         enabled: true,
