@@ -77,7 +77,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 		return e.exit(err)
 	}
 	defer core.Close()
-	answerer.useBroker(core.Broker)
+	answerer.usePages(core.Broker)
 	core.SetAnswerer(answerer)
 
 	providerID, err := chatProvider(core, providerName)

@@ -29,7 +29,7 @@ func (e *env) signIn(name string, in bool) error {
 		return err
 	}
 	defer core.Close()
-	answerer.useBroker(core.Broker)
+	answerer.usePages(core.Broker)
 	core.SetAnswerer(answerer)
 	srv, err := findServer(core, name)
 	if err != nil {

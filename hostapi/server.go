@@ -59,9 +59,19 @@ type Server struct {
 	peerUID func(*net.UnixConn) (int, error)
 
 	mu       sync.Mutex
-	sessions map[*sdk.ServerSession]bool
+	sessions map[*sdk.ServerSession]*session
 	closed   bool
 	wg       sync.WaitGroup
+}
+
+// session is what the server keeps of one client's connection.
+type session struct {
+	// ctx ends with the connection: the watch of its web pages stops.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// pages are the IDs of the web pages its person opened and that it
+	// may say are finished or stop waiting for.
+	pages map[string]bool
 }
 
 // Serve listens on path (see Listen) and serves the command line in the
@@ -78,7 +88,7 @@ func Serve(path string, opts Options) (*Server, error) {
 }
 
 func newServer(opts Options, l *net.UnixListener) *Server {
-	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]bool{}}
+	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: opts.Version}, nil)
 	addTool(s.mcp, ToolListServers, "Lists the configured servers.", s.listServers)
 	addTool(s.mcp, ToolAddServer, "Adds a server.", s.addServer)
@@ -87,6 +97,8 @@ func newServer(opts Options, l *net.UnixListener) *Server {
 	addTool(s.mcp, ToolDisableServer, "Turns a server off.", s.disableServer)
 	addTool(s.mcp, ToolListTools, "Lists a connected server's tools.", s.listTools)
 	addTool(s.mcp, ToolCallTool, "Calls a server's tool; its questions are asked of this client.", s.callTool)
+	addTool(s.mcp, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
+	addTool(s.mcp, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
 	return s
 }
 
@@ -139,18 +151,33 @@ func (s *Server) serve(conn *net.UnixConn) {
 		conn.Close()
 		return
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	se, ok := s.session(ss)
+	if !ok {
 		ss.Close()
 		return
 	}
-	s.sessions[ss] = true
-	s.mu.Unlock()
 	_ = ss.Wait()
 	s.mu.Lock()
 	delete(s.sessions, ss)
 	s.mu.Unlock()
+	se.cancel()
+}
+
+// session returns what is kept of ss, made on first use; false once the
+// server is closing.
+func (s *Server) session(ss *sdk.ServerSession) (*session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, false
+	}
+	se := s.sessions[ss]
+	if se == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		se = &session{ctx: ctx, cancel: cancel, pages: map[string]bool{}}
+		s.sessions[ss] = se
+	}
+	return se, true
 }
 
 func (s *Server) listServers(context.Context, *sdk.CallToolRequest, struct{}) (ServerList, error) {
@@ -214,9 +241,73 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 	if err != nil {
 		return nil, err
 	}
-	release := s.opts.Broker.Route(srv.ID, elicitOn(req.Session))
+	release := s.opts.Broker.Route(srv.ID, elicitOn(req.Session), s.pageOpened(req.Session))
 	defer release()
 	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
+}
+
+// pageOpened tells the client of ss how a web page its person opened ends,
+// as its server told the app: notifications/elicitation/complete with the
+// elicitationId the page was asked with, once the broker stops waiting for
+// it — whoever ended it (its server, the person here or in the window, the
+// time limit, a disconnection). When the server did not confirm it,
+// _meta[PageEndedMeta] says why (a Failure). The broker keeps the page
+// meanwhile; the client may end it with finish_web_page and
+// stop_waiting_web_page.
+func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
+	return func(q *mcp.Question) {
+		s.mu.Lock()
+		se := s.sessions[ss]
+		if se == nil || s.closed {
+			s.mu.Unlock()
+			return
+		}
+		se.pages[q.ID] = true
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			err := s.opts.Broker.WaitCompleted(se.ctx, q.Peer, q.ElicitationID)
+			if se.ctx.Err() != nil {
+				return // the client is gone
+			}
+			s.mu.Lock()
+			delete(se.pages, q.ID)
+			s.mu.Unlock()
+			p := &sdk.ElicitationCompleteParams{ElicitationID: q.ID}
+			if err != nil {
+				p.Meta = sdk.Meta{PageEndedMeta: Failure{Error: i18n.ErrorMessage(err)}}
+			}
+			if err := ss.NotifyElicitationComplete(se.ctx, p); err != nil && se.ctx.Err() == nil {
+				log.Printf("gatehouse: telling the command line a web page ended: %v", err)
+			}
+		}()
+	}
+}
+
+func (s *Server) finishPage(_ context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(req.Session, in.ID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, s.opts.Broker.FinishOpened(in.ID)
+}
+
+func (s *Server) stopWaitingPage(_ context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(req.Session, in.ID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, s.opts.Broker.CancelOpened(in.ID)
+}
+
+// ownPage refuses a page the client of ss did not open: the window's, or
+// another command's, are not its to end.
+func (s *Server) ownPage(ss *sdk.ServerSession, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if se := s.sessions[ss]; se == nil || !se.pages[id] {
+		return i18n.Err("mcp.url.pageNotWaiting")
+	}
+	return nil
 }
 
 // find looks a server up by its name, as the CLI does.
@@ -257,7 +348,8 @@ func (s *Server) connected(ctx context.Context, name string) (store.Server, erro
 // the person cleared: the broker validates it.
 func elicitOn(ss *sdk.ServerSession) mcp.Presenter {
 	return func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
-		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message, Meta: sdk.Meta{ServerMeta: q.Server}}
+		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message,
+			Meta: sdk.Meta{ServerMeta: q.Server, TimeoutMeta: q.Deadline.Sub(q.ReceivedAt).Milliseconds()}}
 		if q.Kind == mcp.KindURL {
 			p.URL, p.ElicitationID = q.Link.URL, q.ID
 		} else {
