@@ -44,6 +44,13 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	standInBrowser(t) // no step opens the real one
 	withApp, core := runningApp(t)
 	without := t.TempDir()
+	importFile := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	if err := os.WriteFile(importFile, []byte(`{"mcpServers": {
+		"files": {"command": "true", "args": ["--root", "/tmp"], "env": {"API_TOKEN": "secret-1"}},
+		"Docs": {"type": "http", "url": "https://docs.example.com/mcp", "headers": {"Authorization": "Bearer secret-2"}}
+	}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	steps := []struct {
 		name  string
 		stdin string
@@ -92,8 +99,32 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		// no longer asks for it: this comes before connect_account.
 		{"call: -32042, a web page opened, then finished and the call retried", "", []string{"call", "Demo server", "sync_calendar", "--answers", answersFile(t, `["open"]`)}, 1},
 		{"call: a web page opened, then finished", "", []string{"call", "Demo server", "connect_account", "--answers", answersFile(t, `["open"]`)}, 2},
-		{"call: a web page opened, then Enter says it is finished", "o\n\n", []string{"call", "Demo server", "connect_account"}, 0},
-		{"call: a web page opened, then c stops waiting", "o\nc\n", []string{"call", "Demo server", "connect_account"}, 0},
+		{"providers: none yet", "", []string{"providers", "list"}, 0},
+		{"providers add", "", []string{"providers", "add", "Local", "--base-url", "http://127.0.0.1:9/v1", "--model", "m1"}, 0},
+		{"providers add: a key on the command line is refused", "", []string{"providers", "add", "Other", "--api-key", "sk-1"}, 0},
+		{"providers add: a name that exists", "", []string{"providers", "add", "local", "--base-url", "http://127.0.0.1:9/v1", "--model", "m2"}, 0},
+		{"providers list", "", []string{"providers", "list"}, 0},
+		{"providers test: nothing answers", "", []string{"providers", "test", "local"}, 0},
+		{"providers test: no such provider", "", []string{"providers", "test", "Nope"}, 0},
+		{"providers remove: no such provider", "", []string{"providers", "remove", "Nope"}, 0},
+		{"providers remove", "", []string{"providers", "remove", "LOCAL"}, 0},
+		{"policies", "", []string{"policies"}, 0},
+		{"policies set", "", []string{"policies", "set", "demo server", "allow"}, 0},
+		{"policies set for one tool", "", []string{"policies", "set", "Demo server", "--tool", "echo", "deny"}, 0},
+		{"policies set: a mode that does not exist", "", []string{"policies", "set", "Demo server", "maybe"}, 0},
+		{"policies trust", "", []string{"policies", "trust", "Demo server", "on"}, 0},
+		{"policies of one server", "", []string{"policies", "Demo server"}, 0},
+		{"policies of no such server", "", []string{"policies", "Nope"}, 0},
+		{"chat list: none yet", "", []string{"chat", "list"}, 0},
+		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
+		{"import: the preview only", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
+		{"import: not confirmed off a terminal", "", []string{"servers", "import", importFile}, 0},
+		{"import: confirmed", "", []string{"servers", "import", importFile, "--yes"}, 0},
+		{"import: again, the names exist", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
+		{"import: a file in no format", "", []string{"servers", "import", answersFile(t, `{"hello":1}`), "--yes"}, 0},
+		{"list after importing", "", []string{"servers", "list"}, 0},
+		{"signout: a local server does not sign in", "", []string{"servers", "signout", "Demo server"}, 0},
+		{"signout", "", []string{"servers", "signout", "Docs"}, 0},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -238,5 +269,60 @@ func (l *liveBuffer) waitForCount(t *testing.T, s string, n int, done <-chan str
 		case <-deadline:
 			t.Fatalf("the command did not say %q %d times", s, n)
 		}
+	}
+}
+
+// TestCLI_NotServedYetSaysSo: the commands the running app does not do yet
+// say what to do instead, never that Gatehouse is already running.
+func TestCLI_NotServedYetSaysSo(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	dir, _ := runningApp(t)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a chat turn", []string{"chat", "hello"}, "gatehouse: a chat turn from the command line needs the Gatehouse window closed for now"},
+		{"a sign-in", []string{"servers", "signin", "Docs"}, "gatehouse: while the Gatehouse window is open, sign in to Docs there"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := gh(t, dir, tc.args...)
+			if code != exitError || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Contains(errOut, "already running") {
+				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+		})
+	}
+}
+
+// TestCLI_URLTypedThroughTheApp: at the terminal of a call the running app
+// makes, Enter says the opened web page is finished and c stops waiting for
+// it, as without the app (TestCLI_URLTyped): the app's broker, which keeps
+// the page, hears it and lists it no more. (Not in the byte-for-byte
+// comparison: whether the wait is announced again after the result depends
+// on when the line is read, with or without the app.)
+func TestCLI_URLTypedThroughTheApp(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	dir, core := runningApp(t)
+	cases := []struct {
+		name, stdin, want string
+	}{
+		{"Enter", "o\n\n", "You said the web page is finished."},
+		{"c", "o\nc\n", "You stopped waiting for the web page."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			record := standInBrowser(t)
+			code, out, errOut := ghIn(t, dir, tc.stdin, "call", "Demo server", "connect_account")
+			if code != 0 || !strings.Contains(out, "Opened the sign-in page") || !strings.Contains(errOut, "press Enter when you are done") || !strings.Contains(errOut, tc.want) {
+				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+			if runs := browserRuns(t, record); len(runs) != 1 {
+				t.Errorf("the browser ran %d times; want 1", len(runs))
+			}
+			if opened := core.Broker.Opened(); len(opened) != 0 {
+				t.Errorf("the app still waits for %d web pages", len(opened))
+			}
+		})
 	}
 }

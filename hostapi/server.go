@@ -47,6 +47,8 @@ type Options struct {
 	Host   Host
 	// Version is the app's version, told to the CLI.
 	Version string
+	// Tools are the app's other commands (may be empty).
+	Tools []Tool
 }
 
 // A Server serves the command line on the socket: one MCP session per
@@ -69,9 +71,36 @@ type session struct {
 	// ctx ends with the connection: the watch of its web pages stops.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// pages are the IDs of the web pages its person opened and that it
-	// may say are finished or stop waiting for.
-	pages map[string]bool
+	// pages are the web pages it was asked to open, by ID: those its
+	// person opened it may say are finished or stop waiting for. The client
+	// hears nothing when the broker records a page as opened, and may end
+	// it a moment before: the page is known from the moment it is asked.
+	pages map[string]*pageState
+}
+
+// pageState is a web page asked of a client: settled is closed once the
+// client's answer is in, opened then saying whether the broker waits for
+// the page.
+type pageState struct {
+	settled chan struct{}
+	opened  bool
+}
+
+// pageOpenWait bounds how long finish_web_page and stop_waiting_web_page
+// wait for the broker to record a page the client just opened: it does
+// right after the client's answer arrives.
+const pageOpenWait = 5 * time.Second
+
+// settle records the outcome of the page id, once. s.mu is held.
+func (se *session) settle(id string, opened bool) {
+	if st := se.pages[id]; st != nil {
+		select {
+		case <-st.settled:
+		default:
+			st.opened = opened
+			close(st.settled)
+		}
+	}
 }
 
 // Serve listens on path (see Listen) and serves the command line in the
@@ -99,6 +128,9 @@ func newServer(opts Options, l *net.UnixListener) *Server {
 	addTool(s.mcp, ToolCallTool, "Calls a server's tool; its questions are asked of this client.", s.callTool)
 	addTool(s.mcp, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
 	addTool(s.mcp, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
+	for _, t := range opts.Tools {
+		t.add(s.mcp)
+	}
 	return s
 }
 
@@ -174,7 +206,7 @@ func (s *Server) session(ss *sdk.ServerSession) (*session, bool) {
 	se := s.sessions[ss]
 	if se == nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		se = &session{ctx: ctx, cancel: cancel, pages: map[string]bool{}}
+		se = &session{ctx: ctx, cancel: cancel, pages: map[string]*pageState{}}
 		s.sessions[ss] = se
 	}
 	return se, true
@@ -241,7 +273,7 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 	if err != nil {
 		return nil, err
 	}
-	release := s.opts.Broker.Route(srv.ID, elicitOn(req.Session), s.pageOpened(req.Session))
+	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session))
 	defer release()
 	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
 }
@@ -262,7 +294,7 @@ func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
 			s.mu.Unlock()
 			return
 		}
-		se.pages[q.ID] = true
+		se.settle(q.ID, true)
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go func() {
@@ -285,26 +317,42 @@ func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
 	}
 }
 
-func (s *Server) finishPage(_ context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
-	if err := s.ownPage(req.Session, in.ID); err != nil {
+func (s *Server) finishPage(ctx context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(ctx, req.Session, in.ID); err != nil {
 		return struct{}{}, err
 	}
 	return struct{}{}, s.opts.Broker.FinishOpened(in.ID)
 }
 
-func (s *Server) stopWaitingPage(_ context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
-	if err := s.ownPage(req.Session, in.ID); err != nil {
+func (s *Server) stopWaitingPage(ctx context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(ctx, req.Session, in.ID); err != nil {
 		return struct{}{}, err
 	}
 	return struct{}{}, s.opts.Broker.CancelOpened(in.ID)
 }
 
 // ownPage refuses a page the client of ss did not open: the window's, or
-// another command's, are not its to end.
-func (s *Server) ownPage(ss *sdk.ServerSession, id string) error {
+// another command's, are not its to end. A page it has just opened is
+// waited for until the broker records it.
+func (s *Server) ownPage(ctx context.Context, ss *sdk.ServerSession, id string) error {
+	s.mu.Lock()
+	var st *pageState
+	if se := s.sessions[ss]; se != nil {
+		st = se.pages[id]
+	}
+	s.mu.Unlock()
+	if st == nil {
+		return i18n.Err("mcp.url.pageNotWaiting")
+	}
+	select {
+	case <-st.settled:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(pageOpenWait):
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if se := s.sessions[ss]; se == nil || !se.pages[id] {
+	if !st.opened {
 		return i18n.Err("mcp.url.pageNotWaiting")
 	}
 	return nil
@@ -346,8 +394,8 @@ func (s *Server) connected(ctx context.Context, name string) (store.Server, erro
 // it (forwardSchemas); the SDK itself only sees an empty object schema, so
 // that it neither validates the answer a second way nor fills in defaults
 // the person cleared: the broker validates it.
-func elicitOn(ss *sdk.ServerSession) mcp.Presenter {
-	return func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
+func (s *Server) elicitOn(ss *sdk.ServerSession) mcp.Presenter {
+	return func(ctx context.Context, q *mcp.Question) (resp mcp.Response, err error) {
 		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message,
 			Meta: sdk.Meta{ServerMeta: q.Server, TimeoutMeta: q.Deadline.Sub(q.ReceivedAt).Milliseconds()}}
 		if q.Kind == mcp.KindURL {
@@ -355,6 +403,23 @@ func elicitOn(ss *sdk.ServerSession) mcp.Presenter {
 		} else {
 			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
 			p.Meta[mcp.RawSchemaMeta] = string(q.RequestedSchema())
+		}
+		if q.Kind == mcp.KindURL {
+			s.mu.Lock()
+			se := s.sessions[ss]
+			if se != nil {
+				se.pages[q.ID] = &pageState{settled: make(chan struct{})}
+			}
+			s.mu.Unlock()
+			defer func() { // not opened: not the client's to end (else pageOpened settles it)
+				if err == nil && resp.Action == mcp.ActionAccept || se == nil {
+					return
+				}
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				se.settle(q.ID, false)
+				delete(se.pages, q.ID)
+			}()
 		}
 		res, err := ss.Elicit(ctx, p)
 		if err != nil {
