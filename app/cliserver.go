@@ -20,7 +20,8 @@ func (c *Core) ServeCLI() error {
 		return err
 	}
 	host := &cliHost{servers: NewServersService(c), tools: NewToolsService(c)}
-	srv, err := hostapi.Serve(path, hostapi.Options{Store: c.Store, Manager: c.Manager, Broker: c.Broker, Host: host, Version: Version})
+	srv, err := hostapi.Serve(path, hostapi.Options{Store: c.Store, Manager: c.Manager, Broker: c.Broker, Host: host, Version: Version,
+		Tools: NewCommands(c).cliTools()})
 	if err != nil {
 		return fmt.Errorf("serving the command line: %w", err)
 	}

@@ -33,10 +33,11 @@ type terminalAnswerer struct {
 	scripts bool
 	failure error // the first scripted answer that could not be used
 
-	// broker is the core's elicitation broker, set by connectOne when the
-	// core is built: the wait for opened web pages asks it what became of
-	// them and tells it when the person is done (see urlmode.go).
-	broker      *mcp.Broker
+	// keeper keeps the web pages the person opened: the core's broker, set
+	// by connectOne when the core is built, or the running app's. The wait
+	// for opened web pages asks it what became of them and tells it when the
+	// person is done (see urlmode.go).
+	keeper      pageKeeper
 	ctx         context.Context // ends when the command is over (close)
 	stop        context.CancelFunc
 	accepted    map[string]acceptedURL // URL requests this answerer opened, by request ID
@@ -71,12 +72,13 @@ func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*term
 	return a, nil
 }
 
-// useBroker gives the answerer the core's broker; connectOne calls it before
-// the server connects, so before any request can arrive.
-func (a *terminalAnswerer) useBroker(b *mcp.Broker) {
+// usePages gives the answerer who keeps the web pages it opens: the core's
+// broker (connectOne calls it before the server connects, so before any
+// request can arrive) or the running app's (remote.go).
+func (a *terminalAnswerer) usePages(k pageKeeper) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.broker = b
+	a.keeper = k
 }
 
 // close ends the answerer's background work and silences it: after the

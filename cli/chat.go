@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/i18n"
-	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // chat runs `gatehouse chat [--provider NAME] [--answers FILE] [--json]
@@ -66,6 +64,12 @@ func (e *env) chat(ctx context.Context, args []string) int {
 	if message == "" {
 		return e.exit(usageErr(i18n.M("cli.chat.needsMessage")))
 	}
+	if running, err := e.appRunning(ctx); err != nil || running {
+		if err == nil {
+			err = i18n.Err("socket.chatNeedsClosedWindow")
+		}
+		return e.exit(err)
+	}
 	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, answersFile)
 	if err != nil {
 		return e.exit(err)
@@ -77,7 +81,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 		return e.exit(err)
 	}
 	defer core.Close()
-	answerer.useBroker(core.Broker)
+	answerer.usePages(core.Broker)
 	core.SetAnswerer(answerer)
 
 	providerID, err := chatProvider(core, providerName)
@@ -118,12 +122,12 @@ func (e *env) chatList(args []string) error {
 	if len(args) > 0 {
 		return usageErr(i18n.M("cli.chat.listArgs"))
 	}
-	core, err := e.openCore()
+	cmds, closeCommands, err := e.openCommands()
 	if err != nil {
 		return err
 	}
-	defer core.Close()
-	list, err := app.NewChatService(core, core.ProviderFor).Conversations("")
+	defer closeCommands()
+	list, err := cmds.Conversations()
 	if err != nil {
 		return err
 	}
@@ -166,15 +170,12 @@ func (e *env) chatExport(args []string) error {
 	if id == "" {
 		return usageErr(i18n.M("cli.chat.exportID"))
 	}
-	core, err := e.openCore()
+	cmds, closeCommands, err := e.openCommands()
 	if err != nil {
 		return err
 	}
-	defer core.Close()
-	md, err := app.NewChatService(core, core.ProviderFor).Markdown(id)
-	if errors.Is(err, store.ErrNotFound) {
-		return i18n.Err("cli.chat.noSuch", "id", strconv.Quote(id))
-	}
+	defer closeCommands()
+	md, err := cmds.ConversationMarkdown(id)
 	if err != nil {
 		return err
 	}

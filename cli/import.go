@@ -15,7 +15,7 @@ import (
 
 // importServers runs `gatehouse servers import FILE [--dry-run] [--yes]`:
 // the preview, then the person's confirmation (or --yes), then the import.
-func (e *env) importServers(svc *app.ServersService, args []string) error {
+func (e *env) importServers(cmds commands, args []string) error {
 	var file string
 	var dryRun, yes bool
 	for _, a := range args {
@@ -35,7 +35,7 @@ func (e *env) importServers(svc *app.ServersService, args []string) error {
 	if file == "" {
 		return usageErr(i18n.M("import.cli.file"))
 	}
-	p, err := svc.PreviewImport(file)
+	p, err := cmds.PreviewImport(file)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (e *env) importServers(svc *app.ServersService, args []string) error {
 	for _, entry := range importable {
 		req.Servers = append(req.Servers, app.ImportChoice{Key: entry.Key, Name: entry.Name})
 	}
-	res, err := svc.Import(req)
+	res, err := cmds.Import(req)
 	if err != nil {
 		return err
 	}

@@ -13,14 +13,13 @@ import (
 // [--tool TOOL] MODE` and `policies trust SERVER on|off`. It does not
 // connect to the servers: it shows and changes what is saved.
 func (e *env) policies(args []string) error {
-	core, err := e.openCore()
+	cmds, closeCommands, err := e.openCommands()
 	if err != nil {
 		return err
 	}
-	defer core.Close()
-	svc := app.NewPoliciesService(core)
+	defer closeCommands()
 	if len(args) == 0 {
-		list, err := svc.List()
+		list, err := cmds.Policies()
 		if err != nil {
 			return err
 		}
@@ -45,38 +44,21 @@ func (e *env) policies(args []string) error {
 		if err != nil {
 			return err
 		}
-		srv, err := findServer(core, server)
-		if err != nil {
-			return err
-		}
-		if tool == "" {
-			v, err = svc.SetMode(srv.ID, mode)
-		} else {
-			v, err = svc.SetToolMode(srv.ID, tool, mode)
-		}
-		if err != nil {
+		if v, err = cmds.SetPolicy(server, tool, mode); err != nil {
 			return err
 		}
 	case "trust":
 		if len(args) != 3 || (args[2] != "on" && args[2] != "off") {
 			return usageErr(i18n.M("cli.policies.trustArgs"))
 		}
-		srv, err := findServer(core, args[1])
-		if err != nil {
-			return err
-		}
-		if v, err = svc.SetTrusted(srv.ID, args[2] == "on"); err != nil {
+		if v, err = cmds.TrustServer(args[1], args[2] == "on"); err != nil {
 			return err
 		}
 	default:
 		if len(args) != 1 {
 			return usageErr(i18n.M("cli.policies.showArgs"))
 		}
-		srv, err := findServer(core, args[0])
-		if err != nil {
-			return err
-		}
-		if v, err = svc.Server(srv.ID); err != nil {
+		if v, err = cmds.Policy(args[0]); err != nil {
 			return err
 		}
 	}

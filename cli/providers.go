@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -17,21 +16,20 @@ func (e *env) providers(args []string) error {
 	if len(args) == 0 {
 		return usageErr(i18n.M("cli.providers.command"))
 	}
-	core, err := e.openCore()
+	cmds, closeCommands, err := e.openCommands()
 	if err != nil {
 		return err
 	}
-	defer core.Close()
-	svc := app.NewProvidersService(core)
+	defer closeCommands()
 	switch args[0] {
 	case "list":
-		return e.listProviders(svc)
+		return e.listProviders(cmds)
 	case "add":
 		in, err := parseProviderAdd(args[1:])
 		if err != nil {
 			return err
 		}
-		v, err := svc.Add(in)
+		v, err := cmds.AddProvider(in)
 		if err != nil {
 			return err
 		}
@@ -45,18 +43,15 @@ func (e *env) providers(args []string) error {
 		if len(args) != 2 {
 			return usageErr(i18n.M("cli.providers.oneName", "command", args[0]))
 		}
-		p, err := findProvider(core, args[1])
-		if err != nil {
-			return err
-		}
 		if args[0] == "remove" {
-			if err := svc.Remove(p.ID); err != nil {
+			name, err := cmds.RemoveProvider(args[1])
+			if err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, i18n.M("cli.servers.removed", "name", oneLine(p.Name)))
+			fmt.Fprintln(e.stdout, i18n.M("cli.servers.removed", "name", oneLine(name)))
 			return nil
 		}
-		res, err := svc.TestSaved(p.ID)
+		name, res, err := cmds.TestProvider(args[1])
 		if err != nil {
 			return err
 		}
@@ -64,10 +59,10 @@ func (e *env) providers(args []string) error {
 			return &i18n.Error{Message: *res.Problem}
 		}
 		if len(res.Models) == 0 {
-			fmt.Fprintln(e.stdout, i18n.M("cli.providers.noModels", "name", oneLine(p.Name)))
+			fmt.Fprintln(e.stdout, i18n.M("cli.providers.noModels", "name", oneLine(name)))
 			return nil
 		}
-		fmt.Fprintln(e.stdout, i18n.M("cli.providers.models", "name", oneLine(p.Name), "n", len(res.Models)))
+		fmt.Fprintln(e.stdout, i18n.M("cli.providers.models", "name", oneLine(name), "n", len(res.Models)))
 		for _, m := range res.Models {
 			fmt.Fprintln(e.stdout, oneLine(m.ID))
 		}
@@ -76,8 +71,8 @@ func (e *env) providers(args []string) error {
 	return usageErr(i18n.M("cli.providers.unknown", "command", strconv.Quote(args[0])))
 }
 
-func (e *env) listProviders(svc *app.ProvidersService) error {
-	list, err := svc.List()
+func (e *env) listProviders(cmds commands) error {
+	list, err := cmds.Providers()
 	if err != nil {
 		return err
 	}
@@ -146,13 +141,4 @@ func parseProviderAdd(args []string) (app.ProviderInput, error) {
 		}
 	}
 	return in, nil
-}
-
-// findProvider looks a provider up by its name (case-insensitive).
-func findProvider(core *app.Core, name string) (store.Provider, error) {
-	p, err := core.Store.ProviderByName(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return p, i18n.Err("cli.providers.noSuch", "name", strconv.Quote(name))
-	}
-	return p, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -29,11 +30,19 @@ func (e *env) dial(ctx context.Context, answerer *terminalAnswerer) (*sdk.Client
 		}
 		dir = d
 	}
-	var answer hostapi.Elicitation
+	var opts hostapi.ClientOptions
 	if answerer != nil {
-		answer = answerer.Present
+		opts.Pages = hostapi.NewPages()
+		answerer.usePages(opts.Pages)
+		opts.Answer = func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
+			resp, err := answerer.Present(ctx, q)
+			if err == nil && ctx.Err() == nil && resp.Action == mcp.ActionAccept && q.Kind == mcp.KindURL {
+				answerer.openedThroughApp(q)
+			}
+			return resp, err
+		}
 	}
-	cs, err := hostapi.Dial(ctx, dir, app.Version, answer)
+	cs, err := hostapi.Dial(ctx, dir, app.Version, opts)
 	if errors.Is(err, hostapi.ErrNoApp) {
 		return nil, nil
 	}
@@ -110,16 +119,24 @@ func (e *env) remoteTools(ctx context.Context, server string) (done bool, err er
 	return true, nil
 }
 
-// remoteCall makes `call` in the running app, on its open session; the
-// form and URL requests of the call are answered by answerer, here.
-func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, answerer *terminalAnswerer) (res app.ToolResultView, done bool, err error) {
+// remoteCall makes `call` in the running app, on its open session, and
+// returns its exit code. The form and URL requests of the call are answered
+// by answerer, here; the web pages the person opened are then waited for as
+// without the app (finishCall), while the app's broker keeps them.
+func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJSON bool, answerer *terminalAnswerer) (code int, done bool) {
 	cs, err := e.dial(ctx, answerer)
-	if cs == nil || err != nil {
-		return res, err != nil, err
+	if err != nil {
+		return e.exit(err), true
+	}
+	if cs == nil {
+		return 0, false
 	}
 	defer cs.Close()
-	err = run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &res)
-	return res, true, err
+	var res app.ToolResultView
+	if err := run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &res); err != nil {
+		return e.exit(err), true
+	}
+	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, "") }), true
 }
 
 // run is hostapi.Run with the CLI's own sentence for a server that could

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/hostapi"
@@ -40,52 +41,101 @@ func runningApp(t *testing.T) (dir string, core *app.Core) {
 // output, step by step.
 func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	standInBrowser(t) // no step opens the real one
 	withApp, core := runningApp(t)
 	without := t.TempDir()
+	importFile := filepath.Join(t.TempDir(), "claude_desktop_config.json")
+	if err := os.WriteFile(importFile, []byte(`{"mcpServers": {
+		"files": {"command": "true", "args": ["--root", "/tmp"], "env": {"API_TOKEN": "secret-1"}},
+		"Docs": {"type": "http", "url": "https://docs.example.com/mcp", "headers": {"Authorization": "Bearer secret-2"}}
+	}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	steps := []struct {
 		name  string
 		stdin string
 		args  []string
+		// finish, when not 0, finishes the web page the command opens, in
+		// the browser, once the command said that many times to finish it
+		// there: twice when the call's result comes first (the wait after
+		// the result says it again).
+		finish int
 	}{
-		{"list", "", []string{"servers", "list"}},
-		{"add stdio", "", []string{"servers", "add", "Files", "--disabled", "--env", "ROOT=/tmp", "--", "true", "-y", "some-server"}},
-		{"add http with the whole environment refused", "", []string{"servers", "add", "WebAll", "--inherit-env", "--url", "https://x.example"}},
-		{"add with the whole environment", "", []string{"servers", "add", "Trusted", "--disabled", "--inherit-env", "--", "node", "trusted.js"}},
-		{"add a name that exists", "", []string{"servers", "add", "files", "--", "other"}},
-		{"add a bad URL", "", []string{"servers", "add", "Ftp", "--url", "ftp://example.com"}},
-		{"add http", "", []string{"servers", "add", "Remote", "--disabled", "--url", "https://mcp.example.com/mcp", "--header", "X-Team=blue"}},
-		{"list after adding", "", []string{"servers", "list"}},
-		{"tools of a server turned off", "", []string{"tools", "files"}},
-		{"enable", "", []string{"servers", "enable", "trusted"}},
-		{"disable", "", []string{"servers", "disable", "Trusted"}},
-		{"remove one that does not exist", "", []string{"servers", "remove", "Nope"}},
-		{"remove", "", []string{"servers", "remove", "Remote"}},
-		{"remove takes one name", "", []string{"servers", "remove"}},
-		{"list at the end", "", []string{"servers", "list"}},
-		{"tools", "", []string{"tools", "demo server"}},
-		{"tools of no such server", "", []string{"tools", "Nope"}},
-		{"call: text", "", []string{"call", "Demo server", "echo", `{"message":"hello from the CLI"}`}},
-		{"call: structured", "", []string{"call", "Demo server", "forecast", `{"city":"Oslo","days":2}`}},
-		{"call: a resource link", "", []string{"call", "Demo server", "readme_link"}},
-		{"call: an error result", "", []string{"call", "Demo server", "divide", `{"a":1,"b":0}`}},
-		{"call: control characters", "", []string{"call", "Demo server", "echo", `{"message":"\u001b[31mred\u0007"}`}},
-		{"call: arguments that are not an object", "", []string{"call", "Demo server", "echo", `[1]`}},
-		{"call: arguments that fail the schema", "", []string{"call", "Demo server", "forecast", `{"days":"two"}`}},
-		{"call: unknown tool", "", []string{"call", "Demo server", "nope"}},
-		{"call: a form answered from a script", "", []string{"call", "Demo server", "ask_city", "--answers", answersFile(t, `[{"city":"Oslo"}]`)}},
-		{"call: two forms, defaults from the script", "", []string{"call", "Demo server", "plan_trip", "--answers", answersFile(t, `[{"city":"Rome"},{}]`)}},
+		{"list", "", []string{"servers", "list"}, 0},
+		{"add stdio", "", []string{"servers", "add", "Files", "--disabled", "--env", "ROOT=/tmp", "--", "true", "-y", "some-server"}, 0},
+		{"add http with the whole environment refused", "", []string{"servers", "add", "WebAll", "--inherit-env", "--url", "https://x.example"}, 0},
+		{"add with the whole environment", "", []string{"servers", "add", "Trusted", "--disabled", "--inherit-env", "--", "node", "trusted.js"}, 0},
+		{"add a name that exists", "", []string{"servers", "add", "files", "--", "other"}, 0},
+		{"add a bad URL", "", []string{"servers", "add", "Ftp", "--url", "ftp://example.com"}, 0},
+		{"add http", "", []string{"servers", "add", "Remote", "--disabled", "--url", "https://mcp.example.com/mcp", "--header", "X-Team=blue"}, 0},
+		{"list after adding", "", []string{"servers", "list"}, 0},
+		{"tools of a server turned off", "", []string{"tools", "files"}, 0},
+		{"enable", "", []string{"servers", "enable", "trusted"}, 0},
+		{"disable", "", []string{"servers", "disable", "Trusted"}, 0},
+		{"remove one that does not exist", "", []string{"servers", "remove", "Nope"}, 0},
+		{"remove", "", []string{"servers", "remove", "Remote"}, 0},
+		{"remove takes one name", "", []string{"servers", "remove"}, 0},
+		{"list at the end", "", []string{"servers", "list"}, 0},
+		{"tools", "", []string{"tools", "demo server"}, 0},
+		{"tools of no such server", "", []string{"tools", "Nope"}, 0},
+		{"call: text", "", []string{"call", "Demo server", "echo", `{"message":"hello from the CLI"}`}, 0},
+		{"call: structured", "", []string{"call", "Demo server", "forecast", `{"city":"Oslo","days":2}`}, 0},
+		{"call: a resource link", "", []string{"call", "Demo server", "readme_link"}, 0},
+		{"call: an error result", "", []string{"call", "Demo server", "divide", `{"a":1,"b":0}`}, 0},
+		{"call: control characters", "", []string{"call", "Demo server", "echo", `{"message":"\u001b[31mred\u0007"}`}, 0},
+		{"call: arguments that are not an object", "", []string{"call", "Demo server", "echo", `[1]`}, 0},
+		{"call: arguments that fail the schema", "", []string{"call", "Demo server", "forecast", `{"days":"two"}`}, 0},
+		{"call: unknown tool", "", []string{"call", "Demo server", "nope"}, 0},
+		{"call: a form answered from a script", "", []string{"call", "Demo server", "ask_city", "--answers", answersFile(t, `[{"city":"Oslo"}]`)}, 0},
+		{"call: two forms, defaults from the script", "", []string{"call", "Demo server", "plan_trip", "--answers", answersFile(t, `[{"city":"Rome"},{}]`)}, 0},
 		{"call: an invalid scripted answer is not sent", "", []string{"call", "Demo server", "register", "--answers",
-			answersFile(t, `[{"name":"Ada","email":"nope","arrival":"2026-02-30","track":"go"}]`)}},
-		{"call: declined", "", []string{"call", "Demo server", "ask_city", "--answers", answersFile(t, `["decline"]`)}},
-		{"call: typed at the prompt", "Paris\ns\n", []string{"call", "Demo server", "ask_city"}},
-		{"call: a wrong choice is asked again", "9\n1\ns\n", []string{"call", "Demo server", "legacy_priority"}},
-		{"call: end of input cancels", "", []string{"call", "Demo server", "ask_city"}},
-		{"call: a web page declined", "", []string{"call", "Demo server", "connect_account", "--answers", answersFile(t, `["decline"]`)}},
+			answersFile(t, `[{"name":"Ada","email":"nope","arrival":"2026-02-30","track":"go"}]`)}, 0},
+		{"call: declined", "", []string{"call", "Demo server", "ask_city", "--answers", answersFile(t, `["decline"]`)}, 0},
+		{"call: typed at the prompt", "Paris\ns\n", []string{"call", "Demo server", "ask_city"}, 0},
+		{"call: a wrong choice is asked again", "9\n1\ns\n", []string{"call", "Demo server", "legacy_priority"}, 0},
+		{"call: end of input cancels", "", []string{"call", "Demo server", "ask_city"}, 0},
+		{"call: a web page declined", "", []string{"call", "Demo server", "connect_account", "--answers", answersFile(t, `["decline"]`)}, 0},
+		// Once a calendar is connected, the app's demo server (which runs on)
+		// no longer asks for it: this comes before connect_account.
+		{"call: -32042, a web page opened, then finished and the call retried", "", []string{"call", "Demo server", "sync_calendar", "--answers", answersFile(t, `["open"]`)}, 1},
+		{"call: a web page opened, then finished", "", []string{"call", "Demo server", "connect_account", "--answers", answersFile(t, `["open"]`)}, 2},
+		{"providers: none yet", "", []string{"providers", "list"}, 0},
+		{"providers add", "", []string{"providers", "add", "Local", "--base-url", "http://127.0.0.1:9/v1", "--model", "m1"}, 0},
+		{"providers add: a key on the command line is refused", "", []string{"providers", "add", "Other", "--api-key", "sk-1"}, 0},
+		{"providers add: a name that exists", "", []string{"providers", "add", "local", "--base-url", "http://127.0.0.1:9/v1", "--model", "m2"}, 0},
+		{"providers list", "", []string{"providers", "list"}, 0},
+		{"providers test: nothing answers", "", []string{"providers", "test", "local"}, 0},
+		{"providers test: no such provider", "", []string{"providers", "test", "Nope"}, 0},
+		{"providers remove: no such provider", "", []string{"providers", "remove", "Nope"}, 0},
+		{"providers remove", "", []string{"providers", "remove", "LOCAL"}, 0},
+		{"policies", "", []string{"policies"}, 0},
+		{"policies set", "", []string{"policies", "set", "demo server", "allow"}, 0},
+		{"policies set for one tool", "", []string{"policies", "set", "Demo server", "--tool", "echo", "deny"}, 0},
+		{"policies set: a mode that does not exist", "", []string{"policies", "set", "Demo server", "maybe"}, 0},
+		{"policies trust", "", []string{"policies", "trust", "Demo server", "on"}, 0},
+		{"policies of one server", "", []string{"policies", "Demo server"}, 0},
+		{"policies of no such server", "", []string{"policies", "Nope"}, 0},
+		{"chat list: none yet", "", []string{"chat", "list"}, 0},
+		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
+		{"import: the preview only", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
+		{"import: not confirmed off a terminal", "", []string{"servers", "import", importFile}, 0},
+		{"import: confirmed", "", []string{"servers", "import", importFile, "--yes"}, 0},
+		{"import: again, the names exist", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
+		{"import: a file in no format", "", []string{"servers", "import", answersFile(t, `{"hello":1}`), "--yes"}, 0},
+		{"list after importing", "", []string{"servers", "list"}, 0},
+		{"signout: a local server does not sign in", "", []string{"servers", "signout", "Demo server"}, 0},
+		{"signout", "", []string{"servers", "signout", "Docs"}, 0},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
-			code, out, errOut := ghIn(t, without, s.stdin, s.args...)
-			rcode, rout, rerrOut := ghIn(t, withApp, s.stdin, s.args...)
+			run := ghIn
+			if s.finish > 0 {
+				run = func(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
+					return openAndFinish(t, s.finish, dir, stdin, args...)
+				}
+			}
+			code, out, errOut := run(t, without, s.stdin, s.args...)
+			rcode, rout, rerrOut := run(t, withApp, s.stdin, s.args...)
 			errOut, rerrOut = samePage(errOut), samePage(rerrOut)
 			if rcode != code || rout != out || rerrOut != errOut {
 				t.Errorf("with the app: code %d\nstdout:\n%s\nstderr:\n%s\nwithout: code %d\nstdout:\n%s\nstderr:\n%s", rcode, rout, rerrOut, code, out, errOut)
@@ -104,10 +154,30 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 }
 
 // demoPage hides what changes from run to run in the address of a demo
-// web page: the port and the request's token.
-var demoPage = regexp.MustCompile(`127\.0\.0\.1:[0-9]+/connect/[A-Z0-9]+`)
+// web page: the port and the request's token; untilTime, the clock time
+// until which an opened page is waited for.
+var (
+	demoPage  = regexp.MustCompile(`127\.0\.0\.1:[0-9]+/connect/[A-Za-z0-9_-]+`)
+	untilTime = regexp.MustCompile(`[0-9]{2}:[0-9]{2}:[0-9]{2}`)
+)
 
-func samePage(s string) string { return demoPage.ReplaceAllString(s, "127.0.0.1:PORT/connect/TOKEN") }
+func samePage(s string) string {
+	return untilTime.ReplaceAllString(demoPage.ReplaceAllString(s, "127.0.0.1:PORT/connect/TOKEN"), "HH:MM:SS")
+}
+
+// openAndFinish runs a command that opens a demo web page in the stand-in
+// browser and, once the command said times times to finish it there,
+// presses the page's Finish button, as the person would.
+func openAndFinish(t *testing.T, times int, dataDir, stdin string, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	record := standInBrowser(t)
+	done, run := ghAsync(t, dataDir, stdin, args...)
+	pageURL := waitBrowser(t, record, done)
+	run.stderr.waitForCount(t, "Finish in your browser.", times, done)
+	finishPage(t, pageURL)
+	waitRun(t, done)
+	return run.code, run.out, run.errOut
+}
 
 func mustServer(t *testing.T, core *app.Core, name string) store.Server {
 	t.Helper()
@@ -177,5 +247,82 @@ func TestCLI_AppClosingRemovesItsSocket(t *testing.T) {
 	}
 	if code, out, errOut := gh(t, dir, "servers", "list"); code != 0 || !strings.Contains(out, "Demo server") {
 		t.Errorf("code %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// waitForCount waits until the output says s n times, failing if the
+// command ends first.
+func (l *liveBuffer) waitForCount(t *testing.T, s string, n int, done <-chan struct{}) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		l.mu.Lock()
+		found, changed := strings.Count(l.b.String(), s) >= n, l.changed
+		l.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-changed:
+		case <-done:
+			t.Fatalf("the command ended without saying %q %d times", s, n)
+		case <-deadline:
+			t.Fatalf("the command did not say %q %d times", s, n)
+		}
+	}
+}
+
+// TestCLI_NotServedYetSaysSo: the commands the running app does not do yet
+// say what to do instead, never that Gatehouse is already running.
+func TestCLI_NotServedYetSaysSo(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	dir, _ := runningApp(t)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a chat turn", []string{"chat", "hello"}, "gatehouse: a chat turn from the command line needs the Gatehouse window closed for now"},
+		{"a sign-in", []string{"servers", "signin", "Docs"}, "gatehouse: while the Gatehouse window is open, sign in to Docs there"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := gh(t, dir, tc.args...)
+			if code != exitError || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Contains(errOut, "already running") {
+				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+		})
+	}
+}
+
+// TestCLI_URLTypedThroughTheApp: at the terminal of a call the running app
+// makes, Enter says the opened web page is finished and c stops waiting for
+// it, as without the app (TestCLI_URLTyped): the app's broker, which keeps
+// the page, hears it and lists it no more. (Not in the byte-for-byte
+// comparison: whether the wait is announced again after the result depends
+// on when the line is read, with or without the app.)
+func TestCLI_URLTypedThroughTheApp(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	dir, core := runningApp(t)
+	cases := []struct {
+		name, stdin, want string
+	}{
+		{"Enter", "o\n\n", "You said the web page is finished."},
+		{"c", "o\nc\n", "You stopped waiting for the web page."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			record := standInBrowser(t)
+			code, out, errOut := ghIn(t, dir, tc.stdin, "call", "Demo server", "connect_account")
+			if code != 0 || !strings.Contains(out, "Opened the sign-in page") || !strings.Contains(errOut, "press Enter when you are done") || !strings.Contains(errOut, tc.want) {
+				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+			if runs := browserRuns(t, record); len(runs) != 1 {
+				t.Errorf("the browser ran %d times; want 1", len(runs))
+			}
+			if opened := core.Broker.Opened(); len(opened) != 0 {
+				t.Errorf("the app still waits for %d web pages", len(opened))
+			}
+		})
 	}
 }

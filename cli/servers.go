@@ -21,6 +21,20 @@ func (e *env) servers(args []string) error {
 	if done, err := e.remoteServers(args); done {
 		return err // the running app did it (remote.go)
 	}
+	if args[0] == "signin" || args[0] == "signout" {
+		if len(args) != 2 {
+			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
+		}
+		return e.signIn(args[1], args[0] == "signin")
+	}
+	if args[0] == "import" {
+		cmds, closeCommands, err := e.openCommands()
+		if err != nil {
+			return err
+		}
+		defer closeCommands()
+		return e.importServers(cmds, args[1:])
+	}
 	core, err := e.openCore()
 	if err != nil {
 		return err
@@ -41,14 +55,6 @@ func (e *env) servers(args []string) error {
 		}
 		e.printAdded(hostapi.Added{Name: v.Input.Name, Where: v.Where, InheritEnv: v.Input.InheritEnv})
 		return nil
-	case "import":
-		return e.importServers(svc, args[1:])
-	case "signin", "signout":
-		if len(args) != 2 {
-			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
-		}
-		core.Close()
-		return e.signIn(args[1], args[0] == "signin")
 	case "remove", "enable", "disable":
 		if len(args) != 2 {
 			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))

@@ -20,6 +20,16 @@ import (
 func (e *env) signIn(name string, in bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if !in {
+		return e.signOut(name)
+	}
+	if running, err := e.appRunning(ctx); err != nil || running {
+		if err != nil {
+			return err
+		}
+		// Its consent is asked in the window, not routed to a terminal.
+		return i18n.Err("socket.signinInWindow", "server", name)
+	}
 	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, "")
 	if err != nil {
 		return err
@@ -29,7 +39,7 @@ func (e *env) signIn(name string, in bool) error {
 		return err
 	}
 	defer core.Close()
-	answerer.useBroker(core.Broker)
+	answerer.usePages(core.Broker)
 	core.SetAnswerer(answerer)
 	srv, err := findServer(core, name)
 	if err != nil {
@@ -40,14 +50,6 @@ func (e *env) signIn(name string, in bool) error {
 	}
 	if !srv.Enabled {
 		return i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
-	}
-	if !in {
-		if err := core.Manager.SignOut(srv.ID); err != nil && !errors.Is(err, mcp.ErrUnknownServer) && !errors.Is(err, mcp.ErrDisabled) {
-			return err
-		}
-		// The manager may not run this server in a CLI process: delete in any case.
-		fmt.Fprintln(e.stdout, i18n.M("cli.signin.out", "server", srv.Name))
-		return nil
 	}
 	core.Manager.Set(srv)
 	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
@@ -85,4 +87,20 @@ func (e *env) signIn(name string, in bool) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// signOut forgets a remote server's sign-in, in the running app when the
+// window is open (it disconnects there), else in the data file.
+func (e *env) signOut(name string) error {
+	cmds, closeCommands, err := e.openCommands()
+	if err != nil {
+		return err
+	}
+	defer closeCommands()
+	saved, err := cmds.SignOut(name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, i18n.M("cli.signin.out", "server", saved))
+	return nil
 }

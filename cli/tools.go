@@ -29,7 +29,7 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 		return nil, store.Server{}, err
 	}
 	if answerer != nil {
-		answerer.useBroker(core.Broker)
+		answerer.usePages(core.Broker)
 		core.SetAnswerer(answerer)
 	}
 	srv, err := findServer(core, name)
@@ -152,11 +152,8 @@ func (e *env) call(ctx context.Context, args []string) int {
 	// The answerer writes from other goroutines too (notices, the wait for
 	// web pages); this command's own messages to stderr take turns with it.
 	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
-	if res, done, err := e.remoteCall(ctx, pos[0], pos[1], argsJSON, answerer); done {
-		if err != nil {
-			return e.exit(err)
-		}
-		return e.finishCall(res, asJSON, answerer, nil)
+	if code, done := e.remoteCall(ctx, pos[0], pos[1], argsJSON, asJSON, answerer); done {
+		return code // the running app made the call (remote.go)
 	}
 	core, srv, err := e.connectOne(ctx, pos[0], answerer)
 	if err != nil {

@@ -50,6 +50,16 @@ type openedPage struct {
 	done     chan struct{}      // closed when the page ended and it was said
 }
 
+// pageKeeper keeps the web pages the person opened until they end, with
+// the broker's methods: the core's *mcp.Broker when the command runs the
+// server itself, the running app's (hostapi.Pages) when the app does.
+type pageKeeper interface {
+	Opened() []mcp.OpenedPage
+	WaitCompleted(ctx context.Context, peer mcp.Peer, elicitationID string) error
+	FinishOpened(id string) error
+	CancelOpened(id string) error
+}
+
 // errPageGone ends a page the broker no longer lists when this answerer
 // cannot ask why.
 var errPageGone = errors.New("the web page is no longer waiting")
@@ -137,6 +147,21 @@ func (a *terminalAnswerer) open(req *mcp.Question) error {
 // once and watched until it ends; at a prompt, standard input is read for
 // "done" (Enter) or "stop waiting" (c).
 func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedPage) {
+	a.track(list, true)
+}
+
+// openedThroughApp is the running app's page for req, which the person just
+// opened: the app keeps it (its broker) and says how it ends, so it is
+// announced and watched as a page the broker listed.
+func (a *terminalAnswerer) openedThroughApp(req *mcp.Question) {
+	a.track([]mcp.OpenedPage{{ID: req.ID, ElicitationID: req.ElicitationID, ServerID: req.Server.ID,
+		ServerName: req.Server.Name, Message: req.Message, Link: req.Link, OpenedAt: time.Now()}}, false)
+}
+
+// track announces and watches the pages of list not seen yet. When list is
+// every page the keeper has (whole), a page missing from it that nobody
+// watches has ended.
+func (a *terminalAnswerer) track(list []mcp.OpenedPage, whole bool) {
 	a.mu.Lock()
 	if a.ctx.Err() != nil {
 		a.mu.Unlock()
@@ -161,7 +186,7 @@ func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedPage) {
 		fresh = append(fresh, p)
 	}
 	for id, p := range a.pages {
-		if !listed[id] && p.peer == nil { // no watcher can ask why it ended
+		if whole && !listed[id] && p.peer == nil { // no watcher can ask why it ended
 			gone = append(gone, p)
 		}
 	}
@@ -207,7 +232,7 @@ func untilText(t time.Time) string {
 // watch waits until the broker ends the page (the server's completion
 // notice, the person, the time limit or a disconnection) and says how.
 func (a *terminalAnswerer) watch(p *openedPage) {
-	a.ended(p, a.broker.WaitCompleted(p.ctx, *p.peer, p.ElicitationID))
+	a.ended(p, a.keeper.WaitCompleted(p.ctx, *p.peer, p.ElicitationID))
 }
 
 // ended takes a page off the list once and says how it ended. A page that
@@ -290,12 +315,12 @@ func (a *terminalAnswerer) readForPages() {
 		// on (or fails) at once and may end the command.
 		if stop {
 			fmt.Fprintln(a.out, i18n.M("cli.url.stopped"))
-			if a.broker.CancelOpened(p.ID) == nil {
+			if a.keeper.CancelOpened(p.ID) == nil {
 				a.ended(p, mcp.ErrURLCancelled)
 			}
 		} else {
 			fmt.Fprintln(a.out, i18n.M("cli.url.saidFinished"))
-			if a.broker.FinishOpened(p.ID) == nil {
+			if a.keeper.FinishOpened(p.ID) == nil {
 				a.ended(p, nil)
 			}
 		}
@@ -303,16 +328,16 @@ func (a *terminalAnswerer) readForPages() {
 }
 
 // waitPages is the end of `call` after a tool result: while the broker still
-// lists web pages of the server, say so and wait until they end (the
-// server's notice, Enter or c at a prompt, or the time limit). It returns an
-// error when a page ended without the server's confirmation, or when ctx
-// ended (Ctrl-C) first.
+// lists web pages of the server (serverID; "" for every page this command
+// opened), say so and wait until they end (the server's notice, Enter or c
+// at a prompt, or the time limit). It returns an error when a page ended
+// without the server's confirmation, or when ctx ended (Ctrl-C) first.
 func (a *terminalAnswerer) waitPages(ctx context.Context, serverID string) error {
-	a.OpenedChanged(a.broker.Opened()) // anything listed is watched
+	a.OpenedChanged(a.keeper.Opened()) // anything listed is watched
 	a.mu.Lock()
 	var pages []*openedPage
 	for _, p := range a.order {
-		if p.ServerID == serverID {
+		if serverID == "" || p.ServerID == serverID {
 			pages = append(pages, p)
 		}
 	}
@@ -325,7 +350,7 @@ func (a *terminalAnswerer) waitPages(ctx context.Context, serverID string) error
 		case <-p.done:
 		case <-ctx.Done():
 			for _, p := range pages {
-				_ = a.broker.CancelOpened(p.ID)
+				_ = a.keeper.CancelOpened(p.ID)
 			}
 			for _, p := range pages {
 				<-p.done

@@ -31,9 +31,18 @@ const ProtocolVersion = "2025-11-25"
 // calls; q was checked again on this side (mcp.RemoteQuestion).
 type Elicitation func(ctx context.Context, q *mcp.Question) (mcp.Response, error)
 
-// Dial connects to the app serving dataDir, or returns ErrNoApp. answer
-// (may be nil) answers the questions of the client's calls.
-func Dial(ctx context.Context, dataDir, version string, answer Elicitation) (*sdk.ClientSession, error) {
+// ClientOptions configures Dial. The zero value is a client that answers no
+// questions.
+type ClientOptions struct {
+	// Answer answers the questions of the client's calls.
+	Answer Elicitation
+	// Pages, when set, learns how the web pages opened through Answer end,
+	// and ends them on the person's word.
+	Pages *Pages
+}
+
+// Dial connects to the app serving dataDir, or returns ErrNoApp.
+func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.ClientSession, error) {
 	path, err := SocketPath(dataDir)
 	if err != nil {
 		return nil, err
@@ -50,10 +59,15 @@ func Dial(ctx context.Context, dataDir, version string, answer Elicitation) (*sd
 		return nil, fmt.Errorf("reaching the running Gatehouse: %w", err)
 	}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
-	if answer != nil {
+	if o.Answer != nil {
 		opts.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
 		opts.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			return answerRequest(ctx, req.Params, answer)
+			return answerRequest(ctx, req.Params, o.Answer)
+		}
+	}
+	if o.Pages != nil {
+		opts.ElicitationCompleteHandler = func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			o.Pages.ended(req.Params)
 		}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: version}, opts)
@@ -61,6 +75,9 @@ func Dial(ctx context.Context, dataDir, version string, answer Elicitation) (*sd
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("talking to the running Gatehouse: %w", err)
+	}
+	if o.Pages != nil {
+		o.Pages.attach(cs)
 	}
 	return cs, nil
 }
@@ -74,6 +91,14 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 	q, err := mcp.RemoteQuestion(who, p, time.Now())
 	if err != nil {
 		return nil, err
+	}
+	if ms, ok := p.Meta[TimeoutMeta].(float64); ok && ms > 0 {
+		q.Deadline = q.ReceivedAt.Add(time.Duration(ms) * time.Millisecond)
+	}
+	if q.Kind == mcp.KindURL {
+		// The app names a web page by the elicitationId it asked with: the
+		// client's page has that name too (Pages).
+		q.ID = q.ElicitationID
 	}
 	resp, err := answer(ctx, q)
 	if err != nil {

@@ -47,6 +47,8 @@ type Options struct {
 	Host   Host
 	// Version is the app's version, told to the CLI.
 	Version string
+	// Tools are the app's other commands (may be empty).
+	Tools []Tool
 }
 
 // A Server serves the command line on the socket: one MCP session per
@@ -59,9 +61,46 @@ type Server struct {
 	peerUID func(*net.UnixConn) (int, error)
 
 	mu       sync.Mutex
-	sessions map[*sdk.ServerSession]bool
+	sessions map[*sdk.ServerSession]*session
 	closed   bool
 	wg       sync.WaitGroup
+}
+
+// session is what the server keeps of one client's connection.
+type session struct {
+	// ctx ends with the connection: the watch of its web pages stops.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// pages are the web pages it was asked to open, by ID: those its
+	// person opened it may say are finished or stop waiting for. The client
+	// hears nothing when the broker records a page as opened, and may end
+	// it a moment before: the page is known from the moment it is asked.
+	pages map[string]*pageState
+}
+
+// pageState is a web page asked of a client: settled is closed once the
+// client's answer is in, opened then saying whether the broker waits for
+// the page.
+type pageState struct {
+	settled chan struct{}
+	opened  bool
+}
+
+// pageOpenWait bounds how long finish_web_page and stop_waiting_web_page
+// wait for the broker to record a page the client just opened: it does
+// right after the client's answer arrives.
+const pageOpenWait = 5 * time.Second
+
+// settle records the outcome of the page id, once. s.mu is held.
+func (se *session) settle(id string, opened bool) {
+	if st := se.pages[id]; st != nil {
+		select {
+		case <-st.settled:
+		default:
+			st.opened = opened
+			close(st.settled)
+		}
+	}
 }
 
 // Serve listens on path (see Listen) and serves the command line in the
@@ -78,7 +117,7 @@ func Serve(path string, opts Options) (*Server, error) {
 }
 
 func newServer(opts Options, l *net.UnixListener) *Server {
-	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]bool{}}
+	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: opts.Version}, nil)
 	addTool(s.mcp, ToolListServers, "Lists the configured servers.", s.listServers)
 	addTool(s.mcp, ToolAddServer, "Adds a server.", s.addServer)
@@ -87,6 +126,11 @@ func newServer(opts Options, l *net.UnixListener) *Server {
 	addTool(s.mcp, ToolDisableServer, "Turns a server off.", s.disableServer)
 	addTool(s.mcp, ToolListTools, "Lists a connected server's tools.", s.listTools)
 	addTool(s.mcp, ToolCallTool, "Calls a server's tool; its questions are asked of this client.", s.callTool)
+	addTool(s.mcp, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
+	addTool(s.mcp, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
+	for _, t := range opts.Tools {
+		t.add(s.mcp)
+	}
 	return s
 }
 
@@ -139,18 +183,33 @@ func (s *Server) serve(conn *net.UnixConn) {
 		conn.Close()
 		return
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	se, ok := s.session(ss)
+	if !ok {
 		ss.Close()
 		return
 	}
-	s.sessions[ss] = true
-	s.mu.Unlock()
 	_ = ss.Wait()
 	s.mu.Lock()
 	delete(s.sessions, ss)
 	s.mu.Unlock()
+	se.cancel()
+}
+
+// session returns what is kept of ss, made on first use; false once the
+// server is closing.
+func (s *Server) session(ss *sdk.ServerSession) (*session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, false
+	}
+	se := s.sessions[ss]
+	if se == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		se = &session{ctx: ctx, cancel: cancel, pages: map[string]*pageState{}}
+		s.sessions[ss] = se
+	}
+	return se, true
 }
 
 func (s *Server) listServers(context.Context, *sdk.CallToolRequest, struct{}) (ServerList, error) {
@@ -214,9 +273,89 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 	if err != nil {
 		return nil, err
 	}
-	release := s.opts.Broker.Route(srv.ID, elicitOn(req.Session))
+	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session))
 	defer release()
 	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
+}
+
+// pageOpened tells the client of ss how a web page its person opened ends,
+// as its server told the app: notifications/elicitation/complete with the
+// elicitationId the page was asked with, once the broker stops waiting for
+// it — whoever ended it (its server, the person here or in the window, the
+// time limit, a disconnection). When the server did not confirm it,
+// _meta[PageEndedMeta] says why (a Failure). The broker keeps the page
+// meanwhile; the client may end it with finish_web_page and
+// stop_waiting_web_page.
+func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
+	return func(q *mcp.Question) {
+		s.mu.Lock()
+		se := s.sessions[ss]
+		if se == nil || s.closed {
+			s.mu.Unlock()
+			return
+		}
+		se.settle(q.ID, true)
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			err := s.opts.Broker.WaitCompleted(se.ctx, q.Peer, q.ElicitationID)
+			if se.ctx.Err() != nil {
+				return // the client is gone
+			}
+			s.mu.Lock()
+			delete(se.pages, q.ID)
+			s.mu.Unlock()
+			p := &sdk.ElicitationCompleteParams{ElicitationID: q.ID}
+			if err != nil {
+				p.Meta = sdk.Meta{PageEndedMeta: Failure{Error: i18n.ErrorMessage(err)}}
+			}
+			if err := ss.NotifyElicitationComplete(se.ctx, p); err != nil && se.ctx.Err() == nil {
+				log.Printf("gatehouse: telling the command line a web page ended: %v", err)
+			}
+		}()
+	}
+}
+
+func (s *Server) finishPage(ctx context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(ctx, req.Session, in.ID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, s.opts.Broker.FinishOpened(in.ID)
+}
+
+func (s *Server) stopWaitingPage(ctx context.Context, req *sdk.CallToolRequest, in Page) (struct{}, error) {
+	if err := s.ownPage(ctx, req.Session, in.ID); err != nil {
+		return struct{}{}, err
+	}
+	return struct{}{}, s.opts.Broker.CancelOpened(in.ID)
+}
+
+// ownPage refuses a page the client of ss did not open: the window's, or
+// another command's, are not its to end. A page it has just opened is
+// waited for until the broker records it.
+func (s *Server) ownPage(ctx context.Context, ss *sdk.ServerSession, id string) error {
+	s.mu.Lock()
+	var st *pageState
+	if se := s.sessions[ss]; se != nil {
+		st = se.pages[id]
+	}
+	s.mu.Unlock()
+	if st == nil {
+		return i18n.Err("mcp.url.pageNotWaiting")
+	}
+	select {
+	case <-st.settled:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(pageOpenWait):
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !st.opened {
+		return i18n.Err("mcp.url.pageNotWaiting")
+	}
+	return nil
 }
 
 // find looks a server up by its name, as the CLI does.
@@ -255,14 +394,32 @@ func (s *Server) connected(ctx context.Context, name string) (store.Server, erro
 // it (forwardSchemas); the SDK itself only sees an empty object schema, so
 // that it neither validates the answer a second way nor fills in defaults
 // the person cleared: the broker validates it.
-func elicitOn(ss *sdk.ServerSession) mcp.Presenter {
-	return func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
-		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message, Meta: sdk.Meta{ServerMeta: q.Server}}
+func (s *Server) elicitOn(ss *sdk.ServerSession) mcp.Presenter {
+	return func(ctx context.Context, q *mcp.Question) (resp mcp.Response, err error) {
+		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message,
+			Meta: sdk.Meta{ServerMeta: q.Server, TimeoutMeta: q.Deadline.Sub(q.ReceivedAt).Milliseconds()}}
 		if q.Kind == mcp.KindURL {
 			p.URL, p.ElicitationID = q.Link.URL, q.ID
 		} else {
 			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
 			p.Meta[mcp.RawSchemaMeta] = string(q.RequestedSchema())
+		}
+		if q.Kind == mcp.KindURL {
+			s.mu.Lock()
+			se := s.sessions[ss]
+			if se != nil {
+				se.pages[q.ID] = &pageState{settled: make(chan struct{})}
+			}
+			s.mu.Unlock()
+			defer func() { // not opened: not the client's to end (else pageOpened settles it)
+				if err == nil && resp.Action == mcp.ActionAccept || se == nil {
+					return
+				}
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				se.settle(q.ID, false)
+				delete(se.pages, q.ID)
+			}()
 		}
 		res, err := ss.Elicit(ctx, p)
 		if err != nil {

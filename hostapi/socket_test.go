@@ -185,7 +185,7 @@ func TestServer_PeerCredentials(t *testing.T) {
 			s.wg.Add(1)
 			go s.accept()
 			defer s.Close()
-			cs, err := Dial(context.Background(), data, "test", nil)
+			cs, err := Dial(context.Background(), data, "test", ClientOptions{})
 			if !tc.ok {
 				if err == nil {
 					cs.Close()
@@ -216,7 +216,7 @@ func TestServer_PeerCredentials(t *testing.T) {
 
 func TestDial_NoApp(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	if _, err := Dial(context.Background(), t.TempDir(), "test", nil); !errors.Is(err, ErrNoApp) {
+	if _, err := Dial(context.Background(), t.TempDir(), "test", ClientOptions{}); !errors.Is(err, ErrNoApp) {
 		t.Errorf("err = %v, want ErrNoApp", err)
 	}
 }

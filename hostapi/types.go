@@ -15,7 +15,18 @@ const (
 	ToolDisableServer = "disable_server"
 	ToolListTools     = "list_tools"
 	ToolCallTool      = "call_tool"
+	// ToolFinishPage and ToolStopWaitingPage end a web page the client's
+	// person opened during a call_tool (a URL-mode request): "I'm finished"
+	// and "stop waiting", as in the window.
+	ToolFinishPage      = "finish_web_page"
+	ToolStopWaitingPage = "stop_waiting_web_page"
 )
+
+// Page is the input of finish_web_page and stop_waiting_web_page: the
+// elicitationId the web page was asked with.
+type Page struct {
+	ID string `json:"id"`
+}
 
 // ServerList is list_servers' result: every configured server.
 type ServerList struct {
@@ -109,9 +120,18 @@ type Failure struct {
 	Log    string       `json:"log,omitempty"`
 }
 
-// ServerMeta is the _meta key of a forwarded elicitation that says who
-// asks (an mcp.ServerRef).
-const ServerMeta = "gatehouse.dev/server"
+// _meta keys of what the app sends the client about its questions.
+const (
+	// ServerMeta, on a forwarded elicitation, says who asks (an
+	// mcp.ServerRef).
+	ServerMeta = "gatehouse.dev/server"
+	// TimeoutMeta, on a forwarded elicitation, is how long the broker waits
+	// for its answer, and then for its web page, in milliseconds.
+	TimeoutMeta = "gatehouse.dev/timeout"
+	// PageEndedMeta, on notifications/elicitation/complete, says why a web
+	// page ended without its server's confirmation (a Failure).
+	PageEndedMeta = "gatehouse.dev/unconfirmed"
+)
 
 // ConnectError is a server that could not be connected for a CLI command:
 // its name, why, and its log, which the CLI shows with the error.

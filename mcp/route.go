@@ -31,6 +31,7 @@ type Presenter func(ctx context.Context, q *Question) (Response, error)
 type route struct {
 	serverID string
 	present  Presenter
+	opened   func(*Question)
 	current  *pending // the question the terminal shows, if any
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -40,9 +41,13 @@ type route struct {
 // until release is called, instead of the window. Routes to one server
 // stack: the newest gets the new questions. On release, questions still
 // waiting for the route, and the one it shows, go to the window.
-func (b *Broker) Route(serverID string, present Presenter) (release func()) {
+//
+// opened (may be nil) is told of each web page the person opened through
+// present, once the broker waits for it: WaitCompleted then finds it, and
+// says how it ended even after release.
+func (b *Broker) Route(serverID string, present Presenter, opened func(*Question)) (release func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &route{serverID: serverID, present: present, ctx: ctx, cancel: cancel}
+	r := &route{serverID: serverID, present: present, opened: opened, ctx: ctx, cancel: cancel}
 	b.mu.Lock()
 	if b.routes == nil {
 		b.routes = map[string][]*route{}
@@ -148,6 +153,9 @@ func (b *Broker) presentRouted(r *route, pd *pending) {
 		return // withdrawn, timed out, or back with the window
 	}
 	b.deliver(pd.q, resp, err)
+	if r.opened != nil && err == nil && resp.Action == ActionAccept && pd.q.Kind == KindURL {
+		r.opened(pd.q) // deliver recorded the page as opened (finish)
+	}
 }
 
 // RemoteQuestion rebuilds, in the command line, a question the running app

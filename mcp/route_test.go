@@ -17,7 +17,7 @@ func TestBroker_Route(t *testing.T) {
 	terminal := newScripted(func(q *Question) (Response, bool) {
 		return Response{Action: ActionAccept, Values: map[string]any{"name": "Ada"}}, true
 	})
-	release := f.broker.Route(f.a.Server.ID, terminal.Present)
+	release := f.broker.Route(f.a.Server.ID, terminal.Present, nil)
 	defer release()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -54,7 +54,7 @@ func TestBroker_RouteValidates(t *testing.T) {
 	terminal := newScripted(func(q *Question) (Response, bool) {
 		return Response{Action: ActionAccept, Values: map[string]any{"name": ""}}, true
 	})
-	defer f.broker.Route(f.a.Server.ID, terminal.Present)()
+	defer f.broker.Route(f.a.Server.ID, terminal.Present, nil)()
 	res, err := f.broker.Elicit(context.Background(), f.a, formRequest("?", nameSchema))
 	if err != nil || res.Action != ActionCancel || res.Content != nil {
 		t.Errorf("result = %+v, %v", res, err)
@@ -69,7 +69,7 @@ func TestBroker_RouteReleased(t *testing.T) {
 	})
 	f := newBrokerFixture(t, window, BrokerOptions{})
 	terminal := newScripted(nil) // never answers
-	release := f.broker.Route(f.a.Server.ID, terminal.Present)
+	release := f.broker.Route(f.a.Server.ID, terminal.Present, nil)
 	got := make(chan string, 1)
 	go func() {
 		res, err := f.broker.Elicit(context.Background(), f.a, formRequest("?", nameSchema))
@@ -101,7 +101,7 @@ func TestBroker_RouteReleased(t *testing.T) {
 // window's to ask.
 func TestBroker_RouteKeepsOtherKinds(t *testing.T) {
 	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{})
-	defer f.broker.Route(f.a.Server.ID, newScripted(nil).Present)()
+	defer f.broker.Route(f.a.Server.ID, newScripted(nil).Present, nil)()
 	f.broker.mu.Lock()
 	r := f.broker.routeLocked(f.a.Server.ID, KindSignIn)
 	form := f.broker.routeLocked(f.a.Server.ID, KindForm)

@@ -1,0 +1,256 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/importcfg"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Commands are the command line's commands that work on saved things
+// (providers, policies, conversations, importing servers), by the names the
+// person types, with the command line's sentences for a name that is not
+// there. The CLI runs them on the core it opened, or, while the window is
+// open, asks the running app, which runs these same methods on its core
+// (hostapi tools, see cliTools): the result is the same either way, and the
+// window shows a change at once.
+type Commands struct {
+	core      *Core
+	servers   *ServersService
+	providers *ProvidersService
+	policies  *PoliciesService
+	chat      *ChatService
+}
+
+// NewCommands returns the commands for core.
+func NewCommands(core *Core) *Commands {
+	return &Commands{core: core, servers: NewServersService(core), providers: NewProvidersService(core),
+		policies: NewPoliciesService(core), chat: NewChatService(core, core.ProviderFor)}
+}
+
+// Providers lists the providers.
+func (c *Commands) Providers() ([]ProviderView, error) { return c.providers.List() }
+
+// AddProvider adds a provider.
+func (c *Commands) AddProvider(in ProviderInput) (ProviderView, error) { return c.providers.Add(in) }
+
+// RemoveProvider removes the named provider and returns its name as saved.
+func (c *Commands) RemoveProvider(name string) (string, error) {
+	p, err := c.provider(name)
+	if err != nil {
+		return "", err
+	}
+	return p.Name, c.providers.Remove(p.ID)
+}
+
+// TestProvider lists the named provider's models, and returns its name as
+// saved.
+func (c *Commands) TestProvider(name string) (string, TestResult, error) {
+	p, err := c.provider(name)
+	if err != nil {
+		return "", TestResult{}, err
+	}
+	res, err := c.providers.TestSaved(p.ID)
+	return p.Name, res, err
+}
+
+func (c *Commands) provider(name string) (store.Provider, error) {
+	p, err := c.core.Store.ProviderByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return p, i18n.Err("cli.providers.noSuch", "name", strconv.Quote(name))
+	}
+	return p, err
+}
+
+// Policies returns every server's policies.
+func (c *Commands) Policies() ([]ServerPolicyView, error) { return c.policies.List() }
+
+// Policy returns the named server's policies.
+func (c *Commands) Policy(server string) (ServerPolicyView, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	return c.policies.Server(srv.ID)
+}
+
+// SetPolicy sets what the named server's tool calls do: all of them, or
+// only tool's when tool is not "".
+func (c *Commands) SetPolicy(server, tool, mode string) (ServerPolicyView, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	if tool == "" {
+		return c.policies.SetMode(srv.ID, mode)
+	}
+	return c.policies.SetToolMode(srv.ID, tool, mode)
+}
+
+// TrustServer sets whether the named server's read-only claims are trusted.
+func (c *Commands) TrustServer(server string, trusted bool) (ServerPolicyView, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return ServerPolicyView{}, err
+	}
+	return c.policies.SetTrusted(srv.ID, trusted)
+}
+
+func (c *Commands) server(name string) (store.Server, error) {
+	srv, err := c.core.Store.ServerByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return srv, i18n.Err("cli.servers.noSuch", "name", strconv.Quote(name))
+	}
+	return srv, err
+}
+
+// Conversations lists the conversations, the most recently active first.
+func (c *Commands) Conversations() ([]store.Conversation, error) { return c.chat.Conversations("") }
+
+// ConversationMarkdown returns a conversation written as Markdown.
+func (c *Commands) ConversationMarkdown(id string) (string, error) {
+	md, err := c.chat.Markdown(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", i18n.Err("cli.chat.noSuch", "id", strconv.Quote(id))
+	}
+	return md, err
+}
+
+// SignOut forgets the named remote server's sign-in and returns its name
+// as saved.
+func (c *Commands) SignOut(name string) (string, error) {
+	srv, err := c.signInServer(name)
+	if err != nil {
+		return "", err
+	}
+	// A CLI process's manager may not run this server: delete in any case.
+	if err := c.core.Manager.SignOut(srv.ID); err != nil && !errors.Is(err, mcp.ErrUnknownServer) && !errors.Is(err, mcp.ErrDisabled) {
+		return "", err
+	}
+	return srv.Name, nil
+}
+
+// signInServer finds the named server that can sign in: a remote one,
+// turned on.
+func (c *Commands) signInServer(name string) (store.Server, error) {
+	srv, err := c.server(name)
+	switch {
+	case err != nil:
+		return srv, err
+	case srv.HTTP == nil:
+		return srv, i18n.Err("cli.signin.local", "server", srv.Name)
+	case !srv.Enabled:
+		return srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
+	}
+	return srv, nil
+}
+
+// PreviewImport previews importing the servers of another app's file.
+func (c *Commands) PreviewImport(file string) (importcfg.Preview, error) {
+	return c.servers.PreviewImport(file)
+}
+
+// Import imports the servers of a previewed file.
+func (c *Commands) Import(req ImportRequest) (ImportResult, error) { return c.servers.Import(req) }
+
+// Argument and result objects of the tools below.
+type (
+	// CLIName is a provider, server or conversation named on the command line.
+	CLIName struct {
+		Name string `json:"name"`
+	}
+	// CLIPolicy is `policies set`'s arguments.
+	CLIPolicy struct {
+		Server string `json:"server"`
+		Tool   string `json:"tool,omitempty"`
+		Mode   string `json:"mode"`
+	}
+	// CLITrust is `policies trust`'s arguments.
+	CLITrust struct {
+		Server  string `json:"server"`
+		Trusted bool   `json:"trusted"`
+	}
+	// CLITested is `providers test`'s result.
+	CLITested struct {
+		Name   string     `json:"name"`
+		Result TestResult `json:"result"`
+	}
+	// CLIText is a text result.
+	CLIText struct {
+		Text string `json:"text"`
+	}
+)
+
+// Tool names of the Commands, as the running app serves them.
+const (
+	ToolListProviders  = "list_providers"
+	ToolAddProvider    = "add_provider"
+	ToolRemoveProvider = "remove_provider"
+	ToolTestProvider   = "test_provider"
+	ToolListPolicies   = "list_policies"
+	ToolServerPolicy   = "server_policy"
+	ToolSetPolicy      = "set_policy"
+	ToolTrustServer    = "trust_server"
+	ToolConversations  = "list_conversations"
+	ToolExportChat     = "export_conversation"
+	ToolPreviewImport  = "preview_import"
+	ToolImport         = "import_servers"
+	ToolSignOut        = "sign_out"
+)
+
+// cliTools serves c's methods to the command line.
+func (c *Commands) cliTools() []hostapi.Tool {
+	return []hostapi.Tool{
+		hostapi.NewTool(ToolListProviders, "Lists the model providers.", func(context.Context, struct{}) (hostapi.Items[ProviderView], error) {
+			list, err := c.Providers()
+			return hostapi.Items[ProviderView]{Items: list}, err
+		}),
+		hostapi.NewTool(ToolAddProvider, "Adds a model provider.", func(_ context.Context, in ProviderInput) (ProviderView, error) {
+			return c.AddProvider(in)
+		}),
+		hostapi.NewTool(ToolRemoveProvider, "Removes a model provider.", func(_ context.Context, in CLIName) (CLIName, error) {
+			name, err := c.RemoveProvider(in.Name)
+			return CLIName{Name: name}, err
+		}),
+		hostapi.NewTool(ToolTestProvider, "Lists a provider's models.", func(_ context.Context, in CLIName) (CLITested, error) {
+			name, res, err := c.TestProvider(in.Name)
+			return CLITested{Name: name, Result: res}, err
+		}),
+		hostapi.NewTool(ToolListPolicies, "Lists every server's policies.", func(context.Context, struct{}) (hostapi.Items[ServerPolicyView], error) {
+			list, err := c.Policies()
+			return hostapi.Items[ServerPolicyView]{Items: list}, err
+		}),
+		hostapi.NewTool(ToolServerPolicy, "Shows a server's policies.", func(_ context.Context, in CLIName) (ServerPolicyView, error) {
+			return c.Policy(in.Name)
+		}),
+		hostapi.NewTool(ToolSetPolicy, "Sets what a server's tool calls do.", func(_ context.Context, in CLIPolicy) (ServerPolicyView, error) {
+			return c.SetPolicy(in.Server, in.Tool, in.Mode)
+		}),
+		hostapi.NewTool(ToolTrustServer, "Trusts a server's read-only claims, or not.", func(_ context.Context, in CLITrust) (ServerPolicyView, error) {
+			return c.TrustServer(in.Server, in.Trusted)
+		}),
+		hostapi.NewTool(ToolConversations, "Lists the conversations.", func(context.Context, struct{}) (hostapi.Items[store.Conversation], error) {
+			list, err := c.Conversations()
+			return hostapi.Items[store.Conversation]{Items: list}, err
+		}),
+		hostapi.NewTool(ToolExportChat, "Writes a conversation as Markdown.", func(_ context.Context, in CLIName) (CLIText, error) {
+			md, err := c.ConversationMarkdown(in.Name)
+			return CLIText{Text: md}, err
+		}),
+		hostapi.NewTool(ToolPreviewImport, "Previews importing another app's servers from a file (an absolute path).", func(_ context.Context, in CLIName) (importcfg.Preview, error) {
+			return c.PreviewImport(in.Name)
+		}),
+		hostapi.NewTool(ToolSignOut, "Forgets a remote server's sign-in.", func(_ context.Context, in CLIName) (CLIName, error) {
+			name, err := c.SignOut(in.Name)
+			return CLIName{Name: name}, err
+		}),
+		hostapi.NewTool(ToolImport, "Imports the servers of a previewed file.", func(_ context.Context, in ImportRequest) (ImportResult, error) {
+			return c.Import(in)
+		}),
+	}
+}
