@@ -219,10 +219,10 @@ func (s *ServersService) Import(req ImportRequest) (ImportResult, error) {
 		e, ok := entries[choice.Key]
 		switch {
 		case !ok:
-			res.Failed = append(res.Failed, ImportFailure{Name: choice.Key, Message: i18n.M("import.error.noEntry", "file", req.File, "name", choice.Key)})
+			res.Failed = append(res.Failed, ImportFailure{Key: choice.Key, Name: choice.Key, Message: i18n.M("import.error.noEntry", "file", req.File, "name", choice.Key)})
 			continue
 		case !e.Import:
-			res.Failed = append(res.Failed, ImportFailure{Name: e.Name, Message: skipReason(e)})
+			res.Failed = append(res.Failed, ImportFailure{Key: e.Key, Name: e.Name, Message: skipReason(e)})
 			continue
 		}
 		in := toInput(e.Server())
@@ -231,7 +231,7 @@ func (s *ServersService) Import(req ImportRequest) (ImportResult, error) {
 		}
 		v, err := s.Add(in)
 		if err != nil {
-			res.Failed = append(res.Failed, ImportFailure{Name: in.Name, Message: i18n.ErrorMessage(err)})
+			res.Failed = append(res.Failed, ImportFailure{Key: e.Key, Name: in.Name, Message: i18n.ErrorMessage(err)})
 			continue
 		}
 		res.Added = append(res.Added, v)

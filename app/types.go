@@ -59,8 +59,10 @@ type ImportResult struct {
 	Failed []ImportFailure `json:"failed"`
 }
 
-// ImportFailure is a server that was not imported, and why.
+// ImportFailure is a server that was not imported, and why: Key is its
+// entry in the preview (ImportChoice.Key), Name the name it was to get.
 type ImportFailure struct {
+	Key     string       `json:"key"`
 	Name    string       `json:"name"`
 	Message i18n.Message `json:"message"`
 }

@@ -254,12 +254,32 @@ describe('ImportDialog', () => {
     expect(onclose).not.toHaveBeenCalled();
   });
 
+  it('Back goes straight to the files when nothing was changed, and asks first when a tick was', async () => {
+    const { user } = await openPreview();
+    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    await screen.findByRole('list', { name: 'Found on this computer' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+
+    await user.click(within(screen.getByRole('list', { name: 'Found on this computer' })).getByRole('button', { name: /Claude Desktop/ }));
+    await screen.findByRole('heading', { name: 'Import from claude_desktop_config.json' });
+    await user.click(within(row('files')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Discard your changes?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect((within(row('files')).getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Discard' }));
+    await screen.findByRole('list', { name: 'Found on this computer' });
+    expect(screen.queryByRole('heading', { name: 'Import from claude_desktop_config.json' })).toBeNull();
+  });
+
   it('a name refused on import is said beside its server, which can be renamed; the others are imported', async () => {
     const { user, onclose, onimported } = await openPreview();
     await user.click(within(row(hostile)).getByRole('checkbox'));
     mocked.importServers.mockResolvedValue({
       added: [server('1', 'files')],
-      failed: [{ name: 'Demo server-2', message: m('servers.error.duplicate', { name: '"Demo server-2"' }, 'x') }],
+      failed: [{ key: 'Demo server', name: 'Demo server-2', message: m('servers.error.duplicate', { name: '"Demo server-2"' }, 'x') }],
     });
     await user.click(importButton());
     expect(await within(row('Demo server')).findByText('Not imported: A server named "Demo server-2" already exists.')).toBeTruthy();

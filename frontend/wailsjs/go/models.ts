@@ -224,6 +224,7 @@ export namespace app {
 	    }
 	}
 	export class ImportFailure {
+	    key: string;
 	    name: string;
 	    message: i18n.Message;
 	
@@ -233,6 +234,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
 	        this.name = source["name"];
 	        this.message = this.convertValues(source["message"], i18n.Message);
 	    }
