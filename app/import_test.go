@@ -46,7 +46,7 @@ func TestServersService_Import(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Added) != 1 || res.Added[0].Input.Name != "My files" || len(res.Failed) != 1 || res.Failed[0].Name != "ftp" || res.Failed[0].Key != "ftp" {
+	if len(res.Added) != 1 || res.Added[0].Input.Name != "My files" || len(res.Failed) != 1 || res.Failed[0].Name != "ftp" || res.Failed[0].Key != p.Servers[1].Key {
 		t.Errorf("result %+v", res)
 	}
 	if srv, err := core.Store.ServerByName("My files"); err != nil || srv.Stdio.Command != "npx" {

@@ -256,19 +256,19 @@ describe('ImportDialog', () => {
 
   it('Back goes straight to the files when nothing was changed, and asks first when a tick was', async () => {
     const { user } = await openPreview();
-    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    await user.click(screen.getByRole('button', { name: /^Back$/ }));
     await screen.findByRole('list', { name: 'Found on this computer' });
     expect(screen.queryByRole('alertdialog')).toBeNull();
 
     await user.click(within(screen.getByRole('list', { name: 'Found on this computer' })).getByRole('button', { name: /Claude Desktop/ }));
     await screen.findByRole('heading', { name: 'Import from claude_desktop_config.json' });
     await user.click(within(row('files')).getByRole('checkbox'));
-    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    await user.click(screen.getByRole('button', { name: /^Back$/ }));
     const ask = await screen.findByRole('alertdialog', { name: 'Discard your changes?' });
     await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
     expect((within(row('files')).getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
 
-    await user.click(screen.getByRole('button', { name: 'Back', exact: true }));
+    await user.click(screen.getByRole('button', { name: /^Back$/ }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Discard' }));
     await screen.findByRole('list', { name: 'Found on this computer' });
     expect(screen.queryByRole('heading', { name: 'Import from claude_desktop_config.json' })).toBeNull();

@@ -200,7 +200,7 @@ export type ImportPreview = Omit<Data<importcfg.Preview>, 'formatNote' | 'server
 /** The entries of a preview the person confirmed, by key, with the names they chose. */
 export type ImportRequest = Data<app.ImportRequest>;
 /** What an import added, and each server it could not add with the reason. */
-export type ImportResult = { added: ServerView[]; failed: { name: string; message: Message }[] };
+export type ImportResult = { added: ServerView[]; failed: { key: string; name: string; message: Message }[] };
 
 /**
  * A failed call to Go. Go sends its own sentences as messages (key, args),
