@@ -157,7 +157,7 @@ test: deps-test frontend peers vet test-go test-fuzz test-conformance test-front
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:
-	rm -rf build/bin build/deb build/*.deb test-output
+	rm -rf build/bin build/deb build/*.deb build/tar build/*.tar.gz test-output
 
 ## Performance
 
