@@ -237,7 +237,7 @@ done
 
 write "$manifest" 0644 <<EOF
 # Gatehouse install manifest: what install.sh made here. uninstall.sh removes these files, and these folders when they are empty.
-$(printf '%s' "$entries" | awk '!seen[$0]++')
+$(printf '%s' "$entries" | LC_ALL=C sort -u)
 EOF
 
 # Desktops watch these folders; the caches are refreshed where they exist.
