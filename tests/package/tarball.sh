@@ -16,7 +16,9 @@ if (($# != 1)) || [[ ! -f $1 ]]; then
 fi
 tarball=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-name=$(basename "$tarball" .tar.gz)
+# Everything is in one folder, gatehouse-VERSION-linux-ARCH.
+name=$(tar -tzf "$tarball" | awk 'NR == 1')
+name=${name%%/*}
 version=${name#gatehouse-}
 version=${version%-linux-*}
 
@@ -139,6 +141,15 @@ for case in "${usage_cases[@]}"; do
 		bash -c '(($1 == $2)) && [[ $3 == *"$4"* ]]' _ "$code" "$want_code" "$out" "$want_text"
 done
 check "and writes nothing" test -z "$(tree "$refused")"
+if (($(id -u) != 0)); then
+	locked=$tmp/root-only
+	mkdir -m 0555 "$locked"
+	run "$refused" sh "$dir/install.sh" --prefix "$locked"
+	check "install.sh --prefix into a folder the person cannot write says it needs root (exit $code)" \
+		bash -c '(($1 == 1)) && [[ $2 == *"needs root: sudo sh "*"install.sh --prefix $3"* ]]' _ "$code" "$out" "$locked"
+	check "and writes nothing" test -z "$(tree "$locked")$(tree "$refused")"
+	chmod 0755 "$locked"
+fi
 
 # The menu entry PREFIX/share/applications/gatehouse.desktop: valid, starting
 # BIN by its full path, with the icons it names in PREFIX/share/icons/hicolor.
