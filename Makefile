@@ -120,9 +120,12 @@ test-window: deps-test build
 
 # Installs the package with apt-get, uses it, removes and purges it, and checks
 # that only the person's data is left (tests/package/run.sh). Needs root:
-# without it the test says so and is skipped.
+# without it the test says so and is skipped. Then the same for the tarball's
+# install.sh and uninstall.sh, into a temporary home and prefix (no root needed;
+# tests/package/tarball.sh).
 test-package: package
 	tests/package/run.sh $(ROOT)/build/gatehouse_*.deb
+	tests/package/tarball.sh $(ROOT)/build/gatehouse-*-linux-*.tar.gz
 
 ## Conformance
 
@@ -157,7 +160,7 @@ test: deps-test frontend peers vet test-go test-fuzz test-conformance test-front
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:
-	rm -rf build/bin build/deb build/*.deb test-output
+	rm -rf build/bin build/deb build/*.deb build/tar build/*.tar.gz test-output
 
 ## Performance
 

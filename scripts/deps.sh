@@ -24,8 +24,9 @@ package_pkgs=(dpkg-dev desktop-file-utils)
 # ImageMagick to find and screenshot the real window (x11-utils' xwininfo for its stacking
 # order), Chromium for Playwright (never
 # downloaded by Playwright), a D-Bus session bus (single instance, notifications), a
-# notification daemon, and a CJK font, without which the Chinese screenshots show boxes.
-test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-noto-cjk)
+# notification daemon, a CJK font, without which the Chinese screenshots show boxes, and
+# shellcheck for the tarball's install.sh and uninstall.sh (tests/package/tarball.sh).
+test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-noto-cjk shellcheck)
 
 case "${1:-}" in
 run) pkgs=("${run_pkgs[@]}") ;;

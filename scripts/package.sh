@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the Debian package of Gatehouse from a built production binary.
+# Builds the Debian package of Gatehouse, and a tarball of the same files, from a
+# built production binary.
 #
 #   scripts/package.sh BINARY OUTDIR      (make package runs it)
 #
-# Writes OUTDIR/gatehouse_VERSION_ARCH.deb and prints its path. The package holds
+# Writes OUTDIR/gatehouse_VERSION_ARCH.deb and OUTDIR/gatehouse-VERSION-linux-ARCH.tar.gz
+# (the same files with install.sh and uninstall.sh, for other distributions) and
+# prints their paths. The package holds
 # /usr/bin/gatehouse, the menu entry (packaging/linux/gatehouse.desktop), the
 # icons in the hicolor theme (icon/) and a DEP-5 copyright file written from
 # packaging/linux/bundled.txt. It has no maintainer scripts: Debian's
@@ -183,6 +186,29 @@ find "$stage" -type d -exec chmod 0755 {} +
 rm -f "$outdir"/gatehouse_*.deb
 deb=$outdir/gatehouse_${debversion}_$arch.deb
 # The last commit's time stamps the files, so the same commit gives the same package.
-SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)} \
-	dpkg-deb --build --root-owner-group "$stage" "$deb" >/dev/null
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+dpkg-deb --build --root-owner-group "$stage" "$deb" >/dev/null
 echo "$deb"
+
+# The tarball for other distributions: the same program, menu entry, icons and
+# copyright file, with install.sh and uninstall.sh (POSIX sh) that install them
+# into ~/.local or a --prefix and keep a manifest of what they wrote, and
+# INSTALL, which says how. install.sh rewrites the menu entry's Exec to the
+# full path it installs the program at.
+name=gatehouse-$version-linux-$arch
+tarstage=$root/build/tar/$name
+rm -rf "$root/build/tar"
+install -D -m 0755 "$bin" "$tarstage/gatehouse"
+install -m 0644 "$pkg/gatehouse.desktop" "$pkg/INSTALL" "$work/copyright" "$tarstage/"
+install -m 0755 "$pkg/install.sh" "$pkg/uninstall.sh" "$tarstage/"
+cp -r "$stage/usr/share/icons" "$tarstage/icons"
+find "$tarstage" -type d -exec chmod 0755 {} +
+find "$tarstage/icons" -type f -exec chmod 0644 {} +
+rm -f "$outdir"/gatehouse-*-linux-*.tar.gz
+tarball=$outdir/$name.tar.gz
+# Reproducible like the .deb: sorted names, the commit's time, owner root, no
+# time in the gzip header.
+tar --create --directory "$root/build/tar" --sort=name --format=gnu \
+	--mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner "$name" |
+	gzip -9 -n >"$tarball"
+echo "$tarball"
