@@ -274,7 +274,7 @@ func TestContent_DemoServer_2026(t *testing.T) {
 	}
 	waitFor(t, "an update of the note", 10*time.Second, func() bool {
 		// The subscription stream opens in the background: update until heard.
-		if _, err := m.CallTool(ctx, srv.ID, "update_note", map[string]any{"text": "hello"}); err != nil {
+		if _, err := m.CallTool(ctx, srv.ID, "echo", map[string]any{"message": "hello"}); err != nil {
 			t.Fatal(err)
 		}
 		return ups.count(srv.ID, "gatehouse-demo://note") > 0

@@ -16,9 +16,9 @@ import (
 )
 
 // The demo's resources and prompts, to try reading, templates, completion
-// and subscriptions: the read-me (text), a logo (a PNG image), a note that
-// the update_note tool changes (subscribe to see it), a forecast template
-// (JSON) and the weekend_plan prompt.
+// and subscriptions: the read-me (text), a logo (a PNG image), a note of the
+// last message echo sent back (subscribe to see it change), a forecast
+// template (JSON) and the weekend_plan prompt.
 
 const (
 	logoURI          = "gatehouse-demo://logo.png"
@@ -29,12 +29,8 @@ const (
 // demoCities are the cities the forecast template and the prompt suggest.
 var demoCities = []string{"Amsterdam", "Beijing", "Berlin", "Lisbon", "Oslo", "Paris", "Rome", "Shanghai", "Tokyo"}
 
-// UpdateNoteArgs are the arguments of the update_note tool.
-type UpdateNoteArgs struct {
-	Text string `json:"text" jsonschema:"the note's new text"`
-}
-
-// note is the note resource's text, shared by every session of the server.
+// note is the note resource's text, shared by every session of the server:
+// the last message echo sent back.
 type note struct {
 	mu   sync.Mutex
 	text string
@@ -63,8 +59,8 @@ func serverOptions() *sdk.ServerOptions {
 }
 
 // addContent registers the resources, the template, the prompt and the
-// update_note tool.
-func addContent(s *sdk.Server) {
+// note the echo tool keeps.
+func addContent(s *sdk.Server, n *note) {
 	s.AddResource(&sdk.Resource{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: readmeURI, MIMEType: "text/markdown", Text: readme}}}, nil
@@ -75,23 +71,11 @@ func addContent(s *sdk.Server) {
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: logoURI, MIMEType: "image/png", Blob: logo}}}, nil
 		})
-	n := &note{text: "Nothing noted yet. Call update_note to change this note."}
-	s.AddResource(&sdk.Resource{URI: noteURI, Name: "note", Title: "A note that changes", MIMEType: "text/plain",
-		Description: "Subscribe to it, then call update_note: the host hears that it changed."},
+	s.AddResource(&sdk.Resource{URI: noteURI, Name: "note", Title: "The last message echoed", MIMEType: "text/plain",
+		Description: "Subscribe to it, then call echo: the host hears that it changed."},
 		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: noteURI, MIMEType: "text/plain", Text: n.get()}}}, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{
-		Name:        "update_note",
-		Title:       "Update the note",
-		Description: "Changes the note resource and tells subscribers it changed.",
-	}, func(ctx context.Context, _ *sdk.CallToolRequest, in UpdateNoteArgs) (*sdk.CallToolResult, any, error) {
-		n.set(in.Text)
-		if err := s.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: noteURI}); err != nil {
-			return nil, nil, err
-		}
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "The note now says: " + in.Text}}}, nil, nil
-	})
 
 	s.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: forecastTemplate, Name: "forecast", Title: "Forecast of a city (made up)",
 		Description: "An invented three-day forecast as JSON.", MIMEType: "application/json"},

@@ -50,13 +50,18 @@ type ForecastDay struct {
 // NewServer returns the demo server with its tools registered.
 func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "gatehouse-demo", Title: "Gatehouse demo server", Version: Version}, serverOptions())
+	n := &note{text: "Nothing echoed yet."}
 
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "echo",
 		Title:       "Echo",
 		Description: "Sends your message back, unchanged.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(_ context.Context, _ *sdk.CallToolRequest, in EchoArgs) (*sdk.CallToolResult, any, error) {
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in EchoArgs) (*sdk.CallToolResult, any, error) {
+		n.set(in.Message)
+		if err := s.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: noteURI}); err != nil {
+			return nil, nil, err
+		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Message}}}, nil, nil
 	})
 
@@ -110,7 +115,7 @@ func NewServer() *sdk.Server {
 
 	addElicitationTools(s)
 	addURLTools(s)
-	addContent(s)
+	addContent(s, n)
 	return s
 }
 
@@ -133,8 +138,8 @@ Finish button tells the host you are done), sync_calendar (fails with -32042
 until a sign-in page was finished, then the host retries it) and
 lookalike_link (an address that imitates paypal.com).
 
-Resources: this read-me, a logo (an image), a note (subscribe to it, then
-call update_note) and a forecast template, gatehouse-demo://forecast/{city}
+Resources: this read-me, a logo (an image), a note of the last message echo
+sent back (subscribe to it, then call echo) and a forecast template, gatehouse-demo://forecast/{city}
 (with city suggestions). Prompt: weekend_plan (city and pace suggested).
 `)
 
