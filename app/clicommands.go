@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"strconv"
 
@@ -25,12 +26,15 @@ type Commands struct {
 	providers *ProvidersService
 	policies  *PoliciesService
 	chat      *ChatService
+	resources *ResourcesService
+	prompts   *PromptsService
 }
 
 // NewCommands returns the commands for core.
 func NewCommands(core *Core) *Commands {
 	return &Commands{core: core, servers: NewServersService(core), providers: NewProvidersService(core),
-		policies: NewPoliciesService(core), chat: NewChatService(core, core.ProviderFor)}
+		policies: NewPoliciesService(core), chat: NewChatService(core, core.ProviderFor),
+		resources: NewResourcesService(core, nil), prompts: NewPromptsService(core)}
 }
 
 // Providers lists the providers.
@@ -150,6 +154,92 @@ func (c *Commands) signInServer(name string) (store.Server, error) {
 	return srv, nil
 }
 
+// Resources lists the named server's resources and templates.
+func (c *Commands) Resources(ctx context.Context, server string) (ResourceListView, error) {
+	srv, err := c.connected(ctx, server)
+	if err != nil {
+		return ResourceListView{}, err
+	}
+	return c.resources.List(srv.ID)
+}
+
+// ReadResource reads a resource of the named server whole: each item's
+// text (JSON pretty-printed) or bytes.
+func (c *Commands) ReadResource(ctx context.Context, server, uri string) (ResourceData, error) {
+	srv, err := c.connected(ctx, server)
+	if err != nil {
+		return ResourceData{}, err
+	}
+	if _, err := c.resources.Read(srv.ID, uri); err != nil {
+		return ResourceData{}, err
+	}
+	data := ResourceData{URI: uri, Contents: []ResourceItem{}}
+	for i := 0; ; i++ {
+		item, err := c.resources.item(srv.ID, uri, i)
+		if err != nil {
+			break
+		}
+		it := ResourceItem{URI: item.view.URI, MimeType: item.view.MimeType, Kind: item.view.Kind, Size: item.view.Size}
+		if it.Kind == KindText || it.Kind == KindJSON {
+			it.Text = item.text
+		} else {
+			it.Data = base64.StdEncoding.EncodeToString(item.data)
+		}
+		data.Contents = append(data.Contents, it)
+	}
+	return data, nil
+}
+
+// Prompts lists the named server's prompts.
+func (c *Commands) Prompts(ctx context.Context, server string) ([]PromptView, error) {
+	srv, err := c.connected(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	return c.prompts.List(srv.ID)
+}
+
+// GetPrompt returns the messages a prompt of the named server produces with
+// the arguments given as a JSON object (argsJSON; "" for none).
+func (c *Commands) GetPrompt(ctx context.Context, server, name, argsJSON string) (PromptResultView, error) {
+	args, err := parsePromptArgs(argsJSON)
+	if err != nil {
+		return PromptResultView{}, err
+	}
+	srv, err := c.connected(ctx, server)
+	if err != nil {
+		return PromptResultView{}, err
+	}
+	return c.prompts.Get(srv.ID, name, args)
+}
+
+// connected finds the named server and waits until it is connected, with
+// the sentences the command line says for a server that is off, needs
+// sign-in or cannot be connected (a *hostapi.ConnectError with its log).
+// A command line's own core connects only the servers it uses.
+func (c *Commands) connected(ctx context.Context, name string) (store.Server, error) {
+	srv, err := c.server(name)
+	if err != nil {
+		return srv, err
+	}
+	if !srv.Enabled {
+		return srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
+	}
+	if _, err := c.core.Manager.Status(srv.ID); errors.Is(err, mcp.ErrUnknownServer) {
+		c.core.Manager.Set(srv)
+	}
+	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	defer cancel()
+	if err := c.core.Manager.WaitConnected(wctx, srv.ID); err != nil {
+		if errors.Is(err, mcp.ErrNeedsSignIn) {
+			return srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
+		}
+		serverLog, _ := c.core.Manager.Log(srv.ID)
+		return srv, &hostapi.ConnectError{Server: srv.Name, Err: err, Log: serverLog}
+	}
+	return srv, nil
+}
+
 // PreviewImport previews importing the servers of another app's file.
 func (c *Commands) PreviewImport(file string) (importcfg.Preview, error) {
 	return c.servers.PreviewImport(file)
@@ -184,7 +274,40 @@ type (
 	CLIText struct {
 		Text string `json:"text"`
 	}
+	// CLIRead is `read`'s arguments.
+	CLIRead struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	// CLIPrompt is `prompt`'s arguments: Arguments is a JSON object as
+	// typed, "" for none.
+	CLIPrompt struct {
+		Server    string `json:"server"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments,omitempty"`
+	}
+	// CLIPrompts is `prompts`' result.
+	CLIPrompts struct {
+		Prompts []PromptView `json:"prompts"`
+	}
 )
+
+// ResourceData is a whole read of a resource, for the command line.
+type ResourceData struct {
+	URI      string         `json:"uri"`
+	Contents []ResourceItem `json:"contents"`
+}
+
+// ResourceItem is one item of a ResourceData: its Text (KindText,
+// KindJSON pretty-printed) or its bytes in base64 (Data).
+type ResourceItem struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType"`
+	Kind     string `json:"kind"`
+	Size     int    `json:"size"`
+	Text     string `json:"text,omitempty"`
+	Data     string `json:"data,omitempty"`
+}
 
 // Tool names of the Commands, as the running app serves them.
 const (
@@ -201,6 +324,10 @@ const (
 	ToolPreviewImport  = "preview_import"
 	ToolImport         = "import_servers"
 	ToolSignOut        = "sign_out"
+	ToolListResources  = "list_resources"
+	ToolReadResource   = "read_resource"
+	ToolListPrompts    = "list_prompts"
+	ToolGetPrompt      = "get_prompt"
 )
 
 // cliTools serves c's methods to the command line.
@@ -251,6 +378,19 @@ func (c *Commands) cliTools() []hostapi.Tool {
 		}),
 		hostapi.NewTool(ToolImport, "Imports the servers of a previewed file.", func(_ context.Context, in ImportRequest) (ImportResult, error) {
 			return c.Import(in)
+		}),
+		hostapi.NewTool(ToolListResources, "Lists a server's resources and resource templates.", func(ctx context.Context, in CLIName) (ResourceListView, error) {
+			return c.Resources(ctx, in.Name)
+		}),
+		hostapi.NewTool(ToolReadResource, "Reads a server's resource whole.", func(ctx context.Context, in CLIRead) (ResourceData, error) {
+			return c.ReadResource(ctx, in.Server, in.URI)
+		}),
+		hostapi.NewTool(ToolListPrompts, "Lists a server's prompts.", func(ctx context.Context, in CLIName) (CLIPrompts, error) {
+			list, err := c.Prompts(ctx, in.Name)
+			return CLIPrompts{Prompts: list}, err
+		}),
+		hostapi.NewTool(ToolGetPrompt, "Gets the messages of a server's prompt.", func(ctx context.Context, in CLIPrompt) (PromptResultView, error) {
+			return c.GetPrompt(ctx, in.Server, in.Name, in.Arguments)
 		}),
 	}
 }

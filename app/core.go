@@ -93,12 +93,17 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 	c.secrets = newSecretStore(st)
 	c.tokens = &tokenStore{secrets: c.secrets}
 	c.Manager = mcp.NewManager(mcp.Options{
-		ClientName:     "gatehouse",
-		ClientVersion:  Version,
-		Asker:          c.Broker,
-		Tokens:         c.tokens,
-		OnStatus:       func(mcp.Status) { c.emitServers() },
-		OnListsChanged: func(id string) { c.emit(EventTools, id) },
+		ClientName:    "gatehouse",
+		ClientVersion: Version,
+		Asker:         c.Broker,
+		Tokens:        c.tokens,
+		OnStatus:      func(mcp.Status) { c.emitServers() },
+		OnListsChanged: func(id string) {
+			c.emit(EventTools, id)
+			c.emit(EventResources, id)
+			c.emit(EventPrompts, id)
+		},
+		OnResourceUpdated: func(id, uri string) { c.emit(EventResourceUpdated, ResourceUpdate{ServerID: id, URI: uri}) },
 	})
 	return c, nil
 }

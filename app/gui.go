@@ -120,6 +120,16 @@ func (d *wailsDesktop) SaveFile(title, defaultName string) (string, error) {
 		CanCreateDirectories: true, Filters: []wruntime.FileFilter{{DisplayName: i18n.M("app.markdownFiles").String(), Pattern: "*.md"}}})
 }
 
+// SaveAnyFile implements FileSaver with the system's save dialog, for a
+// file of any kind.
+func (d *wailsDesktop) SaveAnyFile(title, defaultName string) (string, error) {
+	ctx, ok := d.context()
+	if !ok {
+		return "", errors.New("the window is not open yet")
+	}
+	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
+}
+
 // OpenFile implements FileOpener with the system's open dialog.
 func (d *wailsDesktop) OpenFile(opts wruntime.OpenDialogOptions) (string, error) {
 	ctx, ok := d.context()
@@ -153,7 +163,7 @@ func RunGUI(opts GUIOptions) error {
 	themes := NewThemeService(core, gtkTheme{desktopTheme})
 	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
-	bind = append(bind, NewImportService(NewServersService(core), desktop))
+	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := NewChatService(core, core.ProviderFor)

@@ -269,7 +269,7 @@ func contentView(c sdk.Content) ContentView {
 	case *sdk.AudioContent:
 		return ContentView{Type: "audio", MimeType: c.MIMEType, Data: base64Of(c.Data)}
 	case *sdk.ResourceLink:
-		v := ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description}
+		v := ContentView{Type: "resource_link", URI: c.URI, Name: c.Name, Title: c.Title, MimeType: c.MIMEType, Text: c.Description, Readable: readable(c.URI)}
 		// A link is openable only if the link-safety analysis accepts it.
 		if report, err := linkcheck.Check(c.URI); err != nil {
 			v.LinkProblem = err.Error()
@@ -280,7 +280,7 @@ func contentView(c sdk.Content) ContentView {
 	case *sdk.EmbeddedResource:
 		v := ContentView{Type: "resource"}
 		if r := c.Resource; r != nil {
-			v.URI, v.MimeType, v.Text = r.URI, r.MIMEType, r.Text
+			v.URI, v.MimeType, v.Text, v.Readable = r.URI, r.MIMEType, r.Text, readable(r.URI)
 			if r.Text == "" && len(r.Blob) > 0 {
 				v.Text = fmt.Sprintf("(%d bytes of binary data)", len(r.Blob))
 			}
@@ -289,6 +289,15 @@ func contentView(c sdk.Content) ContentView {
 	}
 	b, _ := json.Marshal(c)
 	return ContentView{Type: "unknown", Text: string(b)}
+}
+
+// readable reports whether a resource URI is read through the server
+// (resources/read) rather than opened in the browser: it is not a web
+// address.
+func readable(uri string) bool {
+	scheme, _, ok := strings.Cut(uri, ":")
+	scheme = strings.ToLower(scheme)
+	return ok && uri != "" && scheme != "http" && scheme != "https"
 }
 
 func base64Of(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -164,6 +164,10 @@ type ContentView struct {
 	LinkID string            `json:"linkId,omitempty"`
 	// LinkProblem says why a resource_link cannot be opened.
 	LinkProblem string `json:"linkProblem,omitempty"`
+	// Readable is set for a resource_link or an embedded resource whose
+	// URI is not a web address: ResourcesService.Read(serverID, URI) reads
+	// it on the server that returned it.
+	Readable bool `json:"readable,omitempty"`
 }
 
 // AppInfo is shown in the settings pane.

@@ -61,7 +61,7 @@ func Main(args []string, assets fs.FS) int {
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK
-		case "servers", "providers", "tools", "call", "chat", "policies":
+		case "servers", "providers", "tools", "call", "chat", "policies", "resources", "read", "prompts", "prompt":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.run(ctx, rest)
@@ -112,6 +112,14 @@ func (e *env) run(ctx context.Context, args []string) int {
 		return e.chat(ctx, args[1:])
 	case "policies":
 		err = e.policies(args[1:])
+	case "resources":
+		err = e.resources(ctx, args[1:])
+	case "read":
+		err = e.read(ctx, args[1:])
+	case "prompts":
+		err = e.prompts(ctx, args[1:])
+	case "prompt":
+		err = e.prompt(ctx, args[1:])
 	}
 	return e.exit(err)
 }

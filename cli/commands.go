@@ -29,6 +29,10 @@ type commands interface {
 	PreviewImport(file string) (importcfg.Preview, error)
 	Import(req app.ImportRequest) (app.ImportResult, error)
 	SignOut(name string) (string, error)
+	Resources(ctx context.Context, server string) (app.ResourceListView, error)
+	ReadResource(ctx context.Context, server, uri string) (app.ResourceData, error)
+	Prompts(ctx context.Context, server string) ([]app.PromptView, error)
+	GetPrompt(ctx context.Context, server, name, argsJSON string) (app.PromptResultView, error)
 }
 
 // openCommands returns the running app's commands when an app runs on this
@@ -154,4 +158,28 @@ func (a appCommands) Import(req app.ImportRequest) (app.ImportResult, error) {
 	req.File = abs
 	err = a.run(app.ToolImport, req, &res)
 	return res, err
+}
+
+func (a appCommands) Resources(ctx context.Context, server string) (app.ResourceListView, error) {
+	var v app.ResourceListView
+	err := run(ctx, a.cs, app.ToolListResources, app.CLIName{Name: server}, &v)
+	return v, err
+}
+
+func (a appCommands) ReadResource(ctx context.Context, server, uri string) (app.ResourceData, error) {
+	var v app.ResourceData
+	err := run(ctx, a.cs, app.ToolReadResource, app.CLIRead{Server: server, URI: uri}, &v)
+	return v, err
+}
+
+func (a appCommands) Prompts(ctx context.Context, server string) ([]app.PromptView, error) {
+	var v app.CLIPrompts
+	err := run(ctx, a.cs, app.ToolListPrompts, app.CLIName{Name: server}, &v)
+	return v.Prompts, err
+}
+
+func (a appCommands) GetPrompt(ctx context.Context, server, name, argsJSON string) (app.PromptResultView, error) {
+	var v app.PromptResultView
+	err := run(ctx, a.cs, app.ToolGetPrompt, app.CLIPrompt{Server: server, Name: name, Arguments: argsJSON}, &v)
+	return v, err
 }

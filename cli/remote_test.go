@@ -125,6 +125,20 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"list after importing", "", []string{"servers", "list"}, 0},
 		{"signout: a local server does not sign in", "", []string{"servers", "signout", "Demo server"}, 0},
 		{"signout", "", []string{"servers", "signout", "Docs"}, 0},
+		{"resources", "", []string{"resources", "Demo server"}, 0},
+		{"resources of a server turned off", "", []string{"resources", "files"}, 0},
+		{"resources of no such server", "", []string{"resources", "Nope"}, 0},
+		{"read: text", "", []string{"read", "Demo server", "gatehouse-demo://readme"}, 0},
+		{"read: JSON from a template, pretty-printed", "", []string{"read", "demo server", "gatehouse-demo://forecast/Oslo"}, 0},
+		{"read: an image to a pipe", "", []string{"read", "Demo server", "gatehouse-demo://logo.png"}, 0},
+		{"read: an image to a file", "", []string{"read", "Demo server", "gatehouse-demo://logo.png", "--out", filepath.Join(t.TempDir(), "logo.png")}, 0},
+		{"read: a resource the server does not have", "", []string{"read", "Demo server", "gatehouse-demo://nope"}, 0},
+		{"read needs a URI", "", []string{"read", "Demo server"}, 0},
+		{"prompts", "", []string{"prompts", "Demo server"}, 0},
+		{"prompt", "", []string{"prompt", "Demo server", "weekend_plan", `{"city":"Oslo","pace":"busy"}`}, 0},
+		{"prompt: a required argument missing", "", []string{"prompt", "Demo server", "weekend_plan"}, 0},
+		{"prompt: arguments that are not an object", "", []string{"prompt", "Demo server", "weekend_plan", `[1]`}, 0},
+		{"prompt: no such prompt", "", []string{"prompt", "Demo server", "nope"}, 0},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {

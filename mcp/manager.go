@@ -129,6 +129,9 @@ type Options struct {
 	// OnListsChanged is called when a server's tools, resources or prompts
 	// have been (re)read.
 	OnListsChanged func(serverID string)
+	// OnResourceUpdated is called when a server says a resource subscribed
+	// to with Subscribe changed (notifications/resources/updated).
+	OnResourceUpdated func(serverID, uri string)
 	// Asker answers elicitations. When nil, no elicitation capability is declared.
 	Asker Asker
 	// Sampling declares the sampling capability to servers (the Asker then
@@ -574,6 +577,7 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 		ToolListChangedHandler:     func(ctx context.Context, _ *sdk.ToolListChangedRequest) { s.onListChanged(ctx) },
 		ResourceListChangedHandler: func(ctx context.Context, _ *sdk.ResourceListChangedRequest) { s.onListChanged(ctx) },
 		PromptListChangedHandler:   func(ctx context.Context, _ *sdk.PromptListChangedRequest) { s.onListChanged(ctx) },
+		ResourceUpdatedHandler:     func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) { s.onResourceUpdated(req) },
 		Logger:                     m.opts.Logger.With("server", s.srv.ID),
 	}
 	if m.opts.Asker != nil {

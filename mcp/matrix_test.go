@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,25 @@ type matrixPeer struct {
 	form, formWant string
 	url, urlWant   string
 	urlArgs        map[string]any
+	// resource is a URI to read, prompt a prompt to get with promptArgs
+	// ("" when the peer has none).
+	resource   string
+	prompt     string
+	promptArgs map[string]string
+}
+
+// A matrixFeature is one column of the feature table: a check of a
+// connected peer that returns the cell ("ok: ...", "n/a: ...", or "FAIL:
+// ..." with a test error).
+type matrixFeature struct {
+	name  string
+	check func(t *testing.T, ctx context.Context, m *Manager, id string, p matrixPeer) string
+}
+
+// matrixFeatures are the feature table's columns.
+var matrixFeatures = []matrixFeature{
+	{"resources", matrixResources},
+	{"prompts", matrixPrompts},
 }
 
 var matrixVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
@@ -97,13 +117,16 @@ func TestPeerMatrix(t *testing.T) {
 	peers := []matrixPeer{
 		{name: "server-everything (stdio)", srv: everything("stdio"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
-			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
 		{name: "server-everything (Streamable HTTP)", srv: everything("http"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
-			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
 		{name: "server-everything (legacy SSE)", srv: everything("sse"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
-			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed"},
+			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
 		{name: "TypeScript SDK form peer (stdio)", srv: node("elicit-server.mjs"), newest: "2025-11-25",
 			form: "confirm", formWant: "accept"},
 		{name: "TypeScript SDK URL peer (stdio)", srv: node("url-server.mjs"), newest: "2025-11-25",
@@ -111,23 +134,24 @@ func TestPeerMatrix(t *testing.T) {
 			url: "open_page", urlWant: "accept "},
 		{name: "go-sdk demo server (stdio)", srv: func(t *testing.T) store.Server { return peerServer(t, "", "demo", nil) }, newest: "2026-07-28",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
-			form: "ask_city", formWant: "accept", url: "connect_account", urlWant: "Opened the sign-in page"},
+			form: "ask_city", formWant: "accept", url: "connect_account", urlWant: "Opened the sign-in page",
+			resource: "gatehouse-demo://readme", prompt: "weekend_plan", promptArgs: map[string]string{"city": "Oslo"}},
 	}
 
 	var mu sync.Mutex
 	table := map[string]map[string]string{}
-	set := func(peer, version, cell string) {
+	set := func(row, column, cell string) {
 		mu.Lock()
 		defer mu.Unlock()
-		if table[peer] == nil {
-			table[peer] = map[string]string{}
+		if table[row] == nil {
+			table[row] = map[string]string{}
 		}
-		table[peer][version] = cell
+		table[row][column] = cell
 	}
 	for _, p := range peers {
 		for _, v := range matrixVersions {
 			t.Run(p.name+"/"+v, func(t *testing.T) {
-				set(p.name, v, runMatrixCell(t, p, v))
+				set(p.name, v, runMatrixCell(t, p, v, func(feature, cell string) { set(p.name+" "+v, feature, cell) }))
 			})
 		}
 	}
@@ -141,6 +165,21 @@ func TestPeerMatrix(t *testing.T) {
 		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
+	// The feature table: one row per peer and revision, one column per feature.
+	b.WriteString("\n| peer | revision |")
+	for _, f := range matrixFeatures {
+		b.WriteString(" " + f.name + " |")
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(matrixFeatures)) + "\n")
+	for _, p := range peers {
+		for _, v := range matrixVersions {
+			row := []string{p.name, v}
+			for _, f := range matrixFeatures {
+				row = append(row, table[p.name+" "+v][f.name])
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
 	t.Log("\n" + b.String())
 	if dir := os.Getenv("GATEHOUSE_TEST_OUTPUT"); dir != "" {
 		_ = os.WriteFile(filepath.Join(dir, "peer-matrix.md"), []byte(b.String()), 0o644)
@@ -148,8 +187,12 @@ func TestPeerMatrix(t *testing.T) {
 }
 
 // runMatrixCell runs the checks of one peer on one revision and returns the
-// cell's text; failures are test errors and show as "FAIL".
-func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
+// cell's text; failures are test errors and show as "FAIL". The cells of
+// the feature table go to setFeature.
+func runMatrixCell(t *testing.T, p matrixPeer, version string, setFeature func(feature, cell string)) string {
+	for _, f := range matrixFeatures {
+		setFeature(f.name, "FAIL: not reached")
+	}
 	st, err := store.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +228,9 @@ func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
 			t.Errorf("offered %s, negotiated %s, want %s", version, status.ProtocolVersion, p.newest)
 			return "FAIL: negotiated " + status.ProtocolVersion
 		}
+		for _, f := range matrixFeatures {
+			setFeature(f.name, "n/a: the peer speaks up to "+p.newest)
+		}
 		return "n/a: the peer speaks up to " + p.newest + " (negotiated down correctly)"
 	}
 	if status.ProtocolVersion != version {
@@ -198,6 +244,9 @@ func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
 		return "FAIL: list tools"
 	}
 	done = append(done, fmt.Sprintf("%d tools", len(tools)))
+	for _, f := range matrixFeatures {
+		setFeature(f.name, f.check(t, ctx, m, srv.ID, p))
+	}
 
 	check := func(what, tool string, args map[string]any, want string) bool {
 		res, err := m.CallTool(ctx, srv.ID, tool, args)
@@ -235,4 +284,52 @@ func runMatrixCell(t *testing.T, p matrixPeer, version string) string {
 		return "FAIL: " + strings.Join(done, ", ")
 	}
 	return "ok: " + strings.Join(done, ", ")
+}
+
+// matrixResources lists the peer's resources and templates and reads one.
+func matrixResources(t *testing.T, ctx context.Context, m *Manager, id string, p matrixPeer) string {
+	list, err := m.ResourceList(ctx, id)
+	switch {
+	case errors.Is(err, ErrNotOffered):
+		if p.resource != "" {
+			t.Errorf("resources: %v", err)
+			return "FAIL: not offered"
+		}
+		return "n/a: none offered"
+	case err != nil:
+		t.Errorf("resources: %v", err)
+		return "FAIL: list"
+	}
+	cell := fmt.Sprintf("%d resources, %d templates", len(list.Resources), len(list.Templates))
+	if p.resource == "" {
+		return "ok: " + cell
+	}
+	res, err := m.ReadResource(ctx, id, p.resource)
+	if err != nil || len(res.Contents) == 0 || res.Contents[0].Size == 0 {
+		t.Errorf("read %s: %v", p.resource, err)
+		return "FAIL: " + cell + ", read"
+	}
+	return "ok: " + cell + ", read"
+}
+
+// matrixPrompts lists the peer's prompts and gets one with its arguments.
+func matrixPrompts(t *testing.T, ctx context.Context, m *Manager, id string, p matrixPeer) string {
+	prompts, err := m.Prompts(id)
+	if err != nil {
+		t.Errorf("prompts: %v", err)
+		return "FAIL: list"
+	}
+	if len(prompts) == 0 && p.prompt == "" {
+		return "n/a: none offered"
+	}
+	cell := fmt.Sprintf("%d prompts", len(prompts))
+	if p.prompt == "" {
+		return "ok: " + cell
+	}
+	res, err := m.GetPrompt(ctx, id, p.prompt, p.promptArgs)
+	if err != nil || len(res.Messages) == 0 {
+		t.Errorf("get %s: %v", p.prompt, err)
+		return "FAIL: " + cell + ", get"
+	}
+	return "ok: " + cell + ", get"
 }

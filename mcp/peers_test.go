@@ -49,6 +49,8 @@ func runPeer(kind string) int {
 		err = defaultsEchoServer().Run(ctx, &sdk.StdioTransport{})
 	case "paged":
 		err = pagedServer().Run(ctx, &sdk.StdioTransport{})
+	case "hostile":
+		return hostilePeer()
 	case "spawner":
 		// Starts a grandchild that would outlive a careless host.
 		child := exec.Command("sleep", "300")

@@ -71,6 +71,9 @@ type session struct {
 	// of each attempt (oauthHandler).
 	signInFailure error
 	signInRefused bool
+	// subscribed are the resource URIs subscribed to (resources.go), made
+	// again on every connection.
+	subscribed map[string]bool
 }
 
 func newSession(m *Manager, srv store.Server, log *serverLog) *session {
@@ -196,6 +199,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	// the person asked for covers this too: a server may let the handshake
 	// through and require sign-in for everything else.
 	s.refreshLists(ctx, cs)
+	s.resubscribe(ctx, cs)
 	s.signInDone()
 	if err := s.signInOutcome(nil); err != nil {
 		s.mu.Lock()
@@ -302,12 +306,17 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 	s.m.notifyLists(s.srv.ID)
 }
 
-// collect reads every page of a list; on an error it logs and keeps what it has.
+// collect reads every page of a list, at most MaxListed items; on an error
+// it logs and keeps what it has.
 func collect[T any](log *serverLog, what string, seq iter.Seq2[T, error]) []T {
 	var items []T
 	for item, err := range seq {
 		if err != nil {
 			log.event(fmt.Sprintf("listing %s failed: %v", what, err))
+			break
+		}
+		if len(items) == MaxListed {
+			log.event(fmt.Sprintf("the server lists more than %d %s; only the first %d are used", MaxListed, what, MaxListed))
 			break
 		}
 		items = append(items, item)

@@ -49,14 +49,19 @@ type ForecastDay struct {
 
 // NewServer returns the demo server with its tools registered.
 func NewServer() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "gatehouse-demo", Title: "Gatehouse demo server", Version: Version}, nil)
+	s := sdk.NewServer(&sdk.Implementation{Name: "gatehouse-demo", Title: "Gatehouse demo server", Version: Version}, serverOptions())
+	n := &note{text: "Nothing echoed yet."}
 
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "echo",
 		Title:       "Echo",
 		Description: "Sends your message back, unchanged.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(_ context.Context, _ *sdk.CallToolRequest, in EchoArgs) (*sdk.CallToolResult, any, error) {
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in EchoArgs) (*sdk.CallToolResult, any, error) {
+		n.set(in.Message)
+		if err := s.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: noteURI}); err != nil {
+			return nil, nil, err
+		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Message}}}, nil, nil
 	})
 
@@ -88,21 +93,10 @@ func NewServer() *sdk.Server {
 		Description: "Returns an invented forecast as structured content with an output schema.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}, func(_ context.Context, _ *sdk.CallToolRequest, in ForecastArgs) (*sdk.CallToolResult, Forecast, error) {
-		days := in.Days
-		if days <= 0 {
-			days = 3
+		if in.Days > 5 {
+			return nil, Forecast{}, fmt.Errorf("days must be between 1 and 5, got %d", in.Days)
 		}
-		if days > 5 {
-			return nil, Forecast{}, fmt.Errorf("days must be between 1 and 5, got %d", days)
-		}
-		conditions := []string{"sunny", "cloudy", "light rain", "windy", "snow"}
-		f := Forecast{City: in.City}
-		seed := len(in.City)
-		for d := 1; d <= days; d++ {
-			low := (seed*7+d*3)%15 - 2
-			f.Days = append(f.Days, ForecastDay{Day: d, Conditions: conditions[(seed+d)%len(conditions)], LowCelsius: low, HighCelsius: low + 4 + d%4})
-		}
-		return nil, f, nil
+		return nil, forecast(in), nil
 	})
 
 	sdk.AddTool(s, &sdk.Tool{
@@ -121,11 +115,7 @@ func NewServer() *sdk.Server {
 
 	addElicitationTools(s)
 	addURLTools(s)
-
-	s.AddResource(&sdk.Resource{URI: readmeURI, Name: "readme", Title: "Demo server read-me", MIMEType: "text/markdown"},
-		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: readmeURI, MIMEType: "text/markdown", Text: readme}}}, nil
-		})
+	addContent(s, n)
 	return s
 }
 
@@ -147,6 +137,10 @@ at once). URL mode: connect_account (a sign-in page on this computer; its
 Finish button tells the host you are done), sync_calendar (fails with -32042
 until a sign-in page was finished, then the host retries it) and
 lookalike_link (an address that imitates paypal.com).
+
+Resources: this read-me, a logo (an image), a note of the last message echo
+sent back (subscribe to it, then call echo) and a forecast template, gatehouse-demo://forecast/{city}
+(with city suggestions). Prompt: weekend_plan (city and pace suggested).
 `)
 
 // Run serves the demo server on stdin/stdout until the client disconnects.

@@ -18,3 +18,9 @@ export const EventPolicies = 'policies:changed';
 export const EventLanguage = 'language:changed';
 /** Settings → Theme and the desktop's light/dark preference, whenever either changes (app.EventTheme). */
 export const EventTheme = 'theme:changed';
+/** A server's ID, whenever its resources may have changed: its list changed or it connected again (app.EventResources). */
+export const EventResources = 'resources:changed';
+/** A server's ID, whenever its prompts may have changed (app.EventPrompts). */
+export const EventPrompts = 'prompts:changed';
+/** {serverId, uri} of a subscribed resource that changed (app.EventResourceUpdated). */
+export const EventResourceUpdated = 'resources:updated';

@@ -82,6 +82,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CompletionView {
+	    values: string[];
+	    hasMore: boolean;
+	    total: number;
+	    offered: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompletionView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.values = source["values"];
+	        this.hasMore = source["hasMore"];
+	        this.total = source["total"];
+	        this.offered = source["offered"];
+	    }
+	}
 	export class ContentView {
 	    type: string;
 	    text: string;
@@ -93,6 +111,7 @@ export namespace app {
 	    link?: linkcheck.Report;
 	    linkId?: string;
 	    linkProblem?: string;
+	    readable?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ContentView(source);
@@ -110,6 +129,7 @@ export namespace app {
 	        this.link = this.convertValues(source["link"], linkcheck.Report);
 	        this.linkId = source["linkId"];
 	        this.linkProblem = source["linkProblem"];
+	        this.readable = source["readable"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -592,6 +612,124 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class PromptArgumentView {
+	    name: string;
+	    title: string;
+	    description: string;
+	    required: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArgumentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class PromptMessageView {
+	    role: string;
+	    content: ContentView;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptMessageView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = this.convertValues(source["content"], ContentView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptResultView {
+	    description: string;
+	    messages: PromptMessageView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptResultView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.description = source["description"];
+	        this.messages = this.convertValues(source["messages"], PromptMessageView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptView {
+	    name: string;
+	    title: string;
+	    description: string;
+	    arguments: PromptArgumentView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArgumentView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ProviderInput {
 	    name: string;
 	    kind: string;
@@ -732,6 +870,195 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ResourceContentView {
+	    index: number;
+	    uri: string;
+	    mimeType: string;
+	    kind: string;
+	    text: string;
+	    offset: number;
+	    nextOffset: number;
+	    size: number;
+	    dataUrl: string;
+	    fileName: string;
+	    note?: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceContentView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.uri = source["uri"];
+	        this.mimeType = source["mimeType"];
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	        this.offset = source["offset"];
+	        this.nextOffset = source["nextOffset"];
+	        this.size = source["size"];
+	        this.dataUrl = source["dataUrl"];
+	        this.fileName = source["fileName"];
+	        this.note = this.convertValues(source["note"], i18n.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TemplateView {
+	    uriTemplate: string;
+	    name: string;
+	    title: string;
+	    description: string;
+	    mimeType: string;
+	    variables: string[];
+	    problem?: i18n.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemplateView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uriTemplate = source["uriTemplate"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.variables = source["variables"];
+	        this.problem = this.convertValues(source["problem"], i18n.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ResourceView {
+	    uri: string;
+	    name: string;
+	    title: string;
+	    description: string;
+	    mimeType: string;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.size = source["size"];
+	    }
+	}
+	export class ResourceListView {
+	    resources: ResourceView[];
+	    templates: TemplateView[];
+	    more: boolean;
+	    canSubscribe: boolean;
+	    canComplete: boolean;
+	    subscribed: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceListView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resources = this.convertValues(source["resources"], ResourceView);
+	        this.templates = this.convertValues(source["templates"], TemplateView);
+	        this.more = source["more"];
+	        this.canSubscribe = source["canSubscribe"];
+	        this.canComplete = source["canComplete"];
+	        this.subscribed = source["subscribed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ResourceReadView {
+	    serverId: string;
+	    uri: string;
+	    contents: ResourceContentView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceReadView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.uri = source["uri"];
+	        this.contents = this.convertValues(source["contents"], ResourceContentView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	export class ToolHints {
 	    readOnly: boolean;
@@ -925,6 +1252,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class TestResult {
 	    models: ModelView[];
 	    problem?: i18n.Message;

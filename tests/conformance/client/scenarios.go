@@ -223,9 +223,9 @@ func schemaPreservation(ctx context.Context, serverURL string, _ map[string]any)
 }
 
 // standardHeaders (SEP-2243): the server records Mcp-Method on every POST
-// and Mcp-Name on tools/call, resources/read and prompts/get. Gatehouse
-// lists resources and prompts but neither reads a resource nor gets a
-// prompt, so those two checks are SKIPPED by the suite.
+// and Mcp-Name on tools/call, resources/read and prompts/get. The person
+// calls every tool, reads the first resource listed and gets the first
+// prompt, as in the window.
 func standardHeaders(ctx context.Context, serverURL string, _ map[string]any) error {
 	return withHost(ctx, serverURL, func(h *host) error {
 		tools, err := h.manager.Tools(h.server.ID)
@@ -238,9 +238,34 @@ func standardHeaders(ctx context.Context, serverURL string, _ map[string]any) er
 				errs = append(errs, err)
 			}
 		}
-		res, _ := h.manager.Resources(h.server.ID)
-		prompts, _ := h.manager.Prompts(h.server.ID)
-		logf("listed %d resources and %d prompts; Gatehouse has no resources/read or prompts/get to exercise", len(res), len(prompts))
+		list, err := h.manager.ResourceList(ctx, h.server.ID)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case len(list.Resources) == 0:
+			errs = append(errs, errors.New("the server listed no resources"))
+		default:
+			res, err := h.manager.ReadResource(ctx, h.server.ID, list.Resources[0].URI)
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				logf("read %s: %d items", list.Resources[0].URI, len(res.Contents))
+			}
+		}
+		prompts, err := h.manager.Prompts(h.server.ID)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case len(prompts) == 0:
+			errs = append(errs, errors.New("the server listed no prompts"))
+		default:
+			res, err := h.manager.GetPrompt(ctx, h.server.ID, prompts[0].Name, nil)
+			if err != nil {
+				errs = append(errs, err)
+			} else {
+				logf("prompt %s: %d messages", prompts[0].Name, len(res.Messages))
+			}
+		}
 		return errors.Join(errs...)
 	})
 }
