@@ -11,33 +11,11 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // Roots, progress, cancellation, server logs and tasks against real
 // servers: server-everything (over stdio and Streamable HTTP) and a go-sdk
 // peer that reports when it sees a call cancelled.
-
-// everythingServers are server-everything over stdio and Streamable HTTP.
-func everythingServers() []struct {
-	name   string
-	server func(t *testing.T) store.Server
-} {
-	return []struct {
-		name   string
-		server func(t *testing.T) store.Server
-	}{
-		{"stdio", func(t *testing.T) store.Server {
-			return store.Server{ID: "everything", Name: "Everything", Enabled: true, Transport: store.TransportStdio,
-				Stdio: &store.StdioConfig{Command: "node", Args: []string{everythingPath(t), "stdio"}}}
-		}},
-		{"Streamable HTTP", func(t *testing.T) store.Server {
-			return store.Server{ID: "everything-http", Name: "Everything HTTP", Enabled: true, Transport: store.TransportHTTP,
-				HTTP: &store.HTTPConfig{URL: startEverythingHTTP(t, "streamableHttp") + "/mcp"}}
-		}},
-	}
-}
 
 // callText calls a tool and returns its result's text.
 func callText(t *testing.T, m *Manager, id, tool string, args map[string]any) string {
@@ -59,7 +37,7 @@ func TestRoots_ServerEverythingSeesTheChosenFolders(t *testing.T) {
 	for _, tc := range everythingServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := newTestManager(t)
-			srv := tc.server(t)
+			srv := tc.srv(t)
 			m.Set(srv)
 			before := connected(t, m, srv.ID)
 			if got := callText(t, m, srv.ID, "get-roots-list", nil); !strings.Contains(got, "no roots are currently configured") {
@@ -96,7 +74,7 @@ func TestProgress_LongRunningOperationAdvances(t *testing.T) {
 	for _, tc := range everythingServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := newTestManager(t)
-			srv := tc.server(t)
+			srv := tc.srv(t)
 			m.Set(srv)
 			connected(t, m, srv.ID)
 			var (
@@ -204,7 +182,7 @@ func TestLogs_SimulatedLoggingGoesToTheServerLog(t *testing.T) {
 	for _, tc := range everythingServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := newTestManager(t)
-			srv := tc.server(t)
+			srv := tc.srv(t)
 			srv.LogLevel = "debug"
 			m.Set(srv)
 			connected(t, m, srv.ID)
@@ -257,7 +235,7 @@ func TestTasks_ToolThatRequiresATaskIsNotCalled(t *testing.T) {
 	for _, tc := range everythingServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := newTestManager(t)
-			srv := tc.server(t)
+			srv := tc.srv(t)
 			m.Set(srv)
 			connected(t, m, srv.ID)
 			research, err := m.Tool(srv.ID, "simulate-research-query")
