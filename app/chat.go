@@ -390,6 +390,16 @@ func (s *ChatService) Stop(conversationID string) {
 	}
 }
 
+// CancelCall cancels one running tool call of a conversation, by its call
+// ID, from its card: the server is told, and the model reads that the
+// person cancelled it and carries on.
+func (s *ChatService) CancelCall(conversationID, callID string) error {
+	if !s.runner.CancelCall(conversationID, callID) {
+		return i18n.Err("tools.error.notRunning")
+	}
+	return nil
+}
+
 // StopAll stops every running turn and waits until each has stored what it
 // had (the app's exit).
 func (s *ChatService) StopAll() {

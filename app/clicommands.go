@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/gatehouse-app/gatehouse/hostapi"
@@ -240,6 +242,47 @@ func (c *Commands) connected(ctx context.Context, name string) (store.Server, er
 	return srv, nil
 }
 
+// Roots returns the folders the named server may see.
+func (c *Commands) Roots(server string) (CLIRoots, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return CLIRoots{}, err
+	}
+	return CLIRoots{Name: srv.Name, Roots: append([]string{}, srv.Roots...)}, nil
+}
+
+// AddRoot lets the named server see one more folder (an absolute path); a
+// connected server is told at once.
+func (c *Commands) AddRoot(server, folder string) (CLIRoots, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return CLIRoots{}, err
+	}
+	return c.setRoots(srv, append(slices.Clone(srv.Roots), folder))
+}
+
+// RemoveRoot stops the named server seeing a folder; a connected server is
+// told at once.
+func (c *Commands) RemoveRoot(server, folder string) (CLIRoots, error) {
+	srv, err := c.server(server)
+	if err != nil {
+		return CLIRoots{}, err
+	}
+	folder = filepath.Clean(folder)
+	if !slices.Contains(srv.Roots, folder) {
+		return CLIRoots{}, i18n.Err("roots.error.notSeen", "server", srv.Name, "path", folder)
+	}
+	return c.setRoots(srv, slices.DeleteFunc(slices.Clone(srv.Roots), func(f string) bool { return f == folder }))
+}
+
+func (c *Commands) setRoots(srv store.Server, folders []string) (CLIRoots, error) {
+	v, err := c.servers.SetRoots(srv.ID, folders)
+	if err != nil {
+		return CLIRoots{}, err
+	}
+	return CLIRoots{Name: v.Input.Name, Roots: v.Input.Roots}, nil
+}
+
 // PreviewImport previews importing the servers of another app's file.
 func (c *Commands) PreviewImport(file string) (importcfg.Preview, error) {
 	return c.servers.PreviewImport(file)
@@ -290,6 +333,16 @@ type (
 	CLIPrompts struct {
 		Prompts []PromptView `json:"prompts"`
 	}
+	// CLIRoot is `servers roots SERVER add|remove PATH`'s arguments.
+	CLIRoot struct {
+		Server string `json:"server"`
+		Path   string `json:"path"`
+	}
+	// CLIRoots are the folders a server may see, and its name as saved.
+	CLIRoots struct {
+		Name  string   `json:"name"`
+		Roots []string `json:"roots"`
+	}
 )
 
 // ResourceData is a whole read of a resource, for the command line.
@@ -328,6 +381,9 @@ const (
 	ToolReadResource   = "read_resource"
 	ToolListPrompts    = "list_prompts"
 	ToolGetPrompt      = "get_prompt"
+	ToolServerRoots    = "server_roots"
+	ToolAddRoot        = "add_root"
+	ToolRemoveRoot     = "remove_root"
 )
 
 // cliTools serves c's methods to the command line.
@@ -391,6 +447,15 @@ func (c *Commands) cliTools() []hostapi.Tool {
 		}),
 		hostapi.NewTool(ToolGetPrompt, "Gets the messages of a server's prompt.", func(ctx context.Context, in CLIPrompt) (PromptResultView, error) {
 			return c.GetPrompt(ctx, in.Server, in.Name, in.Arguments)
+		}),
+		hostapi.NewTool(ToolServerRoots, "Lists the folders a server may see.", func(_ context.Context, in CLIName) (CLIRoots, error) {
+			return c.Roots(in.Name)
+		}),
+		hostapi.NewTool(ToolAddRoot, "Lets a server see a folder (an absolute path).", func(_ context.Context, in CLIRoot) (CLIRoots, error) {
+			return c.AddRoot(in.Server, in.Path)
+		}),
+		hostapi.NewTool(ToolRemoveRoot, "Stops a server seeing a folder.", func(_ context.Context, in CLIRoot) (CLIRoots, error) {
+			return c.RemoveRoot(in.Server, in.Path)
 		}),
 	}
 }

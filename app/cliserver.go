@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -68,21 +66,10 @@ func (h *cliHost) RemoveServer(id string) error { return h.servers.Remove(id) }
 func (h *cliHost) SetEnabled(id string, enabled bool) error { return h.servers.SetEnabled(id, enabled) }
 
 // CallTool makes the call as the Tools pane does; the CLI ending its
-// request (Ctrl-C) cancels it on the server too.
+// request (Ctrl-C) cancels it on the server too, and the call's progress
+// goes where ctx says (the CLI's terminal, see hostapi).
 func (h *cliHost) CallTool(ctx context.Context, serverID, tool, argsJSON string) (json.RawMessage, error) {
-	var raw [8]byte
-	_, _ = rand.Read(raw[:])
-	callID := "cli-" + hex.EncodeToString(raw[:])
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			_ = h.tools.Cancel(callID)
-		case <-done:
-		}
-	}()
-	view, err := h.tools.Call(callID, serverID, tool, argsJSON)
+	view, err := h.tools.call(ctx, "", serverID, tool, argsJSON)
 	if err != nil {
 		return nil, err
 	}

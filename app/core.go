@@ -55,6 +55,8 @@ type Core struct {
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
 	emitMu sync.Mutex
+	// logEvents tells the window a server's log changed (live.go).
+	logEvents logEvents
 }
 
 // CoreOptions configures OpenCore.
@@ -84,6 +86,7 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		return nil, err
 	}
 	c := &Core{Store: st}
+	c.logEvents.emit = func(id string) { c.emit(EventLog, id) }
 	if err := c.seedDemo(opts.DemoCommand); err != nil {
 		st.Close()
 		return nil, err
@@ -104,6 +107,7 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 			c.emit(EventPrompts, id)
 		},
 		OnResourceUpdated: func(id, uri string) { c.emit(EventResourceUpdated, ResourceUpdate{ServerID: id, URI: uri}) },
+		OnLog:             c.logEvents.changed,
 	})
 	return c, nil
 }

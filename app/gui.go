@@ -139,6 +139,15 @@ func (d *wailsDesktop) OpenFile(opts wruntime.OpenDialogOptions) (string, error)
 	return wruntime.OpenFileDialog(ctx, opts)
 }
 
+// OpenFolder implements FolderOpener with the system's folder dialog.
+func (d *wailsDesktop) OpenFolder(title, start string) (string, error) {
+	ctx, ok := d.context()
+	if !ok {
+		return "", errors.New("the window is not open yet")
+	}
+	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title, DefaultDirectory: start, CanCreateDirectories: true})
+}
+
 // Attention implements Desktop: it brings a minimised window back.
 func (d *wailsDesktop) Attention() {
 	if ctx, ok := d.context(); ok {
@@ -161,7 +170,9 @@ func RunGUI(opts GUIOptions) error {
 	desktop := &wailsDesktop{}
 	desktopTheme := theme.Open()
 	themes := NewThemeService(core, gtkTheme{desktopTheme})
-	bind := []any{&QuestionService{}, NewServersService(core), NewToolsService(core), NewSettingsService(core),
+	servers := NewServersService(core)
+	servers.folders = desktop
+	bind := []any{&QuestionService{}, servers, NewToolsService(core), NewSettingsService(core),
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core))
 	if core != nil {

@@ -3,6 +3,9 @@ package app
 import (
 	"maps"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +22,15 @@ import (
 // ServersService is bound to the frontend: the servers pane.
 type ServersService struct {
 	core *Core
+	// folders is the folder dialog; nil outside the GUI (ChooseFolder refuses).
+	folders FolderOpener
+}
+
+// A FolderOpener asks the person which folder to choose: the GUI's folder
+// dialog. OpenFolder returns the chosen path, or "" when the person
+// cancelled.
+type FolderOpener interface {
+	OpenFolder(title, start string) (string, error)
 }
 
 // NewServersService returns the servers pane's service on core.
@@ -42,6 +54,13 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 		if other, err := s.core.Store.ServerByName(name); err == nil && other.ID != id {
 			errs["name"] = i18n.M("servers.error.duplicate", "name", strconv.Quote(other.Name))
 		}
+	}
+	var known []string // folders saved before need not exist any more
+	if old, err := s.core.Store.Server(id); id != "" && err == nil {
+		known = old.Roots
+	}
+	if problem := checkRoots(in.Roots, known); problem != nil {
+		errs["roots"] = *problem
 	}
 	switch in.Transport {
 	case store.TransportStdio:
@@ -106,6 +125,7 @@ func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
 			return ServerView{}, err
 		}
 		srv.CreatedAt = old.CreatedAt
+		srv.LogLevel = old.LogLevel // set by SetLogLevel, not by the editor
 	}
 	saved, err := s.core.Store.PutServer(srv)
 	if err != nil {
@@ -162,9 +182,105 @@ func (s *ServersService) SignOut(id string) error { return s.core.Manager.SignOu
 // Reconnect drops and re-opens a server's session now.
 func (s *ServersService) Reconnect(id string) error { return s.core.Manager.Reconnect(id) }
 
-// Log returns the tail of a server's log: the stderr of a stdio server and
-// the host's connection events.
+// Log returns the tail of a server's log as text: the stderr of a stdio
+// server, its log messages and the host's connection events.
 func (s *ServersService) Log(id string) (string, error) { return s.core.Manager.Log(id) }
+
+// LogLines returns the tail of a server's log line by line, with where each
+// came from and a log message's level, for the log view's level filter.
+func (s *ServersService) LogLines(id string) ([]mcp.LogLine, error) {
+	lines, err := s.core.Manager.LogLines(id)
+	if lines == nil && err == nil {
+		lines = []mcp.LogLine{}
+	}
+	return lines, err
+}
+
+// SetLogLevel sets the level of log messages asked of a server
+// (logging/setLevel): at once when it is connected and logs, and again at
+// every connection. "" stops asking (the server's own default applies
+// from its next connection).
+func (s *ServersService) SetLogLevel(id, level string) (ServerView, error) {
+	if level != "" && !mcp.ValidLogLevel(level) {
+		return ServerView{}, i18n.Err("logs.error.level", "level", strconv.Quote(level))
+	}
+	srv, err := s.core.Store.Server(id)
+	if err != nil {
+		return ServerView{}, err
+	}
+	srv.LogLevel = level
+	saved, err := s.core.Store.PutServer(srv)
+	if err != nil {
+		return ServerView{}, err
+	}
+	s.core.Manager.Set(saved)
+	s.core.emitServers()
+	return s.core.serverView(saved), nil
+}
+
+// SetRoots replaces the folders a server may see (MCP roots), each an
+// absolute path of a folder; a connected server is told at once
+// (notifications/roots/list_changed), without reconnecting.
+func (s *ServersService) SetRoots(id string, folders []string) (ServerView, error) {
+	srv, err := s.core.Store.Server(id)
+	if err != nil {
+		return ServerView{}, err
+	}
+	if problem := checkRoots(folders, srv.Roots); problem != nil {
+		return ServerView{}, &i18n.Error{Message: *problem}
+	}
+	srv.Roots = cleanRoots(folders)
+	saved, err := s.core.Store.PutServer(srv)
+	if err != nil {
+		return ServerView{}, err
+	}
+	s.core.Manager.Set(saved)
+	s.core.emitServers()
+	return s.core.serverView(saved), nil
+}
+
+// ChooseFolder asks the person for a folder with the system's folder
+// dialog, for the folders a server may see. It returns the folder's path,
+// or "" when the person cancelled.
+func (s *ServersService) ChooseFolder() (string, error) {
+	if s.folders == nil {
+		return "", i18n.Err("importui.error.noWindow")
+	}
+	home, _ := os.UserHomeDir()
+	return s.folders.OpenFolder(i18n.M("roots.chooseTitle").String(), home)
+}
+
+// checkRoots says what is wrong with folders a server may see: each must
+// be the absolute path of a folder that exists, except those known (saved
+// before), which may have gone since and can still be kept or removed.
+func checkRoots(folders, known []string) *i18n.Message {
+	for _, f := range folders {
+		if slices.Contains(known, filepath.Clean(f)) {
+			continue
+		}
+		if !filepath.IsAbs(f) {
+			m := i18n.M("roots.error.notAbsolute", "path", f)
+			return &m
+		}
+		if info, err := os.Stat(f); err != nil || !info.IsDir() {
+			m := i18n.M("roots.error.notFolder", "path", f)
+			return &m
+		}
+	}
+	return nil
+}
+
+// cleanRoots returns folders cleaned, each once, in the order given; nil
+// for none.
+func cleanRoots(folders []string) []string {
+	var out []string
+	for _, f := range folders {
+		if f = filepath.Clean(f); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // PreviewImport reads another app's file of MCP servers and returns what
 // importing it would do, secrets masked; nothing is written. A server that
@@ -251,7 +367,8 @@ func skipReason(e importcfg.Entry) i18n.Message {
 
 // toServer converts an editor input into a store record.
 func toServer(id string, in ServerInput) store.Server {
-	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport, DisableURLMode: in.NoURLMode}
+	srv := store.Server{ID: id, Name: strings.TrimSpace(in.Name), Enabled: in.Enabled, Transport: in.Transport, DisableURLMode: in.NoURLMode,
+		Roots: cleanRoots(in.Roots)}
 	switch in.Transport {
 	case store.TransportStdio:
 		srv.Stdio = &store.StdioConfig{Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env,
@@ -282,7 +399,7 @@ func canonicalHeaders(h map[string]string) map[string]string {
 // and map present (the window receives [] and {}, never null).
 func toInput(srv store.Server) ServerInput {
 	in := ServerInput{Name: srv.Name, Enabled: srv.Enabled, Transport: srv.Transport, NoURLMode: srv.DisableURLMode,
-		Args: []string{}, Env: map[string]string{}, Headers: map[string]string{}}
+		Args: []string{}, Env: map[string]string{}, Headers: map[string]string{}, Roots: append([]string{}, srv.Roots...)}
 	if c := srv.Stdio; c != nil {
 		in.Command, in.Dir, in.InheritEnv = c.Command, c.Dir, c.InheritEnv
 		in.Args = append(in.Args, c.Args...)
@@ -311,7 +428,7 @@ func (c *Core) serverViews() ([]ServerView, error) {
 }
 
 func (c *Core) serverView(srv store.Server) ServerView {
-	v := ServerView{ID: srv.ID, Input: toInput(srv), Where: mcp.Where(srv), Demo: isDemo(srv)}
+	v := ServerView{ID: srv.ID, Input: toInput(srv), Where: mcp.Where(srv), Demo: isDemo(srv), LogLevel: srv.LogLevel}
 	st, err := c.Manager.Status(srv.ID)
 	if err != nil { // not handed to the manager (CLI) or just removed
 		st = mcp.Status{State: mcp.StateDisabled}

@@ -68,11 +68,28 @@ func (t *ToolsService) Check(serverID, tool string, values map[string]any) (Argu
 }
 
 // Call calls a tool with arguments given as JSON object text. callID is
-// chosen by the frontend so that the call can be cancelled with Cancel.
-// The arguments are checked against the tool's input schema first, as they
-// are: when they do not pass, nothing is sent and the result's
-// ArgumentErrors says why.
+// chosen by the frontend so that the call can be cancelled with Cancel,
+// and names the call's progress (EventProgress). The arguments are checked
+// against the tool's input schema first, as they are: when they do not
+// pass, nothing is sent and the result's ArgumentErrors says why.
 func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+	ctx := context.Background()
+	if callID != "" {
+		ctx = mcp.WithProgress(ctx, t.core.progressOf(callID))
+	}
+	return t.call(ctx, callID, serverID, tool, argsJSON)
+}
+
+// CallTool is ToolsService.Call for the command line: ending ctx cancels
+// the call on the server, and its progress goes to the report of ctx
+// (mcp.WithProgress), not to the window. callID may be "" (then Cancel
+// cannot name it).
+func CallTool(ctx context.Context, t *ToolsService, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+	return t.call(ctx, callID, serverID, tool, argsJSON)
+}
+
+// call is Call under ctx.
+func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return ToolResultView{}, err
@@ -86,7 +103,7 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	}
 	// The call's own timeout pauses while the person answers one of this
 	// server's requests: a form being filled in must not time the call out.
-	ctx, cancel := t.core.Broker.CallTimeout(context.Background(), serverID, t.core.toolCallTimeout())
+	ctx, cancel := t.core.Broker.CallTimeout(ctx, serverID, t.core.toolCallTimeout())
 	defer cancel()
 	if callID != "" {
 		t.mu.Lock()
@@ -216,6 +233,7 @@ func toolView(tool *sdk.Tool) ToolView {
 		Description: tool.Description,
 		Form:        toolSchema(tool).Form,
 		HasOutput:   tool.OutputSchema != nil,
+		NeedsTask:   mcp.NeedsTask(tool),
 	}
 	if a := tool.Annotations; a != nil {
 		v.Annotations = ToolHints{

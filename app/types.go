@@ -30,6 +30,9 @@ type ServerInput struct {
 	ClientID          string `json:"clientId"`
 	ClientSecret      string `json:"clientSecret"`
 	ClientMetadataURL string `json:"clientMetadataUrl"`
+	// Roots are the folders the server may see (MCP roots), as absolute
+	// paths; none by default. A change reaches a connected server at once.
+	Roots []string `json:"roots"`
 }
 
 // FieldErrors maps an input field name ("name", "command", "url", ...) to a
@@ -77,6 +80,9 @@ type ServerView struct {
 	// Demo is true for the built-in demo server (`gatehouse demo-server`),
 	// which the first-start welcome counts as no server of the person's own.
 	Demo bool `json:"demo"`
+	// LogLevel is the level of log messages asked of the server
+	// (logging/setLevel, when it logs); "" leaves the server's default.
+	LogLevel string `json:"logLevel"`
 }
 
 // StatusView is the connection state of one server.
@@ -113,6 +119,9 @@ type ToolView struct {
 	Form        forms.Form `json:"form"`
 	InputSchema string     `json:"inputSchema"` // pretty JSON, for the JSON editor
 	HasOutput   bool       `json:"hasOutputSchema"`
+	// NeedsTask is a tool that can only run as an MCP task
+	// (execution.taskSupport "required"), which Gatehouse cannot do yet.
+	NeedsTask bool `json:"needsTask"`
 }
 
 // ToolHints are the tool annotations, as plain flags. Hints are claims made by

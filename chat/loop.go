@@ -36,6 +36,22 @@ type Runner struct {
 	Settings ToolSettings
 	// MaxRounds bounds the tool rounds of a turn; 0 means DefaultMaxRounds.
 	MaxRounds int
+
+	// running are the cancel functions of the calls running now, by
+	// conversation and the model's call ID (AllowedKey's form).
+	running sync.Map
+}
+
+// CancelCall cancels one running tool call of a conversation, by the
+// model's call ID, and reports whether one ran: the server is told
+// (notifications/cancelled), the model reads that the person cancelled it,
+// and the turn goes on.
+func (r *Runner) CancelCall(conversationID, callID string) bool {
+	cancel, ok := r.running.Load(AllowedKey(conversationID, callID))
+	if ok {
+		cancel.(context.CancelFunc)()
+	}
+	return ok
 }
 
 // Turn is one message of the person and what it takes to answer it.
@@ -93,6 +109,9 @@ type Call struct {
 	Result string `json:"result"`
 	// Note says, in a sentence, why a call did not run or how it was allowed.
 	Note i18n.Message `json:"note"`
+	// Progress is how far a running call got, as its server said (nil
+	// before it said anything).
+	Progress *mcp.Progress `json:"progress,omitempty"`
 }
 
 // Call states.
@@ -299,6 +318,10 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		record(store.OutcomeCancelled, "The turn was stopped while the tool ran.", "")
 		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
+	case errors.Is(err, errCallCancelled):
+		text := "The person cancelled this call while it ran."
+		record(store.OutcomeCancelled, text, "")
+		return result(CallFailed, text, i18n.M("chat.note.callCancelled"), true), nil
 	case errors.Is(err, errCallTimedOut):
 		text := fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", i18n.Duration(turn.CallTimeout).In(i18n.English))
 		record(store.OutcomeTimedOut, text, "")
@@ -320,14 +343,32 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 // errCallTimedOut is a call that reached Turn.CallTimeout.
 var errCallTimedOut = errors.New("the tool call reached its time limit")
 
+// errCallCancelled is a call the person cancelled on its card (CancelCall).
+var errCallCancelled = errors.New("the person cancelled the tool call")
+
 // callTool runs an approved call under the turn's call time limit. While the
 // server asks the person something, the card says the call waits for an
 // answer (CallWaiting) and the limit pauses.
 func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[string]any, emit func(Event)) (*sdk.CallToolResult, error) {
 	callCtx, cancel := r.Broker.CallTimeout(ctx, call.ServerID, turn.CallTimeout)
 	defer cancel()
+	personCtx, cancelByPerson := context.WithCancel(callCtx)
+	defer cancelByPerson()
+	key := AllowedKey(turn.ConversationID, call.ID)
+	r.running.Store(key, cancelByPerson)
+	defer r.running.Delete(key)
 	var mu sync.Mutex
 	waiting, over := false, false
+	var progress *mcp.Progress
+	// tell sends the card's state; mu is held.
+	tell := func() {
+		c := call
+		if waiting {
+			c.State = CallWaiting
+		}
+		c.Progress = progress
+		emit(Event{Kind: EventCall, Call: &c})
+	}
 	unsubscribe := r.Broker.Subscribe(func(s mcp.Snapshot) {
 		asking := s.Asking(call.ServerID)
 		mu.Lock()
@@ -336,19 +377,26 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 			return
 		}
 		waiting = asking
-		c := call
-		if asking {
-			c.State = CallWaiting
-		}
-		emit(Event{Kind: EventCall, Call: &c})
+		tell()
 	})
-	out, err := r.Manager.CallTool(callCtx, call.ServerID, call.Tool, args)
+	personCtx = mcp.WithProgress(personCtx, func(p mcp.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !over {
+			progress = &p
+			tell()
+		}
+	})
+	out, err := r.Manager.CallTool(personCtx, call.ServerID, call.Tool, args)
 	unsubscribe()
 	mu.Lock()
 	over = true // no waiting event after the result's
 	mu.Unlock()
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded) {
 		return nil, errCallTimedOut
+	}
+	if err != nil && callCtx.Err() == nil && personCtx.Err() != nil {
+		return nil, errCallCancelled
 	}
 	return out, err
 }

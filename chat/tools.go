@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/llm"
+	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
 // maxToolName is the longest tool name every provider accepts (OpenAI: 64).
@@ -105,8 +106,12 @@ func (c *Catalog) Tools() []llm.Tool {
 }
 
 // ForModel reports whether a tool may be offered to a model: MCP Apps'
-// _meta.ui.visibility, when present, must include "model".
+// _meta.ui.visibility, when present, must include "model", and the tool
+// must not need an MCP task, which Gatehouse cannot run yet (mcp.NeedsTask).
 func ForModel(t *sdk.Tool) bool {
+	if mcp.NeedsTask(t) {
+		return false
+	}
 	ui, _ := t.Meta["ui"].(map[string]any)
 	vis, has := ui["visibility"].([]any)
 	if !has {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/mcp/demo"
 )
 
@@ -36,6 +37,9 @@ type env struct {
 	// stdinTerminal is true when stdin is a terminal a person can answer
 	// a confirmation on.
 	stdinTerminal bool
+	// progress, when set, shows the progress of a call made through the
+	// running app (`call`).
+	progress func(mcp.Progress)
 }
 
 // Main runs Gatehouse with the given arguments (without the program name)

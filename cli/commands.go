@@ -33,6 +33,9 @@ type commands interface {
 	ReadResource(ctx context.Context, server, uri string) (app.ResourceData, error)
 	Prompts(ctx context.Context, server string) ([]app.PromptView, error)
 	GetPrompt(ctx context.Context, server, name, argsJSON string) (app.PromptResultView, error)
+	Roots(server string) (app.CLIRoots, error)
+	AddRoot(server, folder string) (app.CLIRoots, error)
+	RemoveRoot(server, folder string) (app.CLIRoots, error)
 }
 
 // openCommands returns the running app's commands when an app runs on this
@@ -182,4 +185,22 @@ func (a appCommands) GetPrompt(ctx context.Context, server, name, argsJSON strin
 	var v app.PromptResultView
 	err := run(ctx, a.cs, app.ToolGetPrompt, app.CLIPrompt{Server: server, Name: name, Arguments: argsJSON}, &v)
 	return v, err
+}
+
+func (a appCommands) Roots(server string) (app.CLIRoots, error) {
+	var out app.CLIRoots
+	err := a.run(app.ToolServerRoots, app.CLIName{Name: server}, &out)
+	return out, err
+}
+
+func (a appCommands) AddRoot(server, folder string) (app.CLIRoots, error) {
+	var out app.CLIRoots
+	err := a.run(app.ToolAddRoot, app.CLIRoot{Server: server, Path: folder}, &out)
+	return out, err
+}
+
+func (a appCommands) RemoveRoot(server, folder string) (app.CLIRoots, error) {
+	var out app.CLIRoots
+	err := a.run(app.ToolRemoveRoot, app.CLIRoot{Server: server, Path: folder}, &out)
+	return out, err
 }

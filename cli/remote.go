@@ -30,7 +30,7 @@ func (e *env) dial(ctx context.Context, answerer *terminalAnswerer) (*sdk.Client
 		}
 		dir = d
 	}
-	var opts hostapi.ClientOptions
+	opts := hostapi.ClientOptions{Progress: e.progress}
 	if answerer != nil {
 		opts.Pages = hostapi.NewPages()
 		answerer.usePages(opts.Pages)
@@ -123,7 +123,7 @@ func (e *env) remoteTools(ctx context.Context, server string) (done bool, err er
 // returns its exit code. The form and URL requests of the call are answered
 // by answerer, here; the web pages the person opened are then waited for as
 // without the app (finishCall), while the app's broker keeps them.
-func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJSON bool, answerer *terminalAnswerer) (code int, done bool) {
+func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJSON bool, answerer *terminalAnswerer, progress *progressPrinter) (code int, done bool) {
 	cs, err := e.dial(ctx, answerer)
 	if err != nil {
 		return e.exit(err), true
@@ -133,7 +133,9 @@ func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJ
 	}
 	defer cs.Close()
 	var res app.ToolResultView
-	if err := run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &res); err != nil {
+	err = run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &res)
+	progress.done()
+	if err != nil {
 		return e.exit(err), true
 	}
 	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, "") }), true

@@ -51,6 +51,7 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	folder := t.TempDir() // a folder the Files server may see
 	steps := []struct {
 		name  string
 		stdin string
@@ -69,6 +70,13 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"add a bad URL", "", []string{"servers", "add", "Ftp", "--url", "ftp://example.com"}, 0},
 		{"add http", "", []string{"servers", "add", "Remote", "--disabled", "--url", "https://mcp.example.com/mcp", "--header", "X-Team=blue"}, 0},
 		{"list after adding", "", []string{"servers", "list"}, 0},
+		{"roots: none by default", "", []string{"servers", "roots", "files"}, 0},
+		{"roots: add a folder", "", []string{"servers", "roots", "files", "add", folder}, 0},
+		{"roots: add one that is no folder", "", []string{"servers", "roots", "files", "add", filepath.Join(folder, "missing")}, 0},
+		{"roots: list", "", []string{"servers", "roots", "Files"}, 0},
+		{"roots: remove one it does not see", "", []string{"servers", "roots", "files", "remove", "/nowhere"}, 0},
+		{"roots: remove", "", []string{"servers", "roots", "files", "remove", folder}, 0},
+		{"roots: a wrong word", "", []string{"servers", "roots", "files", "forget", folder}, 0},
 		{"tools of a server turned off", "", []string{"tools", "files"}, 0},
 		{"enable", "", []string{"servers", "enable", "trusted"}, 0},
 		{"disable", "", []string{"servers", "disable", "Trusted"}, 0},

@@ -27,12 +27,15 @@ func (e *env) servers(args []string) error {
 		}
 		return e.signIn(args[1], args[0] == "signin")
 	}
-	if args[0] == "import" {
+	if args[0] == "import" || args[0] == "roots" {
 		cmds, closeCommands, err := e.openCommands()
 		if err != nil {
 			return err
 		}
 		defer closeCommands()
+		if args[0] == "roots" {
+			return e.roots(cmds, args[1:])
+		}
 		return e.importServers(cmds, args[1:])
 	}
 	core, err := e.openCore()

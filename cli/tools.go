@@ -150,9 +150,11 @@ func (e *env) call(ctx context.Context, args []string) int {
 	}
 	defer answerer.close()
 	// The answerer writes from other goroutines too (notices, the wait for
-	// web pages); this command's own messages to stderr take turns with it.
-	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
-	if code, done := e.remoteCall(ctx, pos[0], pos[1], argsJSON, asJSON, answerer); done {
+	// web pages); this command's own messages to stderr take turns with it,
+	// and so does the call's progress.
+	progress := &progressPrinter{out: answerer.out.shared(), terminal: answerer.styled}
+	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir, progress: progress.show}
+	if code, done := e.remoteCall(ctx, pos[0], pos[1], argsJSON, asJSON, answerer, progress); done {
 		return code // the running app made the call (remote.go)
 	}
 	core, srv, err := e.connectOne(ctx, pos[0], answerer)
@@ -161,17 +163,10 @@ func (e *env) call(ctx context.Context, args []string) int {
 	}
 	defer core.Close()
 	defer answerer.close() // first: nothing is said about pages the disconnection ends
-	tools := app.NewToolsService(core)
-	done := make(chan struct{})
-	defer close(done)
-	go func() { // Ctrl-C cancels the call on the server too.
-		select {
-		case <-ctx.Done():
-			_ = tools.Cancel("cli")
-		case <-done:
-		}
-	}()
-	res, err := tools.Call("cli", srv.ID, pos[1], argsJSON)
+	// Ctrl-C ends ctx, which cancels the call on the server too
+	// (notifications/cancelled).
+	res, err := app.CallTool(mcp.WithProgress(ctx, progress.show), app.NewToolsService(core), "", srv.ID, pos[1], argsJSON)
+	progress.done()
 	if err != nil {
 		return e.exit(err)
 	}

@@ -39,6 +39,9 @@ type ClientOptions struct {
 	// Pages, when set, learns how the web pages opened through Answer end,
 	// and ends them on the person's word.
 	Pages *Pages
+	// Progress, when set, receives the progress of the client's calls (Run
+	// asks for it), as their servers report it.
+	Progress func(mcp.Progress)
 }
 
 // Dial connects to the app serving dataDir, or returns ErrNoApp.
@@ -68,6 +71,13 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 	if o.Pages != nil {
 		opts.ElicitationCompleteHandler = func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			o.Pages.ended(req.Params)
+		}
+	}
+	if o.Progress != nil {
+		opts.ProgressNotificationHandler = func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			if p := req.Params; p != nil {
+				o.Progress(mcp.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			}
 		}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: version}, opts)
@@ -115,7 +125,9 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 // structured result into out. A result marked as an error is returned as
 // the error it describes.
 func Run(ctx context.Context, cs *sdk.ClientSession, tool string, in, out any) error {
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: in})
+	params := &sdk.CallToolParams{Name: tool, Arguments: in}
+	params.SetProgressToken(tool) // one call at a time: the tool's name is token enough
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		return fmt.Errorf("the running Gatehouse did not answer: %w", err)
 	}

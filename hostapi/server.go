@@ -275,6 +275,13 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 	}
 	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session))
 	defer release()
+	if token := req.Params.GetProgressToken(); token != nil {
+		// The server's progress goes on to the client, under its token.
+		ctx = mcp.WithProgress(ctx, func(p mcp.Progress) {
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
+				Progress: p.Progress, Total: p.Total, Message: p.Message})
+		})
+	}
 	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
 }
 

@@ -2,32 +2,87 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Log bounds kept per server. A chatty server must not grow the host's
-// memory: the oldest lines are dropped first.
+// memory: the oldest lines are dropped first, whatever their source.
 const (
 	logMaxLines    = 500
 	logMaxLineSize = 2000 // longer lines are cut and marked with "…"
 )
 
-// serverLog is a bounded, concurrency-safe tail of one server's stderr and of
-// the host's connection events for it. It is an io.Writer so a child
-// process's stderr can be pointed at it.
+// Sources of a server's log lines.
+const (
+	// LogStderr is a line a stdio server's process wrote to its stderr.
+	LogStderr = "stderr"
+	// LogEvent is Gatehouse's own note on the connection ("connected ...").
+	LogEvent = "gatehouse"
+	// LogMessage is a log message the server sent (notifications/message).
+	LogMessage = "server"
+)
+
+// LogLevels are MCP's log levels (RFC 5424's severities), least severe
+// first: logging/setLevel asks a server for the messages of one level and
+// the levels after it.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// ValidLogLevel reports whether level is one of LogLevels.
+func ValidLogLevel(level string) bool { return slices.Contains(LogLevels, level) }
+
+// LogLine is one line of a server's log. All of it but Source and At is
+// the server's text.
+type LogLine struct {
+	// Source is LogStderr, LogEvent or LogMessage.
+	Source string `json:"source"`
+	// At is the local time the line arrived, as 15:04:05.
+	At string `json:"at"`
+	// Level and Logger are a LogMessage's level (one of LogLevels, or what
+	// the server sent) and the name of the logger that wrote it, if any.
+	Level  string `json:"level"`
+	Logger string `json:"logger"`
+	Text   string `json:"text"`
+}
+
+// String is the line as the plain-text log shows it: stderr as the server
+// wrote it, Gatehouse's events and the server's messages with a bracketed
+// head.
+func (l LogLine) String() string {
+	switch l.Source {
+	case LogEvent:
+		return "[gatehouse " + l.At + "] " + l.Text
+	case LogMessage:
+		head := "[" + l.Level + " " + l.At + "] "
+		if l.Logger != "" {
+			head += l.Logger + ": "
+		}
+		return head + l.Text
+	}
+	return l.Text
+}
+
+// serverLog is a bounded, concurrency-safe tail of one server's stderr, its
+// log messages and the host's connection events for it. It is an io.Writer
+// so a child process's stderr can be pointed at it.
 type serverLog struct {
+	// changed, when set, is called after lines were added, without the lock.
+	changed func()
+
 	mu      sync.Mutex
-	lines   []string
-	partial bytes.Buffer // a line not yet ended by '\n'
+	lines   []LogLine
+	partial bytes.Buffer // a stderr line not yet ended by '\n'
 }
 
 // Write splits p into lines and appends them.
 func (l *serverLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := len(p)
+	n, added := len(p), false
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
@@ -39,23 +94,58 @@ func (l *serverLog) Write(p []byte) (int, error) {
 		if l.partial.Len() < logMaxLineSize {
 			l.partial.Write(p[:min(i, logMaxLineSize-l.partial.Len())])
 		}
-		l.appendLocked(strings.TrimRight(l.partial.String(), "\r"))
+		l.appendLocked(LogLine{Source: LogStderr, Text: strings.TrimRight(l.partial.String(), "\r")})
 		l.partial.Reset()
 		p = p[i+1:]
+		added = true
+	}
+	l.mu.Unlock()
+	if added {
+		l.notify()
 	}
 	return n, nil
 }
 
-// event records a host-side line such as "connected" with a timestamp.
-func (l *serverLog) event(format string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.appendLocked("[gatehouse " + time.Now().Format("15:04:05") + "] " + format)
+// event records a host-side line such as "connected".
+func (l *serverLog) event(text string) {
+	l.add(LogLine{Source: LogEvent, Text: text})
 }
 
-func (l *serverLog) appendLocked(line string) {
-	if len(line) >= logMaxLineSize {
-		line = line[:logMaxLineSize] + "…"
+// message records a server's notifications/message: its level, its
+// logger's name and its data as text (a string as it is, anything else as
+// JSON).
+func (l *serverLog) message(p *sdk.LoggingMessageParams) {
+	if p == nil {
+		return
+	}
+	text, ok := p.Data.(string)
+	if !ok {
+		b, err := json.Marshal(p.Data)
+		if err != nil {
+			return
+		}
+		text = string(b)
+	}
+	l.add(LogLine{Source: LogMessage, Level: string(p.Level), Logger: oneLine(p.Logger, logMaxLineSize), Text: text})
+}
+
+func (l *serverLog) add(line LogLine) {
+	l.mu.Lock()
+	l.appendLocked(line)
+	l.mu.Unlock()
+	l.notify()
+}
+
+func (l *serverLog) notify() {
+	if l.changed != nil {
+		l.changed()
+	}
+}
+
+func (l *serverLog) appendLocked(line LogLine) {
+	line.At = time.Now().Format("15:04:05")
+	if len(line.Text) >= logMaxLineSize {
+		line.Text = line.Text[:logMaxLineSize] + "…"
 	}
 	if len(l.lines) >= logMaxLines {
 		l.lines = append(l.lines[:0], l.lines[len(l.lines)-logMaxLines+1:]...)
@@ -63,16 +153,34 @@ func (l *serverLog) appendLocked(line string) {
 	l.lines = append(l.lines, line)
 }
 
-// String returns the kept lines, oldest first, including a partial last line.
-func (l *serverLog) String() string {
+// Lines returns the kept lines, oldest first, including a partial last
+// stderr line.
+func (l *serverLog) Lines() []LogLine {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := strings.Join(l.lines, "\n")
+	out := slices.Clone(l.lines)
 	if l.partial.Len() > 0 {
-		if s != "" {
-			s += "\n"
-		}
-		s += l.partial.String()
+		out = append(out, LogLine{Source: LogStderr, At: time.Now().Format("15:04:05"), Text: l.partial.String()})
+	}
+	return out
+}
+
+// String returns the kept lines as text, oldest first, including a partial
+// last line.
+func (l *serverLog) String() string {
+	lines := l.Lines()
+	text := make([]string, len(lines))
+	for i, line := range lines {
+		text[i] = line.String()
+	}
+	return strings.Join(text, "\n")
+}
+
+// oneLine cuts s at its first line break and at max bytes.
+func oneLine(s string, max int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > max {
+		s = s[:max]
 	}
 	return s
 }

@@ -132,6 +132,9 @@ type Options struct {
 	// OnResourceUpdated is called when a server says a resource subscribed
 	// to with Subscribe changed (notifications/resources/updated).
 	OnResourceUpdated func(serverID, uri string)
+	// OnLog is called after lines were added to a server's log (LogLines),
+	// possibly many times a second. It must not block.
+	OnLog func(serverID string)
 	// Asker answers elicitations. When nil, no elicitation capability is declared.
 	Asker Asker
 	// Sampling declares the sampling capability to servers (the Asker then
@@ -200,13 +203,16 @@ func (m *Manager) Set(srv store.Server) {
 	m.servers[srv.ID] = srv
 	log := m.logs[srv.ID]
 	if log == nil {
-		log = &serverLog{}
+		id := srv.ID
+		log = &serverLog{changed: func() { m.notifyLog(id) }}
 		m.logs[srv.ID] = log
 	}
 	prev := m.sessions[srv.ID]
 	unchanged := had && prev != nil && sameConnection(old, srv)
-	if unchanged { // a rename only: keep the live session
+	if unchanged { // a rename, the folders it may see or its log level: keep the live session
 		m.mu.Unlock()
+		prev.setRoots(srv.Roots)
+		prev.setLogLevel(srv.LogLevel)
 		return
 	}
 	delete(m.sessions, srv.ID)
@@ -229,10 +235,13 @@ func (m *Manager) Set(srv store.Server) {
 }
 
 // sameConnection reports whether two configurations of a server connect the
-// same way, so that renaming does not drop a live session.
+// same way, so that renaming does not drop a live session, nor a change of
+// what the live session can change itself (roots, log level).
 func sameConnection(a, b store.Server) bool {
 	a.Name, b.Name = "", ""
 	a.UpdatedAt, b.UpdatedAt = time.Time{}, time.Time{}
+	a.Roots, b.Roots = nil, nil
+	a.LogLevel, b.LogLevel = "", ""
 	return reflect.DeepEqual(a, b) // follows the Stdio/HTTP pointers
 }
 
@@ -294,7 +303,8 @@ func (m *Manager) Status(id string) (Status, error) {
 	return s.statusLocked(), nil
 }
 
-// Log returns the tail of a server's log: its stderr and connection events.
+// Log returns the tail of a server's log as text: its stderr, its log
+// messages and the connection events.
 func (m *Manager) Log(id string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -303,6 +313,18 @@ func (m *Manager) Log(id string) (string, error) {
 		return "", fmt.Errorf("%w: %s", ErrUnknownServer, id)
 	}
 	return l.String(), nil
+}
+
+// LogLines returns the tail of a server's log, line by line with where
+// each came from, oldest first.
+func (m *Manager) LogLines(id string) ([]LogLine, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l := m.logs[id]
+	if l == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownServer, id)
+	}
+	return l.Lines(), nil
 }
 
 // WaitConnected blocks until the server is connected, ctx ends, or the
@@ -370,7 +392,9 @@ func (m *Manager) Prompts(id string) ([]*sdk.Prompt, error) {
 }
 
 // CallTool calls a tool and returns its result. Cancelling ctx cancels the
-// call on the server (notifications/cancelled).
+// call on the server (notifications/cancelled). The call asks for progress
+// notifications, which go to the report of ctx (WithProgress). A tool that
+// can only run as an MCP task is not called: ErrTaskRequired.
 func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string]any) (*sdk.CallToolResult, error) {
 	s, err := m.session(id)
 	if err != nil {
@@ -380,10 +404,14 @@ func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string
 	if err != nil {
 		return nil, err
 	}
+	if s.needsTask(name) {
+		return nil, ErrTaskRequired
+	}
 	if args == nil {
 		args = map[string]any{}
 	}
 	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	defer s.progress.track(ctx, params)()
 	res, err := cs.CallTool(ctx, params)
 	seen := map[string]bool{}
 	for round := 1; err != nil; round++ {
@@ -573,12 +601,17 @@ func (m *Manager) session(id string) (*session, error) {
 // connection.
 func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 	opts := &sdk.ClientOptions{
-		Capabilities:               &sdk.ClientCapabilities{},
+		// Roots: the folders the person lets the server see (roots.go).
+		Capabilities:               &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}},
 		ToolListChangedHandler:     func(ctx context.Context, _ *sdk.ToolListChangedRequest) { s.onListChanged(ctx) },
 		ResourceListChangedHandler: func(ctx context.Context, _ *sdk.ResourceListChangedRequest) { s.onListChanged(ctx) },
 		PromptListChangedHandler:   func(ctx context.Context, _ *sdk.PromptListChangedRequest) { s.onListChanged(ctx) },
 		ResourceUpdatedHandler:     func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) { s.onResourceUpdated(req) },
-		Logger:                     m.opts.Logger.With("server", s.srv.ID),
+		LoggingMessageHandler:      func(_ context.Context, req *sdk.LoggingMessageRequest) { s.log.message(req.Params) },
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			s.progress.deliver(req.Params)
+		},
+		Logger: m.opts.Logger.With("server", s.srv.ID),
 	}
 	if m.opts.Asker != nil {
 		asker := m.opts.Asker
@@ -626,7 +659,9 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 		s.peerOf = peerOf // for -32042 retries on this connection (CallTool)
 		s.mu.Unlock()
 	}
-	return sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
+	client := sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
+	s.useClient(client)
+	return client
 }
 
 // sessionOptions are the go-sdk options of each connection.
@@ -640,6 +675,12 @@ func (m *Manager) sessionOptions() *sdk.ClientSessionOptions {
 func (m *Manager) notifyStatus(st Status) {
 	if m.opts.OnStatus != nil {
 		m.opts.OnStatus(st)
+	}
+}
+
+func (m *Manager) notifyLog(id string) {
+	if m.opts.OnLog != nil {
+		m.opts.OnLog(id)
 	}
 }
 

@@ -35,6 +35,11 @@ type matrixPeer struct {
 	resource   string
 	prompt     string
 	promptArgs map[string]string
+	// roots is a tool whose result lists the roots the server got, and
+	// progress one that reports progress with a total, with progressArgs
+	// ("" when the peer has no such tool).
+	roots, progress string
+	progressArgs    map[string]any
 }
 
 // A matrixFeature is one column of the feature table: a check of a
@@ -49,6 +54,8 @@ type matrixFeature struct {
 var matrixFeatures = []matrixFeature{
 	{"resources", matrixResources},
 	{"prompts", matrixPrompts},
+	{"roots", matrixRoots},
+	{"progress", matrixProgress},
 }
 
 var matrixVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
@@ -114,19 +121,23 @@ func TestPeerMatrix(t *testing.T) {
 		}
 	}
 	evURL := map[string]any{"url": "https://example.com/matrix"}
+	evProgress := map[string]any{"duration": 0.3, "steps": 3}
 	peers := []matrixPeer{
 		{name: "server-everything (stdio)", srv: everything("stdio"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
 			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
-			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"},
+			roots: "get-roots-list", progress: "trigger-long-running-operation", progressArgs: evProgress},
 		{name: "server-everything (Streamable HTTP)", srv: everything("http"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
 			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
-			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"},
+			roots: "get-roots-list", progress: "trigger-long-running-operation", progressArgs: evProgress},
 		{name: "server-everything (legacy SSE)", srv: everything("sse"), newest: "2025-11-25",
 			call: "echo", callArgs: map[string]any{"message": "matrix"}, callWant: "matrix",
 			form: "trigger-elicitation-request", formWant: "accept", url: "trigger-url-elicitation", urlArgs: evURL, urlWant: "User completed",
-			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"}},
+			resource: "demo://resource/static/document/features.md", prompt: "args-prompt", promptArgs: map[string]string{"city": "Oslo"},
+			roots: "get-roots-list", progress: "trigger-long-running-operation", progressArgs: evProgress},
 		{name: "TypeScript SDK form peer (stdio)", srv: node("elicit-server.mjs"), newest: "2025-11-25",
 			form: "confirm", formWant: "accept"},
 		{name: "TypeScript SDK URL peer (stdio)", srv: node("url-server.mjs"), newest: "2025-11-25",
@@ -209,6 +220,7 @@ func runMatrixCell(t *testing.T, p matrixPeer, version string, setFeature func(f
 
 	srv := p.srv(t)
 	srv.Name = p.name
+	srv.Roots = []string{t.TempDir()} // the folder it may see (the roots column)
 	srv, err = st.PutServer(srv)
 	if err != nil {
 		t.Fatal(err)
@@ -332,4 +344,47 @@ func matrixPrompts(t *testing.T, ctx context.Context, m *Manager, id string, p m
 		return "FAIL: " + cell + ", get"
 	}
 	return "ok: " + cell + ", get"
+}
+
+// matrixRoots checks that the peer sees the folder it was given (roots).
+func matrixRoots(t *testing.T, ctx context.Context, m *Manager, id string, p matrixPeer) string {
+	if p.roots == "" {
+		return "n/a: no tool shows the roots"
+	}
+	folder := m.config(id, store.Server{}).Roots[0]
+	res, err := m.CallTool(ctx, id, p.roots, nil)
+	if err != nil || res.IsError || !strings.Contains(textOf(res), RootURI(folder)) {
+		t.Errorf("roots (%s): %v, want %s listed", p.roots, err, RootURI(folder))
+		return "FAIL: the folder is not listed"
+	}
+	return "ok: the folder listed"
+}
+
+// matrixProgress calls the peer's progress tool and checks that its
+// notifications reached the call, advancing, with their total.
+func matrixProgress(t *testing.T, ctx context.Context, m *Manager, id string, p matrixPeer) string {
+	if p.progress == "" {
+		return "n/a: no tool reports progress"
+	}
+	var (
+		mu   sync.Mutex
+		seen []Progress
+	)
+	pctx := WithProgress(ctx, func(pr Progress) {
+		mu.Lock()
+		seen = append(seen, pr)
+		mu.Unlock()
+	})
+	res, err := m.CallTool(pctx, id, p.progress, p.progressArgs)
+	mu.Lock()
+	defer mu.Unlock()
+	advancing := len(seen) > 0 && seen[0].Total > 0
+	for i := 1; i < len(seen); i++ {
+		advancing = advancing && seen[i].Progress > seen[i-1].Progress
+	}
+	if err != nil || res.IsError || !advancing {
+		t.Errorf("progress (%s): %v, notifications %+v", p.progress, err, seen)
+		return "FAIL: no advancing progress"
+	}
+	return fmt.Sprintf("ok: %d notifications of %g", len(seen), seen[0].Total)
 }

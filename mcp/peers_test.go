@@ -51,6 +51,8 @@ func runPeer(kind string) int {
 		err = pagedServer().Run(ctx, &sdk.StdioTransport{})
 	case "hostile":
 		return hostilePeer()
+	case "progress":
+		err = progressServer().Run(ctx, &sdk.StdioTransport{})
 	case "spawner":
 		// Starts a grandchild that would outlive a careless host.
 		child := exec.Command("sleep", "300")

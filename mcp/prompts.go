@@ -30,7 +30,9 @@ func (m *Manager) GetPrompt(ctx context.Context, id, name string, args map[strin
 	if caps == nil || caps.Prompts == nil {
 		return nil, i18n.Wrap(ErrNotOffered, "mcp.prompts.notOffered", "server", server)
 	}
-	res, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	params := &sdk.GetPromptParams{Name: name, Arguments: args}
+	defer s.progress.track(ctx, params)() // progress to ctx's report (WithProgress)
+	res, err := cs.GetPrompt(ctx, params)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if match := unknownContent.FindStringSubmatch(err.Error()); match != nil {

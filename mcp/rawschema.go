@@ -288,6 +288,9 @@ func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if m.Result != nil && bytes.Contains(m.Result, []byte(methodElicit)) {
 			m.Result = carryInputRequestSchemas(m.Result)
 		}
+		if m.Result != nil {
+			m.Result = carryTaskSupport(m.Result) // tasks.go
+		}
 	}
 	return msg, err
 }
@@ -324,10 +327,11 @@ type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
 
-// rewriteLine carries the schemas of the elicitations found on one line: an
-// elicitation/create request, or a result's input requests.
+// rewriteLine carries the schemas of the elicitations found on one line (an
+// elicitation/create request, or a result's input requests) and the task
+// support of the tools of a tools/list result (tasks.go).
 func rewriteLine(line []byte) []byte {
-	if !bytes.Contains(line, []byte(methodElicit)) {
+	if !bytes.Contains(line, []byte(methodElicit)) && !mayCarryTaskSupport(line) {
 		return line
 	}
 	prefix, payload := "", line
@@ -345,7 +349,7 @@ func rewriteLine(line []byte) []byte {
 	case json.Unmarshal(msg["method"], &method) == nil && method == methodElicit && msg["params"] != nil:
 		msg["params"] = carrySchema(msg["params"])
 	case msg["result"] != nil:
-		msg["result"] = carryInputRequestSchemas(msg["result"])
+		msg["result"] = carryTaskSupport(carryInputRequestSchemas(msg["result"]))
 	default:
 		return line
 	}

@@ -149,7 +149,9 @@ func (m *Manager) ReadResource(ctx context.Context, id, uri string) (*ReadResult
 	if caps == nil || caps.Resources == nil {
 		return nil, i18n.Wrap(ErrNotOffered, "mcp.resources.notOffered", "server", m.config(id, s.srv).Name)
 	}
-	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	params := &sdk.ReadResourceParams{URI: uri}
+	defer s.progress.track(ctx, params)() // progress to ctx's report (WithProgress)
+	res, err := cs.ReadResource(ctx, params)
 	var b64 base64.CorruptInputError
 	switch {
 	case errors.As(err, &b64):

@@ -74,15 +74,29 @@ type session struct {
 	// subscribed are the resource URIs subscribed to (resources.go), made
 	// again on every connection.
 	subscribed map[string]bool
+	// client is the go-sdk client of the newest connection attempt, and
+	// roots the folders the server may see (roots.go); rootsMu keeps
+	// changes of the roots in order.
+	client  *sdk.Client
+	roots   []string
+	rootsMu sync.Mutex
+	// logLevel is the level asked of the server with logging/setLevel at
+	// every connection ("" asks nothing).
+	logLevel string
+	// progress routes the server's progress notifications to the
+	// requests waiting for them (progress.go).
+	progress progressRoutes
 }
 
 func newSession(m *Manager, srv store.Server, log *serverLog) *session {
 	return &session{
-		m:    m,
-		srv:  srv,
-		log:  log,
-		done: make(chan struct{}),
-		kick: make(chan struct{}, 1),
+		m:        m,
+		srv:      srv,
+		log:      log,
+		done:     make(chan struct{}),
+		kick:     make(chan struct{}, 1),
+		roots:    srv.Roots,
+		logLevel: srv.LogLevel,
 	}
 }
 
@@ -209,6 +223,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		_ = cs.Close()
 		return err
 	}
+	s.sendLogLevel(ctx, cs)
 	s.setConnected(cs, how)
 
 	var reason error
@@ -443,4 +458,100 @@ func (s *session) signInDone() {
 	s.mu.Lock()
 	s.signInRequested = false
 	s.mu.Unlock()
+}
+
+// Live settings: the folders a server may see (roots.go) and the level of
+// its log messages, changed on the live connection without reconnecting.
+
+// setRoots makes folders the session's roots: on the live connection's
+// client (added and removed ones, each change telling the server), and for
+// the connections to come.
+func (s *session) setRoots(folders []string) {
+	s.rootsMu.Lock()
+	defer s.rootsMu.Unlock()
+	s.mu.Lock()
+	old, client := s.roots, s.client
+	s.roots = slices.Clone(folders)
+	s.mu.Unlock()
+	if client == nil {
+		return
+	}
+	var gone []string
+	for _, f := range old {
+		if !slices.Contains(folders, f) {
+			gone = append(gone, RootURI(f))
+		}
+	}
+	var added []string
+	for _, f := range folders {
+		if !slices.Contains(old, f) {
+			added = append(added, f)
+		}
+	}
+	if len(gone) > 0 {
+		client.RemoveRoots(gone...)
+	}
+	if len(added) > 0 {
+		client.AddRoots(rootsOf(added)...)
+	}
+	if len(gone)+len(added) > 0 {
+		s.log.event("the folders this server may see changed; told it")
+	}
+}
+
+// useClient makes client the session's newest, with the session's roots:
+// it has no connection yet, so setting them tells no server.
+func (s *session) useClient(client *sdk.Client) {
+	s.rootsMu.Lock()
+	defer s.rootsMu.Unlock()
+	s.mu.Lock()
+	s.client = client
+	roots := s.roots
+	s.mu.Unlock()
+	client.AddRoots(rootsOf(roots)...)
+}
+
+// setLogLevel makes level the one asked of the server: at once on the live
+// connection, when the server logs, and at every connection to come.
+func (s *session) setLogLevel(level string) {
+	s.mu.Lock()
+	changed := s.logLevel != level
+	s.logLevel = level
+	cs := s.cs
+	s.mu.Unlock()
+	if changed && cs != nil {
+		go s.sendLogLevel(s.m.base, cs)
+	}
+}
+
+// sendLogLevel asks the server of cs for the session's log level, when one
+// is set and the server declared logging; the outcome goes to its log.
+func (s *session) sendLogLevel(ctx context.Context, cs *sdk.ClientSession) {
+	s.mu.Lock()
+	level := s.logLevel
+	s.mu.Unlock()
+	res := cs.InitializeResult()
+	if level == "" || res == nil || res.Capabilities == nil || res.Capabilities.Logging == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)}); err != nil {
+		s.log.event(fmt.Sprintf("the server refused log level %s: %v", level, err))
+		return
+	}
+	s.log.event("asked the server for log messages from level " + level)
+}
+
+// needsTask reports whether the server listed tool as one that can only
+// run as an MCP task (tasks.go).
+func (s *session) needsTask(tool string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tools {
+		if t.Name == tool {
+			return NeedsTask(t)
+		}
+	}
+	return false
 }

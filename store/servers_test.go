@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.etcd.io/bbolt"
 )
 
 func TestPutServer(t *testing.T) {
@@ -394,5 +396,44 @@ func TestConcurrentInsertsOfOneName(t *testing.T) {
 	}
 	if ok != 1 || dup != n-1 {
 		t.Errorf("%d stored and %d duplicates, want 1 and %d", ok, dup, n-1)
+	}
+}
+
+// TestServerRootsAndLogLevel: a server record from before roots and log
+// levels reads as seeing no folder and asking no level; both are kept
+// through a reopen of the file.
+func TestServerRootsAndLogLevel(t *testing.T) {
+	dir := t.TempDir()
+	s := openT(t, dir)
+	old, err := s.PutServer(Server{Name: "Files", Enabled: true, Transport: TransportStdio, Stdio: &StdioConfig{Command: "files"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	// The record as a Gatehouse from before this field wrote it.
+	rawUpdate(t, dir, func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucketServers).Put([]byte(old.ID),
+			[]byte(`{"id":"`+old.ID+`","name":"Files","enabled":true,"transport":"stdio","stdio":{"command":"files"}}`))
+	})
+	s = openT(t, dir)
+	got, err := s.Server(old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Roots != nil || got.LogLevel != "" {
+		t.Fatalf("an old record reads as roots %v and level %q, want none", got.Roots, got.LogLevel)
+	}
+	got.Roots, got.LogLevel = []string{"/home/ada/projects", "/home/ada/notes"}, "warning"
+	if _, err := s.PutServer(got); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	s = openT(t, dir)
+	again, err := s.Server(old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Roots, got.Roots) || again.LogLevel != "warning" {
+		t.Errorf("after a reopen: roots %v, level %q", again.Roots, again.LogLevel)
 	}
 }

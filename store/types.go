@@ -42,6 +42,13 @@ type Server struct {
 	// DisableURLMode refuses the server's URL-mode elicitations; by default
 	// they are allowed.
 	DisableURLMode bool `json:"disableUrlMode,omitempty"`
+	// Roots are the folders the person lets the server see (MCP roots), as
+	// absolute paths: none by default, and none in records from before them.
+	Roots []string `json:"roots,omitempty"`
+	// LogLevel is the level of log messages asked of the server with
+	// logging/setLevel at every connection; "" asks nothing (the server's
+	// own default).
+	LogLevel string `json:"logLevel,omitempty"`
 }
 
 // StdioConfig starts a server as a child process speaking MCP on stdin/stdout.

@@ -161,6 +161,7 @@ describe('ServerEditor', () => {
       clientId: '',
       clientSecret: '',
       clientMetadataUrl: '',
+      roots: [],
     });
     expect(onclose).toHaveBeenCalled();
   });

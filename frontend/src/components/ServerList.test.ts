@@ -77,7 +77,10 @@ describe('ServerList', () => {
 
   it('the switch, Reconnect and the log call Go', async () => {
     const user = userEvent.setup();
-    mocked.serverLog.mockResolvedValue('started\nconnected');
+    mocked.serverLogLines.mockResolvedValue([
+      { source: 'stderr', at: '10:00:00', level: '', logger: '', text: 'started' },
+      { source: 'gatehouse', at: '10:00:01', level: '', logger: '', text: 'connected' },
+    ]);
     servers.set([server('a', 'Alpha')]);
     render(ServerList);
     const r = row('Alpha');
@@ -90,7 +93,7 @@ describe('ServerList', () => {
 
     await user.click(within(r).getByRole('button', { name: 'Show log' }));
     expect(await within(r).findByText(/started/)).toBeTruthy();
-    expect(mocked.serverLog).toHaveBeenCalledWith('a');
+    expect(mocked.serverLogLines).toHaveBeenCalledWith('a');
   });
 
   it('a failed action is explained', async () => {

@@ -17,7 +17,18 @@ import * as Theme from '../../wailsjs/go/app/ThemeService';
 import * as Import from '../../wailsjs/go/app/ImportService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, importcfg, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
-import { EventChat, EventLanguage, EventPolicies, EventProviders, EventQuestions, EventServers, EventTheme, EventTools } from './events';
+import {
+  EventChat,
+  EventLanguage,
+  EventLog,
+  EventPolicies,
+  EventProgress,
+  EventProviders,
+  EventQuestions,
+  EventServers,
+  EventTheme,
+  EventTools,
+} from './events';
 import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
@@ -164,7 +175,17 @@ export type ChatCall = {
   result: string;
   /** Why a call did not run or how it was allowed; key '' and no text when there is nothing to say. */
   note: Message;
+  /** How far a running call got, as its server said. */
+  progress?: Progress;
 };
+/** A progress notification of a running call (mcp.Progress): total 0 when the server does not know how much there is; message is server text. */
+export type Progress = { progress: number; total: number; message: string };
+/** How far a running call of the Tools pane got (app.ToolProgress). */
+export type ToolProgress = Progress & { callId: string };
+/** One line of a server's log (mcp.LogLine): source 'stderr', 'gatehouse' or 'server' (a log message, with its level and logger). */
+export type LogLine = Data<mcp.LogLine>;
+/** MCP's log levels, least severe first. */
+export const logLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 /** One event of a running turn (app.ChatEvent). */
 export type ChatEvent = {
   conversationId: string;
@@ -312,6 +333,21 @@ export function reconnectServer(id: string): Promise<void> {
 
 export async function serverLog(id: string): Promise<string> {
   return (await call(() => Servers.Log(id))) ?? '';
+}
+
+/** A server's log line by line, with where each came from and a log message's level. */
+export async function serverLogLines(id: string): Promise<LogLine[]> {
+  return (await call(() => Servers.LogLines(id))) as LogLine[];
+}
+
+/** Sets the level of log messages asked of a server (logging/setLevel); '' for the server's own default. */
+export async function setLogLevel(id: string, level: string): Promise<ServerView> {
+  return (await call(() => Servers.SetLogLevel(id, level))) as unknown as ServerView;
+}
+
+/** Asks the person for a folder with the system's folder dialog; its path, or '' when they cancelled. */
+export function chooseFolder(): Promise<string> {
+  return call(() => Servers.ChooseFolder());
 }
 
 // --- Import (Servers pane) -----------------------------------------------------
@@ -611,6 +647,11 @@ export function sendMessage(id: string, text: string): Promise<void> {
   return call(() => Chat.Send(id, text));
 }
 
+/** Cancels one running tool call of a conversation from its card; the model reads that the person cancelled it. */
+export function cancelChatCall(conversationID: string, callID: string): Promise<void> {
+  return call(() => Chat.CancelCall(conversationID, callID));
+}
+
 /** Stops a conversation's running turn: the stream, a question on screen, a running tool call. */
 export function stopTurn(id: string): Promise<void> {
   return call(() => Chat.Stop(id));
@@ -674,6 +715,16 @@ export function onServersChanged(cb: (servers: ServerView[]) => void): Unsubscri
 /** Calls cb with a server's ID whenever that server's tool list changed. */
 export function onToolsChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventTools, (id) => cb(String(id)));
+}
+
+/** Calls cb with how far a running call of the Tools pane got. */
+export function onProgress(cb: (p: ToolProgress) => void): Unsubscribe {
+  return on(EventProgress, (p) => cb(p as ToolProgress));
+}
+
+/** Calls cb with a server's ID whenever its log gained lines (at most every 250 ms). */
+export function onLogChanged(cb: (serverID: string) => void): Unsubscribe {
+  return on(EventLog, (id) => cb(String(id)));
 }
 
 /** Calls cb with every snapshot of the broker's questions Go publishes. */

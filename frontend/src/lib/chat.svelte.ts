@@ -50,6 +50,8 @@ class ChatStore {
   providersLoaded = $state(false);
   /** A sentence about this pane's own failed call. */
   error = $state('');
+  /** Tool calls whose cancellation the person asked for, by call ID. */
+  cancelling = $state<string[]>([]);
   /**
    * Conversations whose turn ended (done or failed) and that have no new
    * one yet: an event of the ended turn that arrives after its end (Wails'
@@ -234,6 +236,18 @@ class ChatStore {
     } catch (e) {
       this.error = t('chat.exportFailed', { detail: api.errorText(e) });
       return '';
+    }
+  }
+
+  /** Cancels one running tool call of the conversation on screen; the model reads that the person cancelled it. */
+  async cancelCall(callID: string): Promise<void> {
+    if (!this.selected || this.cancelling.includes(callID)) return;
+    this.cancelling = [...this.cancelling, callID];
+    try {
+      await api.cancelChatCall(this.selected, callID);
+    } catch (e) {
+      this.error = api.errorText(e);
+      this.cancelling = this.cancelling.filter((id) => id !== callID);
     }
   }
 

@@ -58,6 +58,7 @@ describe('fromText', () => {
         clientId: '',
         clientSecret: '',
         clientMetadataUrl: '',
+        roots: [],
       },
       errors: {},
     });

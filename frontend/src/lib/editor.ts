@@ -26,6 +26,8 @@ export interface EditorText {
   clientId: string;
   clientSecret: string;
   clientMetadataUrl: string;
+  /** The folders the server may see, as absolute paths (chosen with the folder dialog). */
+  roots: string[];
 }
 
 export function emptyText(): EditorText {
@@ -44,6 +46,7 @@ export function emptyText(): EditorText {
     clientId: '',
     clientSecret: '',
     clientMetadataUrl: '',
+    roots: [],
   };
 }
 
@@ -67,6 +70,7 @@ export function toText(i: ServerInput): EditorText {
     clientId: i.clientId ?? '',
     clientSecret: i.clientSecret ?? '',
     clientMetadataUrl: i.clientMetadataUrl ?? '',
+    roots: [...(i.roots ?? [])],
   };
 }
 
@@ -144,6 +148,7 @@ export function fromText(text: EditorText): { input: ServerInput; errors: FieldE
       clientId: stdio ? '' : text.clientId.trim(),
       clientSecret: stdio ? '' : text.clientSecret,
       clientMetadataUrl: stdio ? '' : text.clientMetadataUrl.trim(),
+      roots: [...text.roots],
     },
     errors,
   };
@@ -162,6 +167,7 @@ export const editorFields = [
   'clientId',
   'clientSecret',
   'clientMetadataUrl',
+  'roots',
 ] as const;
 
 /** The editor field an error key belongs to: "env.FOO" and "args[2]" belong to env and args. */

@@ -24,3 +24,7 @@ export const EventResources = 'resources:changed';
 export const EventPrompts = 'prompts:changed';
 /** {serverId, uri} of a subscribed resource that changed (app.EventResourceUpdated). */
 export const EventResourceUpdated = 'resources:updated';
+/** A server's ID, whenever its log gained lines; at most every 250 ms per server (app.EventLog). */
+export const EventLog = 'log:changed';
+/** How far a running call of the Tools pane got, as its server said: { callId, progress, total, message } (app.EventProgress). */
+export const EventProgress = 'tools:progress';

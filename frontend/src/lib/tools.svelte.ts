@@ -7,7 +7,7 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import type { ArgumentCheck, ToolResultView, ToolView } from './api';
+import type { ArgumentCheck, Progress, ToolResultView, ToolView } from './api';
 import { formValues, initialState, type FormState } from './formvalues';
 
 /** One tool's latest call: running, or its result or failure. */
@@ -19,6 +19,8 @@ export interface CallState {
   result: ToolResultView | null;
   /** Set when the call itself failed (not connected, cancelled, ...). */
   error: string;
+  /** How far it got while it runs, as its server said; null before it said anything. */
+  progress?: Progress | null;
 }
 
 /** The key of a tool's call state and draft. */
@@ -133,9 +135,23 @@ class ToolsStore {
   }
 
   start(): () => void {
-    return api.onToolsChanged((id) => {
+    const offTools = api.onToolsChanged((id) => {
       if (this.byServer[id]) void this.load(id);
     });
+    const offProgress = api.onProgress((p) => this.progressed(p.callId, p));
+    return () => {
+      offTools();
+      offProgress();
+    };
+  }
+
+  /** Shows a running call's progress; one for a call that ended is dropped. */
+  progressed(callID: string, p: Progress): void {
+    for (const [key, c] of Object.entries(this.calls)) {
+      if (c.callID === callID && c.running) {
+        this.calls[key] = { ...c, progress: { progress: p.progress, total: p.total, message: p.message } };
+      }
+    }
   }
 
   get(serverID: string): ToolList | undefined {

@@ -48,7 +48,9 @@ export function server(id: string, name: string, st: Partial<StatusView> = {}, e
       clientId: '',
       clientSecret: '',
       clientMetadataUrl: '',
+      roots: [],
     },
+    logLevel: '',
     status: status(st),
   };
 }
@@ -71,6 +73,7 @@ export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
     form: { fields: [], complete: true, secretFields: [] },
     inputSchema: '{\n  "type": "object"\n}',
     hasOutputSchema: false,
+    needsTask: false,
     ...over,
   };
 }

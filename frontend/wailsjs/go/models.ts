@@ -406,6 +406,7 @@ export namespace app {
 	    clientId: string;
 	    clientSecret: string;
 	    clientMetadataUrl: string;
+	    roots: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerInput(source);
@@ -427,6 +428,7 @@ export namespace app {
 	        this.clientId = source["clientId"];
 	        this.clientSecret = source["clientSecret"];
 	        this.clientMetadataUrl = source["clientMetadataUrl"];
+	        this.roots = source["roots"];
 	    }
 	}
 	export class ServerView {
@@ -435,6 +437,7 @@ export namespace app {
 	    where: string;
 	    status: StatusView;
 	    demo: boolean;
+	    logLevel: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerView(source);
@@ -447,6 +450,7 @@ export namespace app {
 	        this.where = source["where"];
 	        this.status = this.convertValues(source["status"], StatusView);
 	        this.demo = source["demo"];
+	        this.logLevel = source["logLevel"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1349,6 +1353,7 @@ export namespace app {
 	    form: forms.Form;
 	    inputSchema: string;
 	    hasOutputSchema: boolean;
+	    needsTask: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolView(source);
@@ -1363,6 +1368,7 @@ export namespace app {
 	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.inputSchema = source["inputSchema"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
+	        this.needsTask = source["needsTask"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1786,6 +1792,26 @@ export namespace llm {
 
 export namespace mcp {
 	
+	export class LogLine {
+	    source: string;
+	    at: string;
+	    level: string;
+	    logger: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogLine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.at = source["at"];
+	        this.level = source["level"];
+	        this.logger = source["logger"];
+	        this.text = source["text"];
+	    }
+	}
 	export class Notice {
 	    id: string;
 	    kind: string;

@@ -3,6 +3,8 @@
 import {app} from '../models';
 import {store} from '../models';
 
+export function CancelCall(arg1:string,arg2:string):Promise<void>;
+
 export function CheckLink(arg1:string,arg2:string):Promise<app.CheckedLink>;
 
 export function Conversations(arg1:string):Promise<Array<store.Conversation>>;

@@ -6,6 +6,10 @@ export function Add(arg1) {
   return window['go']['app']['ServersService']['Add'](arg1);
 }
 
+export function ChooseFolder() {
+  return window['go']['app']['ServersService']['ChooseFolder']();
+}
+
 export function Import(arg1) {
   return window['go']['app']['ServersService']['Import'](arg1);
 }
@@ -16,6 +20,10 @@ export function List() {
 
 export function Log(arg1) {
   return window['go']['app']['ServersService']['Log'](arg1);
+}
+
+export function LogLines(arg1) {
+  return window['go']['app']['ServersService']['LogLines'](arg1);
 }
 
 export function PreviewImport(arg1) {
@@ -32,6 +40,14 @@ export function Remove(arg1) {
 
 export function SetEnabled(arg1, arg2) {
   return window['go']['app']['ServersService']['SetEnabled'](arg1, arg2);
+}
+
+export function SetLogLevel(arg1, arg2) {
+  return window['go']['app']['ServersService']['SetLogLevel'](arg1, arg2);
+}
+
+export function SetRoots(arg1, arg2) {
+  return window['go']['app']['ServersService']['SetRoots'](arg1, arg2);
 }
 
 export function SignIn(arg1) {
