@@ -660,6 +660,7 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 		s.mu.Unlock()
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: m.opts.ClientName, Title: "Gatehouse", Version: m.opts.ClientVersion}, opts)
+	client.AddReceivingMiddleware(s.acks.middleware)
 	s.useClient(client)
 	return client
 }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -302,8 +303,32 @@ func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
 	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
 		return i18n.Wrap(ErrNotOffered, "mcp.resources.noSubscribe", "server", m.config(id, s.srv).Name)
 	}
+	s.mu.Lock()
+	already := s.subscribed[uri]
+	s.mu.Unlock()
+	if already {
+		return nil
+	}
+	var acked chan struct{}
+	if listensForUpdates(cs) {
+		acked = s.acks.expect(uri)
+		defer s.acks.forget(uri, acked)
+	}
 	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
 		return i18n.Wrap(err, "mcp.resources.subscribeFailed", "server", m.config(id, s.srv).Name, "uri", uri, "detail", Describe(err))
+	}
+	if acked != nil {
+		wait := time.NewTimer(subscribeAckTimeout)
+		defer wait.Stop()
+		select {
+		case <-acked:
+		case <-ctx.Done():
+			_ = cs.Unsubscribe(context.WithoutCancel(ctx), &sdk.UnsubscribeParams{URI: uri})
+			return ctx.Err()
+		case <-wait.C:
+			_ = cs.Unsubscribe(context.WithoutCancel(ctx), &sdk.UnsubscribeParams{URI: uri})
+			return i18n.Err("mcp.resources.notConfirmed", "server", m.config(id, s.srv).Name, "uri", uri)
+		}
 	}
 	s.mu.Lock()
 	if s.subscribed == nil {

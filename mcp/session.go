@@ -74,6 +74,9 @@ type session struct {
 	// subscribed are the resource URIs subscribed to (resources.go), made
 	// again on every connection.
 	subscribed map[string]bool
+	// acks are the subscriptions waiting for the server to take them
+	// (subscriptions.go).
+	acks subscriptionAcks
 	// client is the go-sdk client of the newest connection attempt, and
 	// roots the folders the server may see (roots.go); rootsMu keeps
 	// changes of the roots in order.
