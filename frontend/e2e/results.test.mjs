@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { callTool, openTool, outputDir, pressCall, startApp, waitForState } from './helpers.mjs';
 
-const field = (page, name) => page.getByRole('tabpanel').getByLabel(new RegExp(`^${name}(\\s|\\*|$)`));
+const field = (page, name) => page.getByRole('tabpanel', { name: 'Form' }).getByLabel(new RegExp(`^${name}(\\s|\\*|$)`));
 
 describe('tool results from the demo server', () => {
   let app;
@@ -59,9 +59,9 @@ describe('tool results from the demo server', () => {
     // The form: what each field accepts is written under it; a problem
     // shows beside its field once touched, and Call sends nothing.
     await field(page, 'days').fill('2.5');
-    await page.getByRole('tabpanel').getByText('Enter a whole number.').waitFor();
+    await page.getByRole('tabpanel', { name: 'Form' }).getByText('Enter a whole number.').waitFor();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
-    await page.getByRole('tabpanel').getByText('This field is required.').waitFor();
+    await page.getByRole('tabpanel', { name: 'Form' }).getByText('This field is required.').waitFor();
     assert.equal(await field(page, 'city').getAttribute('aria-invalid'), 'true');
     // The JSON editor: Go judges the arguments as written.
     await page.getByRole('tab', { name: 'JSON' }).click();

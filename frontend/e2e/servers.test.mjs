@@ -54,7 +54,7 @@ describe('servers and tools on a fresh data folder', () => {
     // The way a person does it: the form generated from the tool's input schema.
     await openTool(page, 'Everything', 'echo');
     await page.getByRole('tab', { name: 'Form', selected: true }).waitFor();
-    await page.getByRole('tabpanel').getByLabel(/message/i).fill('hello gatehouse');
+    await page.getByRole('tabpanel', { name: 'Form' }).getByLabel(/message/i).fill('hello gatehouse');
     const result = await pressCall(page);
     await result.getByText(/hello gatehouse/).waitFor();
     assert.equal(await result.getAttribute('aria-label'), 'Result');

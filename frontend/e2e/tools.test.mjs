@@ -133,7 +133,7 @@ describe('the Tools pane', () => {
     await page.setViewportSize(sizes[2]);
     await showServer(page, 'Everything');
     await toolList(page, 'Everything').locator('button[data-tool="echo"]').click();
-    const message = page.getByRole('tabpanel').getByLabel(/message/i);
+    const message = page.getByRole('tabpanel', { name: 'Form' }).getByLabel(/message/i);
     await message.fill('hello from a wide window');
     const result = await pressCall(page);
     await result.getByText(/hello from a wide window/).waitFor();
@@ -223,7 +223,7 @@ describe('the Tools pane', () => {
     await page.setViewportSize(sizes[0]);
     await showServer(page, 'Demo server');
     const list = toolList(page, 'Demo server');
-    const field = (name) => page.getByRole('tabpanel').getByLabel(new RegExp(`^${name}(\\s|\\*|$)`));
+    const field = (name) => page.getByRole('tabpanel', { name: 'Form' }).getByLabel(new RegExp(`^${name}(\\s|\\*|$)`));
     await list.locator('button[data-tool="add"]').click();
     await field('a').fill('2');
     await field('b').fill('40');

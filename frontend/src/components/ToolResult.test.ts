@@ -1,10 +1,15 @@
 // Component tests of the tool result view: everything a server returns is
 // shown as text. No Go needed; the end-to-end tests run the same checks
 // against real servers.
-import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../lib/api';
 import ToolResult from './ToolResult.svelte';
 import { msg, result } from '../test/fixtures';
+
+vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
 
 const hostile = '<img src=x onerror="window.__pwned=1">';
 
@@ -84,5 +89,83 @@ describe('ToolResult', () => {
     const c = { type: 'audio', text: '', mimeType: 'audio/wav', data: 'UklGRg==', uri: '', name: '', title: '' };
     const { container } = render(ToolResult, { result: result({ content: [c] }) });
     expect(container.querySelector('audio')?.getAttribute('src')).toBe('data:audio/wav;base64,UklGRg==');
+  });
+
+  describe('a resource that is not a web address', () => {
+    beforeEach(() => vi.clearAllMocks());
+    const link = {
+      type: 'resource_link',
+      text: '',
+      mimeType: 'text/plain',
+      data: '',
+      uri: 'demo://note',
+      name: 'note',
+      title: 'Last note',
+      readable: true,
+      linkProblem: 'Gatehouse only opens web addresses',
+    };
+
+    it('opens in Gatehouse: read on the server that returned it, shown as text', async () => {
+      mocked.readResource.mockResolvedValue({
+        serverId: 's1',
+        uri: 'demo://note',
+        contents: [{ index: 0, uri: 'demo://note', mimeType: 'text/plain', kind: 'text', text: hostile, offset: 0, nextOffset: 0, size: 40, dataUrl: '', fileName: 'note.txt' }],
+      });
+      const user = userEvent.setup();
+      render(ToolResult, { result: result({ content: [link] }), serverId: 's1' });
+      expect(screen.queryByText('Gatehouse only opens web addresses')).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Open in Gatehouse' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Last note' });
+      expect(mocked.readResource).toHaveBeenCalledWith('s1', 'demo://note');
+      expect((await within(dialog).findByText(hostile)).tagName).toBe('PRE');
+      expect(dialog.querySelector('img')).toBeNull();
+      await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+
+    it('an embedded resource opens in Gatehouse too', async () => {
+      const embedded = { ...link, type: 'resource', text: 'inline text', linkProblem: undefined };
+      render(ToolResult, { result: result({ content: [embedded] }), serverId: 's1' });
+      expect(screen.getByText('inline text')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Open in Gatehouse' })).toBeTruthy();
+    });
+
+    it('without the server that returned it, says why it cannot open', () => {
+      render(ToolResult, { result: result({ content: [link] }) });
+      expect(screen.queryByRole('button', { name: 'Open in Gatehouse' })).toBeNull();
+      expect(screen.getByText('Gatehouse only opens web addresses')).toBeTruthy();
+    });
+
+    it('a web address still goes through the consent display', async () => {
+      const web = {
+        ...link,
+        uri: 'https://example.com/a',
+        readable: false,
+        linkProblem: undefined,
+        linkId: 'l1',
+        link: {
+          url: 'https://example.com/a',
+          scheme: 'https',
+          host: 'example.com',
+          asciiHost: 'example.com',
+          port: '',
+          domain: 'example.com',
+          asciiDomain: 'example.com',
+          display: 'https://example.com/a',
+          before: 'https://',
+          domainPart: 'example.com',
+          after: '/a',
+          loopback: false,
+          warnings: [],
+        },
+      };
+      const user = userEvent.setup();
+      render(ToolResult, { result: result({ content: [web] }), serverId: 's1' });
+      expect(screen.queryByRole('button', { name: 'Open in Gatehouse' })).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Open in browser…' }));
+      expect(await screen.findByRole('dialog', { name: 'Open this address in your browser?' })).toBeTruthy();
+      expect(mocked.openResultLink).not.toHaveBeenCalled();
+      expect(mocked.readResource).not.toHaveBeenCalled();
+    });
   });
 });

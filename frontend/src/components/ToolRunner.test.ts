@@ -220,7 +220,7 @@ describe('ToolRunner', () => {
 
   it('offers only the JSON editor, with the reason, when the form is incomplete', async () => {
     await openTool('complex');
-    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.queryByRole('tablist', { name: 'How to enter the arguments' })).toBeNull();
     expect(screen.getByText(/uses oneOf, which a form cannot show/)).toBeTruthy();
   });
 

@@ -15,6 +15,8 @@ import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import * as Theme from '../../wailsjs/go/app/ThemeService';
 import * as Import from '../../wailsjs/go/app/ImportService';
+import * as Resources from '../../wailsjs/go/app/ResourcesService';
+import * as Prompts from '../../wailsjs/go/app/PromptsService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, importcfg, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
 import {
@@ -23,8 +25,11 @@ import {
   EventLog,
   EventPolicies,
   EventProgress,
+  EventPrompts,
   EventProviders,
   EventQuestions,
+  EventResources,
+  EventResourceUpdated,
   EventServers,
   EventTheme,
   EventTools,
@@ -73,6 +78,30 @@ export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structu
   /** Set when the arguments did not pass: then the tool was not called. */
   argumentErrors: MessageErrors;
 };
+/** A server's resources and templates (app.ResourceListView); every string in it is server text. */
+export type ResourceListView = Omit<Data<app.ResourceListView>, 'resources' | 'templates'> & {
+  resources: ResourceView[];
+  templates: TemplateView[];
+};
+export type ResourceView = Data<app.ResourceView>;
+/** A resource template; problem says why it cannot be filled (then variables is empty). */
+export type TemplateView = Omit<Data<app.TemplateView>, 'problem'> & { problem?: Message };
+/** One item of a read: kind text/json (a page of it), image (dataUrl) or binary (offered for saving). */
+export type ResourceContentView = Omit<Data<app.ResourceContentView>, 'note' | 'kind'> & {
+  kind: 'text' | 'json' | 'image' | 'binary';
+  note?: Message;
+};
+/** One read of a resource, ready to show. */
+export type ResourceReadView = Omit<Data<app.ResourceReadView>, 'contents'> & { contents: ResourceContentView[] };
+/** What a server suggests for a template variable or a prompt argument; offered is false when it suggests nothing at all. */
+export type CompletionView = Data<app.CompletionView>;
+export type PromptArgumentView = Data<app.PromptArgumentView>;
+export type PromptView = Omit<Data<app.PromptView>, 'arguments'> & { arguments: PromptArgumentView[] };
+/** One message a prompt produces: who says it, and its content as a tool result's content is shown. */
+export type PromptMessageView = { role: string; content: ContentView };
+export type PromptResultView = { description: string; messages: PromptMessageView[] };
+/** A subscribed resource that changed (app.ResourceUpdate). */
+export type ResourceUpdate = { serverId: string; uri: string };
 export type AppInfo = Data<app.AppInfo>;
 /** The language setting: the person's choice ('' for the system's), Go's language now, and the system's as Go reads it. */
 export type LanguageView = { choice: string; language: string; system: string };
@@ -408,6 +437,74 @@ export function cancelCall(callID: string): Promise<void> {
   return call(() => Tools.Cancel(callID));
 }
 
+// --- Resources and prompts (Tools pane) ---------------------------------------
+
+/** A connected server's resources and templates, listed now. */
+export async function listResources(serverID: string): Promise<ResourceListView> {
+  return (await call(() => Resources.List(serverID))) as unknown as ResourceListView;
+}
+
+/** Reads a resource on a server (listed, made from a template, or a link in its result); text comes as its first page. */
+export async function readResource(serverID: string, uri: string): Promise<ResourceReadView> {
+  return (await call(() => Resources.Read(serverID, uri))) as unknown as ResourceReadView;
+}
+
+/** The page of a read item's text that starts at offset (a nextOffset Go gave). */
+export async function resourcePage(serverID: string, uri: string, index: number, offset: number): Promise<ResourceContentView> {
+  return (await call(() => Resources.Page(serverID, uri, index, offset))) as unknown as ResourceContentView;
+}
+
+/** Asks where to save a read item and writes it there; the path, or "" when the person cancelled. */
+export function saveResource(serverID: string, uri: string, index: number): Promise<string> {
+  return call(() => Resources.Save(serverID, uri, index));
+}
+
+/** Fills a template's variables: the URI to read, or a sentence saying what is wrong. */
+export function expandTemplate(uriTemplate: string, values: Record<string, string>): Promise<string> {
+  return call(() => Resources.Expand(uriTemplate, values));
+}
+
+/** The server's suggestions for a template variable that start like value. */
+export async function completeTemplate(
+  serverID: string,
+  uriTemplate: string,
+  variable: string,
+  value: string,
+  filled: Record<string, string>,
+): Promise<CompletionView> {
+  return call(() => Resources.Complete(serverID, uriTemplate, variable, value, filled));
+}
+
+/** Asks the server to say when a resource changes (onResourceUpdated). */
+export function subscribeResource(serverID: string, uri: string): Promise<void> {
+  return call(() => Resources.Subscribe(serverID, uri));
+}
+
+export function unsubscribeResource(serverID: string, uri: string): Promise<void> {
+  return call(() => Resources.Unsubscribe(serverID, uri));
+}
+
+/** A connected server's prompts with their arguments. */
+export async function listPrompts(serverID: string): Promise<PromptView[]> {
+  return (await call(() => Prompts.List(serverID))) as unknown as PromptView[];
+}
+
+/** The messages a prompt produces with args; a missing required argument is named before anything is sent. */
+export async function getPrompt(serverID: string, name: string, args: Record<string, string>): Promise<PromptResultView> {
+  return (await call(() => Prompts.Get(serverID, name, args))) as unknown as PromptResultView;
+}
+
+/** The server's suggestions for a prompt argument that start like value. */
+export async function completePrompt(
+  serverID: string,
+  prompt: string,
+  argument: string,
+  value: string,
+  filled: Record<string, string>,
+): Promise<CompletionView> {
+  return call(() => Prompts.Complete(serverID, prompt, argument, value, filled));
+}
+
 // --- Settings pane ------------------------------------------------------------
 
 export async function appInfo(): Promise<AppInfo> {
@@ -725,6 +822,21 @@ export function onProgress(cb: (p: ToolProgress) => void): Unsubscribe {
 /** Calls cb with a server's ID whenever its log gained lines (at most every 250 ms). */
 export function onLogChanged(cb: (serverID: string) => void): Unsubscribe {
   return on(EventLog, (id) => cb(String(id)));
+}
+
+/** Calls cb with a server's ID whenever its resources may have changed. */
+export function onResourcesChanged(cb: (serverID: string) => void): Unsubscribe {
+  return on(EventResources, (id) => cb(String(id)));
+}
+
+/** Calls cb with a server's ID whenever its prompts may have changed. */
+export function onPromptsChanged(cb: (serverID: string) => void): Unsubscribe {
+  return on(EventPrompts, (id) => cb(String(id)));
+}
+
+/** Calls cb when a resource the person subscribed to changed. */
+export function onResourceUpdated(cb: (u: ResourceUpdate) => void): Unsubscribe {
+  return on(EventResourceUpdated, (u) => cb(u as ResourceUpdate));
 }
 
 /** Calls cb with every snapshot of the broker's questions Go publishes. */

@@ -98,6 +98,8 @@ class ToolsStore {
   chosen = $state<Record<string, string>>({});
   /** What is typed in the tool filter. */
   filter = $state('');
+  /** The pane's tab: the server's tools, its resources or its prompts. */
+  tab = $state<'tools' | 'resources' | 'prompts'>('tools');
   /** Each tool's typed arguments, by callKey. */
   drafts = $state<Record<string, ToolDraft>>({});
 
@@ -129,6 +131,7 @@ class ToolsStore {
     this.serverID = '';
     this.chosen = {};
     this.filter = '';
+    this.tab = 'tools';
     this.drafts = {};
     this.loadedFor = {};
     this.timers = {};
