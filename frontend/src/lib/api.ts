@@ -15,6 +15,8 @@ import * as Providers from '../../wailsjs/go/app/ProvidersService';
 import * as Policies from '../../wailsjs/go/app/PoliciesService';
 import * as Theme from '../../wailsjs/go/app/ThemeService';
 import * as Import from '../../wailsjs/go/app/ImportService';
+import * as Prompts from '../../wailsjs/go/app/PromptsService';
+import * as Resources from '../../wailsjs/go/app/ResourcesService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, forms, i18n, importcfg, linkcheck, llm, mcp, store } from '../../wailsjs/go/models';
 import {
@@ -157,9 +159,10 @@ export type StoredToolResult = Omit<Data<store.ToolResult>, 'content'> & { conte
 /** One stored message of a conversation (store.Message): role user, assistant or tool. */
 export type ChatMessage = Omit<
   Data<store.Message>,
-  'providerData' | 'toolCalls' | 'toolResult' | 'usage' | 'createdAt'
+  'providerData' | 'toolCalls' | 'toolResult' | 'usage' | 'createdAt' | 'attachments'
 > & {
   toolCalls?: StoredToolCall[];
+  attachments?: StoredAttachment[];
   toolResult?: StoredToolResult;
   usage?: Data<store.Usage>;
   createdAt: string;
@@ -780,4 +783,71 @@ export function newCallID(): string {
   const c = globalThis.crypto as Crypto | undefined;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
   return `call-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+// --- The chat's prompts and attachments (issue 14): a prompt inserted from
+// the composer's / menu, resources attached to a message.
+
+export type PromptView = Data<app.PromptView>;
+export type PromptArgumentView = Data<app.PromptArgumentView>;
+export type PromptMessageView = { role: string; content: ContentView };
+export type PromptResultView = { description: string; messages: PromptMessageView[] };
+export type CompletionView = Data<app.CompletionView>;
+export type ResourceView = Data<app.ResourceView>;
+export type TemplateView = Omit<Data<app.TemplateView>, 'problem'> & { problem?: Message };
+export type ResourceListView = Omit<Data<app.ResourceListView>, 'templates'> & { templates: TemplateView[] };
+/**
+ * A resource the person attaches to a message (chat.AttachmentRequest): read
+ * on its server when the message is sent, or, with text or image (base64),
+ * the contents a prompt gave.
+ */
+export type AttachmentRequest = { serverId: string; uri: string; name: string; mimeType?: string; text?: string; image?: string };
+/** An attachment as stored with a message; its image arrives as base64. */
+export type StoredAttachment = Omit<Data<store.Attachment>, 'image'> & { image?: string };
+
+/** A connected server's prompts. */
+export function listPrompts(serverID: string): Promise<PromptView[]> {
+  return call(() => Prompts.List(serverID));
+}
+
+/** The messages a prompt produces with these arguments; a missing required one is said before anything is sent. */
+export function getPrompt(serverID: string, name: string, args: Record<string, string>): Promise<PromptResultView> {
+  return call(async () => (await Prompts.Get(serverID, name, args)) as unknown as PromptResultView);
+}
+
+/** The server's suggestions for a prompt's argument. */
+export function completePrompt(
+  serverID: string,
+  prompt: string,
+  argument: string,
+  value: string,
+  filled: Record<string, string>,
+): Promise<CompletionView> {
+  return call(() => Prompts.Complete(serverID, prompt, argument, value, filled));
+}
+
+/** A connected server's resources and templates. */
+export function listResources(serverID: string): Promise<ResourceListView> {
+  return call(async () => (await Resources.List(serverID)) as unknown as ResourceListView);
+}
+
+/** The server's suggestions for a template's variable. */
+export function completeTemplate(
+  serverID: string,
+  uriTemplate: string,
+  variable: string,
+  value: string,
+  filled: Record<string, string>,
+): Promise<CompletionView> {
+  return call(() => Resources.Complete(serverID, uriTemplate, variable, value, filled));
+}
+
+/** The URI a template makes with these values. */
+export function expandTemplate(uriTemplate: string, values: Record<string, string>): Promise<string> {
+  return call(() => Resources.Expand(uriTemplate, values));
+}
+
+/** Sends the person's message with resources attached; events follow as for sendMessage. */
+export function sendWithAttachments(id: string, text: string, attachments: AttachmentRequest[]): Promise<void> {
+  return call(() => Chat.SendWithAttachments(id, text, attachments as never));
 }
