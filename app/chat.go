@@ -274,11 +274,33 @@ var ErrTurnRunning = i18n.Err("chat.error.turnRunning")
 // turn in the background; its events follow as EventChat, ending with
 // ChatDone or ChatFailed once everything is stored.
 func (s *ChatService) Send(conversationID, text string) error {
+	return s.SendWithAttachments(conversationID, text, nil)
+}
+
+// SendWithAttachments is Send with resources the person attached: they are
+// read on their servers first (chat.Runner.ReadAttachments says the
+// bounds), then go to the model with the text and are stored with the
+// message, so that it shows them again. A read that fails is said in a
+// sentence and nothing is sent. With attachments the text may be empty.
+func (s *ChatService) SendWithAttachments(conversationID, text string, attachments []chat.AttachmentRequest) error {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && len(attachments) == 0 {
 		return i18n.Err("chat.error.empty")
 	}
-	return s.start(conversationID, text)
+	if s.isRunning(conversationID) {
+		return ErrTurnRunning // before reading anything
+	}
+	atts, err := s.runner.ReadAttachments(context.Background(), attachments)
+	if err != nil {
+		return err
+	}
+	return s.start(conversationID, text, atts)
+}
+
+func (s *ChatService) isRunning(conversationID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running[conversationID] != nil
 }
 
 // Retry answers the person's last message again after a turn failed (the
@@ -294,12 +316,13 @@ func (s *ChatService) Retry(conversationID string) error {
 	if len(msgs) == 0 || msgs[len(msgs)-1].Error == "" {
 		return i18n.Err("chat.error.nothingToRetry")
 	}
-	return s.start(conversationID, "")
+	return s.start(conversationID, "", nil)
 }
 
-// start runs a turn of the conversation: with the person's text, or, when
-// text is empty, again on the stored conversation (Retry).
-func (s *ChatService) start(conversationID, text string) error {
+// start runs a turn of the conversation: with the person's text and
+// attachments, or, when both are empty, again on the stored conversation
+// (Retry).
+func (s *ChatService) start(conversationID, text string, attachments []store.Attachment) error {
 	// Under the lock, so that the turn reads the settings UpdateConversation
 	// saved last, and DropOldToolResults does not drop under its feet.
 	s.mu.Lock()
@@ -321,7 +344,7 @@ func (s *ChatService) start(conversationID, text string) error {
 	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
 		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored, conv.ProviderID),
-		Text: text, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
+		Text: text, Attachments: attachments, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
 	if turn.Model == "" {
 		turn.Model = record.Model
 	}
@@ -334,6 +357,8 @@ func (s *ChatService) start(conversationID, text string) error {
 	s.wg.Add(1)
 	if conv.Title == "" && text != "" {
 		_, _ = s.core.Store.RenameConversation(conv.ID, titleFrom(text))
+	} else if conv.Title == "" && len(attachments) > 0 {
+		_, _ = s.core.Store.RenameConversation(conv.ID, titleFrom(attachments[0].Name))
 	}
 	go s.run(ctx, cancel, turn, conv.ProviderID)
 	return nil
@@ -356,6 +381,9 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
 	})
 	msgs := toStore(res, providerID, turn.Model)
+	if len(turn.Attachments) > 0 && len(msgs) > 0 && msgs[0].Role == store.RoleUser {
+		msgs[0].Attachments = turn.Attachments
+	}
 	if err != nil {
 		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong),
 			ProviderID: providerID, Model: turn.Model})
@@ -577,6 +605,9 @@ func toLLM(msgs []store.Message, providerID string) []llm.Message {
 			continue
 		}
 		lm := llm.Message{Role: llm.Role(m.Role), Text: m.Text, Reasoning: m.Reasoning}
+		if m.Role == store.RoleUser {
+			lm.Parts = chat.AttachmentParts(m.Attachments)
+		}
 		if len(m.ProviderData) > 0 && (m.ProviderID == "" || m.ProviderID == providerID) {
 			_ = json.Unmarshal(m.ProviderData, &lm.Thinking)
 		}

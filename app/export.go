@@ -79,6 +79,12 @@ func ConversationMarkdown(t Transcript) string {
 		case store.RoleUser:
 			modelSpeaking = false
 			fmt.Fprintf(&b, "\n### You\n\n%s\n", safeMarkdown(m.Text))
+			for _, a := range m.Attachments {
+				fmt.Fprintf(&b, "\n- **Attached:** %s from %s, %s", plainText(a.Name), plainText(a.ServerName), inlineCode(a.URI))
+			}
+			if len(m.Attachments) > 0 {
+				b.WriteString("\n")
+			}
 		case store.RoleSystem:
 			modelSpeaking = false
 			fmt.Fprintf(&b, "\n### System\n\n%s", fenced(m.Text, "text"))

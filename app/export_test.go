@@ -93,6 +93,13 @@ func TestConversationMarkdown(t *testing.T) {
 				"Result (dropped to save room in the model's context; the model no longer sees it):",
 				"<details>\n<summary>Reasoning</summary>"},
 			map[string]int{"h1": 1, "h2": 2, "h3": 4, "details": 1, "strong": 5}},
+		{"attachments are listed under the person's message, their names as text",
+			func(tr *Transcript) {
+				tr.Messages[0].Attachments = []store.Attachment{{ServerName: "Weather desk", URI: "weather://beijing", Name: "<img src=x onerror=alert(1)> **Beijing**", Text: "晴"}}
+			},
+			[]string{"Attached:", "&lt;img src=x onerror=alert(1)&gt; **Beijing** from Weather desk, <code>weather://beijing</code>"},
+			[]string{"- **Attached:** "},
+			map[string]int{"img": 0, "h3": 4, "strong": 6}},
 		{"a result with ``` inside stays inside its block",
 			func(tr *Transcript) {
 				tr.Messages[4].ToolResult.Content, _ = json.Marshal("```\n# Injected\n````\n<script>alert(1)</script>")

@@ -404,6 +404,7 @@ func joinQuirks(a, b llm.Quirks) llm.Quirks {
 		EchoReasoning:       a.EchoReasoning || b.EchoReasoning,
 		ToolStream:          a.ToolStream || b.ToolStream,
 		MaxCompletionTokens: a.MaxCompletionTokens || b.MaxCompletionTokens,
+		Images:              a.Images || b.Images,
 	}
 }
 

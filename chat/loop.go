@@ -70,6 +70,10 @@ type Turn struct {
 	// them): the model answers again, for a retry, and no message of the
 	// person is added.
 	Text string
+	// Attachments are the resources the person attached to Text (read with
+	// ReadAttachments); they go to the model after it, as AttachmentParts.
+	// With attachments, Text may be empty.
+	Attachments []store.Attachment
 	// AllowedHere are the tools allowed for the rest of this conversation,
 	// as AllowedKey gives them.
 	AllowedHere map[string]bool
@@ -155,8 +159,8 @@ type Event struct {
 // the provider's (llm.Error), ErrTooManyRounds, or ctx's.
 func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, error) {
 	res := Result{Calls: map[string]Call{}}
-	if turn.Text != "" {
-		res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text})
+	if turn.Text != "" || len(turn.Attachments) > 0 {
+		res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text, Parts: AttachmentParts(turn.Attachments)})
 	}
 	catalog := NewCatalog(r.serverTools(turn.Servers))
 	allowedHere := map[string]bool{}

@@ -3,6 +3,7 @@ package llm
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -208,7 +209,7 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 	if err != nil {
 		return anthropic.MessageNewParams{}, err
 	}
-	messages, system := anthropicMessages(req)
+	messages, system := anthropicMessages(req, p.cfg.Quirks.Images)
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(model),
 		MaxTokens: int64(cmp.Or(req.MaxTokens, DefaultAnthropicMaxTokens)),
@@ -240,7 +241,10 @@ func (p *anthropicProvider) params(req Request) (anthropic.MessageNewParams, err
 // call and its result; and when the request offers no tools, earlier calls
 // and results go as text, since Anthropic refuses tool blocks in a request
 // without tools.
-func anthropicMessages(req Request) ([]anthropic.MessageParam, string) {
+//
+// The parts the person attached follow their text as blocks of their own;
+// images as image blocks when images is set, else as their sentence.
+func anthropicMessages(req Request, images bool) ([]anthropic.MessageParam, string) {
 	system := []string{}
 	if req.System != "" {
 		system = append(system, req.System)
@@ -261,6 +265,13 @@ func anthropicMessages(req Request) ([]anthropic.MessageParam, string) {
 		case RoleUser:
 			if m.Text != "" {
 				user = append(user, anthropic.NewTextBlock(m.Text))
+			}
+			for _, part := range m.Parts {
+				if len(part.Image) > 0 && images {
+					user = append(user, anthropic.NewImageBlockBase64(part.MimeType, base64.StdEncoding.EncodeToString(part.Image)))
+				} else if part.Text != "" {
+					user = append(user, anthropic.NewTextBlock(part.Text))
+				}
 			}
 		case RoleTool:
 			if asText {

@@ -41,6 +41,22 @@ type Message struct {
 	// call the person denied). Anthropic receives it as is_error; for OpenAI
 	// the text has to say so.
 	IsError bool `json:"isError,omitempty"`
+	// Parts follow a user message's Text: the contents of the resources the
+	// person attached to it, in their order.
+	Parts []Part `json:"parts,omitempty"`
+}
+
+// A Part is one more piece of a person's message after its Text: a text,
+// or an image. An image part carries a Text too: what a provider that does
+// not read images (Quirks.Images unset) receives in its place, a sentence
+// saying that an image was left out.
+type Part struct {
+	// Text is the part's text (for an image, what stands in for it).
+	Text string `json:"text,omitempty"`
+	// Image is an image's bytes: PNG, JPEG, GIF or WebP, as MimeType says.
+	Image []byte `json:"image,omitempty"`
+	// MimeType is the image's type ("image/png").
+	MimeType string `json:"mimeType,omitempty"`
 }
 
 // A ThinkingBlock is one Anthropic thinking block: its text and signature,

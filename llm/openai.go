@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -326,7 +327,7 @@ func (p *openAIProvider) messages(req Request) []openai.ChatCompletionMessagePar
 		case RoleSystem:
 			out = append(out, openai.SystemMessage(m.Text))
 		case RoleUser:
-			out = append(out, openai.UserMessage(m.Text))
+			out = append(out, p.userMessage(m))
 		case RoleTool:
 			out = append(out, openai.ToolMessage(m.Text, m.ToolCallID))
 		case RoleAssistant:
@@ -356,6 +357,27 @@ func (p *openAIProvider) messages(req Request) []openai.ChatCompletionMessagePar
 		}
 	}
 	return out
+}
+
+// userMessage is the person's message: its text alone, or, with attached
+// parts, content parts (images as data: URLs with Quirks.Images).
+func (p *openAIProvider) userMessage(m Message) openai.ChatCompletionMessageParamUnion {
+	if len(m.Parts) == 0 {
+		return openai.UserMessage(m.Text)
+	}
+	var parts []openai.ChatCompletionContentPartUnionParam
+	if m.Text != "" {
+		parts = append(parts, openai.TextContentPart(m.Text))
+	}
+	for _, part := range m.Parts {
+		if len(part.Image) > 0 && p.cfg.Quirks.Images {
+			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
+				URL: "data:" + part.MimeType + ";base64," + base64.StdEncoding.EncodeToString(part.Image)}))
+		} else if part.Text != "" {
+			parts = append(parts, openai.TextContentPart(part.Text))
+		}
+	}
+	return openai.UserMessage(parts)
 }
 
 func (p *openAIProvider) tools(tools []Tool) ([]openai.ChatCompletionToolUnionParam, error) {

@@ -45,10 +45,12 @@ var presets = []Preset{
 	{ID: "glm", Name: "Zhipu GLM", Kind: KindOpenAI, BaseURL: "https://open.bigmodel.cn/api/paas/v4/", NeedsKey: true,
 		Quirks: Quirks{ToolStream: true}},
 	{ID: "siliconflow", Name: "SiliconFlow", Kind: KindOpenAI, BaseURL: "https://api.siliconflow.cn/v1", NeedsKey: true},
-	// OpenAI's reasoning models refuse max_tokens.
+	// OpenAI's reasoning models refuse max_tokens. Its current models and
+	// Anthropic's read images.
 	{ID: "openai", Name: "OpenAI", Kind: KindOpenAI, BaseURL: "https://api.openai.com/v1", NeedsKey: true,
-		Quirks: Quirks{MaxCompletionTokens: true}},
-	{ID: "anthropic", Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", NeedsKey: true},
+		Quirks: Quirks{MaxCompletionTokens: true, Images: true}},
+	{ID: "anthropic", Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", NeedsKey: true,
+		Quirks: Quirks{Images: true}},
 }
 
 // Presets returns the known providers, local servers first. The slice is a

@@ -57,6 +57,11 @@ type Quirks struct {
 	// instead of max_tokens (OpenAI's reasoning models refuse the latter;
 	// many compatible servers know only the latter).
 	MaxCompletionTokens bool `json:"maxCompletionTokens,omitempty"`
+	// Images sends the image parts of the person's messages (Part.Image)
+	// as images, for providers whose models read them; without it each
+	// image goes as its Part.Text, a sentence saying it was left out,
+	// since a model that reads no images refuses the whole request.
+	Images bool `json:"images,omitempty"`
 }
 
 // Config says how to reach one provider. Its String, GoString and LogValue

@@ -736,6 +736,10 @@ func cuttables(m *Message) []*cuttable {
 		call := &m.ToolCalls[i]
 		parts = append(parts, raw(fmt.Sprintf("The arguments of tool call %q were", call.ID), &call.Arguments))
 	}
+	for i := range m.Attachments {
+		a := &m.Attachments[i]
+		parts = append(parts, text(fmt.Sprintf("The attached %q was", a.Name), &a.Text))
+	}
 	return parts
 }
 

@@ -387,11 +387,35 @@ type Message struct {
 	// the model gets a short placeholder in its place, since providers
 	// refuse a tool call without a result.
 	Dropped bool `json:"dropped,omitempty"`
+	// Attachments are the resources the person attached to a user message,
+	// with what the model received of each.
+	Attachments []Attachment `json:"attachments,omitempty"`
 	// Truncated says, in sentences, what the store cut to keep the message
 	// within MaxMessageBytes; empty when nothing was cut. Whoever shows or
 	// sends the message should show or send this too.
 	Truncated string    `json:"truncated,omitempty"`
 	CreatedAt time.Time `json:"createdAt"` // set by AppendMessages
+}
+
+// Attachment is one resource the person attached to a message: which one
+// it was, as the message shows it again, and what the model received of
+// it. Every string but ServerID is untrusted server text.
+type Attachment struct {
+	ServerID string `json:"serverId"` // Server.ID
+	// ServerName is the server's name when the resource was attached.
+	ServerName string `json:"serverName"`
+	URI        string `json:"uri"`
+	Name       string `json:"name"`
+	MimeType   string `json:"mimeType,omitempty"`
+	// Size is the size in bytes of the contents the server sent.
+	Size int `json:"size"`
+	// Text is what the model received as text: the contents (perhaps cut,
+	// saying so), or a sentence standing for an image or what could not
+	// be sent. The store may cut it further (see Message.Truncated).
+	Text string `json:"text,omitempty"`
+	// Image is an image's bytes (PNG, JPEG, GIF or WebP, as MimeType
+	// says), sent as an image to providers whose models read images.
+	Image []byte `json:"image,omitempty"`
 }
 
 // ToolCall is one tool call a model asked for.

@@ -186,9 +186,10 @@ export type StoredToolResult = Omit<Data<store.ToolResult>, 'content'> & { conte
 /** One stored message of a conversation (store.Message): role user, assistant or tool. */
 export type ChatMessage = Omit<
   Data<store.Message>,
-  'providerData' | 'toolCalls' | 'toolResult' | 'usage' | 'createdAt'
+  'providerData' | 'toolCalls' | 'toolResult' | 'usage' | 'createdAt' | 'attachments'
 > & {
   toolCalls?: StoredToolCall[];
+  attachments?: StoredAttachment[];
   toolResult?: StoredToolResult;
   usage?: Data<store.Usage>;
   createdAt: string;
@@ -892,4 +893,22 @@ export function newCallID(): string {
   const c = globalThis.crypto as Crypto | undefined;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
   return `call-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+// --- The chat's prompts and attachments (issue 14): a prompt inserted from
+// the composer's / menu (listPrompts, getPrompt, completePrompt above),
+// resources attached to a message.
+
+/**
+ * A resource the person attaches to a message (chat.AttachmentRequest): read
+ * on its server when the message is sent, or, with text or image (base64),
+ * the contents a prompt gave.
+ */
+export type AttachmentRequest = { serverId: string; uri: string; name: string; mimeType?: string; text?: string; image?: string };
+/** An attachment as stored with a message; its image arrives as base64. */
+export type StoredAttachment = Omit<Data<store.Attachment>, 'image'> & { image?: string };
+
+/** Sends the person's message with resources attached; events follow as for sendMessage. */
+export function sendWithAttachments(id: string, text: string, attachments: AttachmentRequest[]): Promise<void> {
+  return call(() => Chat.SendWithAttachments(id, text, attachments as never));
 }

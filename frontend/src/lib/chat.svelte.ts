@@ -9,7 +9,7 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import type { ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
+import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
 
 /** One model request of a running turn: its text, its reasoning, its tool calls. */
 export interface LiveRound {
@@ -22,6 +22,8 @@ export interface LiveRound {
 export interface LiveTurn {
   /** What the person sent. */
   userText: string;
+  /** The resources attached to it. */
+  attachments?: AttachmentRequest[];
   rounds: LiveRound[];
   usage: { input: number; output: number } | null;
 }
@@ -140,12 +142,13 @@ class ChatStore {
   }
 
   /**
-   * Sends text in the chosen conversation, starting one with providerID
-   * first when none is chosen. Returns whether it was sent.
+   * Sends text, with any attachments, in the chosen conversation, starting
+   * one with providerID first when none is chosen. Returns whether it was
+   * sent.
    */
-  async send(text: string, providerID: string): Promise<boolean> {
+  async send(text: string, providerID: string, attachments: AttachmentRequest[] = []): Promise<boolean> {
     const t = text.trim();
-    if (!t) return false;
+    if (!t && attachments.length === 0) return false;
     this.error = '';
     try {
       let id = this.selected;
@@ -157,9 +160,10 @@ class ChatStore {
       }
       delete this.failures[id];
       this.ended.delete(id);
-      this.live[id] = { userText: t, rounds: [newRound()], usage: null };
+      this.live[id] = { userText: t, attachments, rounds: [newRound()], usage: null };
       try {
-        await api.sendMessage(id, t);
+        if (attachments.length > 0) await api.sendWithAttachments(id, t, attachments);
+        else await api.sendMessage(id, t);
       } catch (e) {
         delete this.live[id];
         throw e;

@@ -90,6 +90,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     renameConversation: vi.fn(async () => {}),
     deleteConversation: vi.fn(async () => {}),
     sendMessage: vi.fn(async () => {}),
+    sendWithAttachments: vi.fn(async () => {}),
     stopTurn: vi.fn(async () => {}),
     updateConversation: vi.fn(),
     dropOldToolResults: vi.fn(async () => 1),

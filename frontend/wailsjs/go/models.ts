@@ -1392,6 +1392,33 @@ export namespace app {
 
 }
 
+export namespace chat {
+	
+	export class AttachmentRequest {
+	    serverId: string;
+	    uri: string;
+	    name: string;
+	    mimeType?: string;
+	    text?: string;
+	    image?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AttachmentRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.text = source["text"];
+	        this.image = source["image"];
+	    }
+	}
+
+}
+
 export namespace forms {
 	
 	export class Option {
@@ -1775,6 +1802,7 @@ export namespace llm {
 	    echoReasoning?: boolean;
 	    toolStream?: boolean;
 	    maxCompletionTokens?: boolean;
+	    images?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Quirks(source);
@@ -1785,6 +1813,7 @@ export namespace llm {
 	        this.echoReasoning = source["echoReasoning"];
 	        this.toolStream = source["toolStream"];
 	        this.maxCompletionTokens = source["maxCompletionTokens"];
+	        this.images = source["images"];
 	    }
 	}
 
@@ -2046,6 +2075,32 @@ export namespace mcp {
 
 export namespace store {
 	
+	export class Attachment {
+	    serverId: string;
+	    serverName: string;
+	    uri: string;
+	    name: string;
+	    mimeType?: string;
+	    size: number;
+	    text?: string;
+	    image?: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.size = source["size"];
+	        this.text = source["text"];
+	        this.image = source["image"];
+	    }
+	}
 	export class ToolKey {
 	    serverId: string;
 	    tool: string;
@@ -2174,6 +2229,7 @@ export namespace store {
 	    error?: string;
 	    contextTooLong?: boolean;
 	    dropped?: boolean;
+	    attachments?: Attachment[];
 	    truncated?: string;
 	    // Go type: time
 	    createdAt: any;
@@ -2199,6 +2255,7 @@ export namespace store {
 	        this.error = source["error"];
 	        this.contextTooLong = source["contextTooLong"];
 	        this.dropped = source["dropped"];
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.truncated = source["truncated"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	    }

@@ -54,6 +54,10 @@ export function Send(arg1, arg2) {
   return window['go']['app']['ChatService']['Send'](arg1, arg2);
 }
 
+export function SendWithAttachments(arg1, arg2, arg3) {
+  return window['go']['app']['ChatService']['SendWithAttachments'](arg1, arg2, arg3);
+}
+
 export function Stop(arg1) {
   return window['go']['app']['ChatService']['Stop'](arg1);
 }
