@@ -10,7 +10,7 @@ import * as api from '../lib/api';
 import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../lib/api';
 import { chat } from '../lib/chat.svelte';
 import { servers } from '../lib/servers.svelte';
-import { server } from '../test/fixtures';
+import { server, tool } from '../test/fixtures';
 import ChatPane from './ChatPane.svelte';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
@@ -103,6 +103,23 @@ describe('Conversation settings', () => {
     expect(mocked.updateConversation).toHaveBeenCalledWith('c1', 'p2', 'deepseek-reasoner', '用中文回答。', ['s1']);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('DeepSeek · deepseek-reasoner')).toBeTruthy();
+  });
+
+  it('tools that can only run as MCP tasks are named as not offered to the model, for the servers chosen', async () => {
+    mocked.listTools.mockImplementation(async (id: string) =>
+      id === 's1' ? [tool('forecast'), tool('simulate-research-query', { needsTask: true })] : [],
+    );
+    const user = userEvent.setup();
+    await openConversation();
+    await user.click(screen.getByRole('button', { name: 'Conversation settings' }));
+    const dialog = screen.getByRole('dialog', { name: 'Conversation settings' });
+    expect(
+      await within(dialog).findByText(
+        'Not offered to the model, because they can only run as MCP tasks, which Gatehouse does not support yet: simulate-research-query (Weather desk).',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByText(/forecast/)).toBeNull();
+    expect(mocked.listTools).not.toHaveBeenCalledWith('s2'); // turned off: nothing to offer anyway
   });
 
   it('a model the endpoint does not list can still be typed, and a refusal from Go stays in the dialog', async () => {
