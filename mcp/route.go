@@ -33,8 +33,11 @@ type route struct {
 	present Presenter
 	opened  func(*Question)
 	current *pending // the question the terminal shows, if any
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// dropOnRelease cancels the route's questions on release instead of
+	// giving them to the window (RouteMatching).
+	dropOnRelease bool
+	ctx           context.Context
+	cancel        context.CancelFunc
 }
 
 // Route has present show the form and URL requests serverID asks from now
@@ -46,25 +49,31 @@ type route struct {
 // present, once the broker waits for it: WaitCompleted then finds it, and
 // says how it ended even after release.
 func (b *Broker) Route(serverID string, present Presenter, opened func(*Question)) (release func()) {
-	return b.RouteMatching(func(q *Question) bool {
+	return b.route(&route{match: func(q *Question) bool {
 		return q.Server.ID == serverID && (q.Kind == KindForm || q.Kind == KindURL)
-	}, present, opened)
+	}, present: present, opened: opened})
 }
 
 // RouteMatching is Route for the questions match takes, of any kind and
 // server: a sign-in consent, a model's tool call. match is called with the
 // broker's lock held, once per question as it is asked; it must be quick
-// and must not call the broker.
+// and must not call the broker. On release, the route's questions still
+// unanswered are cancelled: they belong to what the terminal started (its
+// sign-in, its chat turn), which nobody in the window is waiting for.
 func (b *Broker) RouteMatching(match func(*Question) bool, present Presenter, opened func(*Question)) (release func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &route{match: match, present: present, opened: opened, ctx: ctx, cancel: cancel}
+	return b.route(&route{match: match, present: present, opened: opened, dropOnRelease: true})
+}
+
+func (b *Broker) route(r *route) (release func()) {
+	r.ctx, r.cancel = context.WithCancel(context.Background())
 	b.mu.Lock()
 	b.routes = append(b.routes, r)
 	b.mu.Unlock()
 	return func() { b.release(r) }
 }
 
-// release ends r: its questions go back to the window.
+// release ends r: its questions go back to the window, or are cancelled
+// (r.dropOnRelease).
 func (b *Broker) release(r *route) {
 	b.mu.Lock()
 	i := slices.Index(b.routes, r)
@@ -74,6 +83,7 @@ func (b *Broker) release(r *route) {
 	}
 	b.routes = slices.Delete(b.routes, i, i+1)
 	r.cancel()
+	var dropped []string
 	if pd := r.current; pd != nil {
 		r.current, pd.shownAt = nil, time.Time{}
 		if q := b.servers[pd.q.Server.ID]; q != nil {
@@ -82,10 +92,21 @@ func (b *Broker) release(r *route) {
 	}
 	for _, q := range b.servers {
 		for _, pd := range q.waiting {
-			if pd.route == r {
+			switch {
+			case pd.route != r:
+			case r.dropOnRelease: // shown nowhere until cancelled below
+				dropped = append(dropped, pd.q.ID)
+			default:
 				pd.route = nil
 			}
 		}
+	}
+	if len(dropped) > 0 {
+		b.mu.Unlock()
+		for _, id := range dropped {
+			_ = b.finish(id, Response{Action: ActionCancel, detail: "the command that asked it ended first"}, false)
+		}
+		b.mu.Lock()
 	}
 	b.dispatchLocked()
 	b.mu.Unlock()

@@ -164,3 +164,42 @@ func TestBroker_RouteMatching(t *testing.T) {
 		t.Errorf("the window showed %d questions, the terminal %d", window.shownCount(), terminal.shownCount())
 	}
 }
+
+// TestBroker_RouteMatchingReleasedCancels: when the command that started a
+// sign-in ends with its consent unanswered, the consent is cancelled, not
+// moved to the window where nobody waits for it.
+func TestBroker_RouteMatchingReleasedCancels(t *testing.T) {
+	window := newScripted(func(q *Question) (Response, bool) { return Response{Action: ActionAccept}, true })
+	f := newBrokerFixture(t, window, BrokerOptions{})
+	terminal := newScripted(nil) // never answers
+	release := f.broker.RouteMatching(func(q *Question) bool { return q.Kind == KindSignIn }, terminal.Present, nil)
+	link, err := linkcheck.Check("https://auth.example.com/authorize?state=s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		ok  bool
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		ok, err := f.broker.SignIn(context.Background(), f.a, link)
+		got <- answer{ok, err}
+	}()
+	<-terminal.onShow
+	release()
+	select {
+	case a := <-got:
+		if a.ok || a.err != nil {
+			t.Errorf("the sign-in went on: %v, %v", a.ok, a.err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the consent was not cancelled")
+	}
+	if window.shownCount() != 0 {
+		t.Error("the window was shown the terminal's consent")
+	}
+	if h := f.history(t); len(h) != 1 || h[0].Outcome != store.OutcomeCancelled {
+		t.Errorf("history = %+v", h)
+	}
+}
