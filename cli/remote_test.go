@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/llm/llmtest"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -20,12 +22,22 @@ import (
 // reached the window instead of the terminal would show as "cancel".
 func runningApp(t *testing.T) (dir string, core *app.Core) {
 	t.Helper()
+	return runningAppWindow(t, nil)
+}
+
+// runningAppWindow is runningApp whose window hears the app's events
+// (window may be nil), set as the window sets it: before servers connect.
+func runningAppWindow(t *testing.T, window app.Emitter) (dir string, core *app.Core) {
+	t.Helper()
 	dir = t.TempDir()
 	core, err := app.OpenCore(app.CoreOptions{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
+	if window != nil {
+		core.SetEmitter(window)
+	}
 	if err := core.ConnectAll(); err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +54,26 @@ func runningApp(t *testing.T) (dir string, core *app.Core) {
 func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
 	standInBrowser(t) // no step opens the real one
-	withApp, core := runningApp(t)
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
 	without := t.TempDir()
+	// The stand-in model (no model runs on these machines) answers each chat
+	// step twice, without the app and then with it: its turns come in pairs.
+	callEcho := llmtest.Turn{Text: []string{"Let me echo."}, ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "echo", Arguments: []string{`{"message":`, `"来自聊天"}`}}}}
+	callAskCity := llmtest.Turn{ToolCalls: []llmtest.ToolCall{{ID: "c2", Name: "ask_city", Arguments: []string{`{}`}}}}
+	var turns []llmtest.Turn
+	for _, step := range [][]llmtest.Turn{
+		{{Text: []string{"里斯本五月", "很暖和。"}}},
+		{callEcho, {Text: []string{"The server said ", "来自聊天", "."}}},
+		{callEcho, {Text: []string{"OK, I won't."}}},
+		{callEcho, {Text: []string{"Echoed."}}},
+		{callAskCity, {Text: []string{"You chose a city."}}},
+		{{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}},
+	} {
+		turns = append(turns, step...)
+		turns = append(turns, step...)
+	}
+	stand := llmtest.NewOpenAI(t, llmtest.Script{Turns: turns})
 	importFile := filepath.Join(t.TempDir(), "claude_desktop_config.json")
 	if err := os.WriteFile(importFile, []byte(`{"mcpServers": {
 		"files": {"command": "true", "args": ["--root", "/tmp"], "env": {"API_TOKEN": "secret-1"}},
@@ -116,6 +146,16 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"providers test: no such provider", "", []string{"providers", "test", "Nope"}, 0},
 		{"providers remove: no such provider", "", []string{"providers", "remove", "Nope"}, 0},
 		{"providers remove", "", []string{"providers", "remove", "LOCAL"}, 0},
+		{"chat list: none yet", "", []string{"chat", "list"}, 0},
+		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
+		{"providers add the stand-in model", "", []string{"providers", "add", "Stand-in", "--base-url", stand.URL, "--model", "m"}, 0},
+		{"chat: no such provider", "", []string{"chat", "--provider", "Nope", "hello"}, 0},
+		{"chat: the model's text streams", "", []string{"chat", "--provider", "Stand-in", "五月的里斯本怎么样？"}, 0},
+		{"chat: a tool call allowed from a script", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["allow"]`), "Please echo"}, 0},
+		{"chat: a tool call denied from a script", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["deny"]`), "Please echo"}, 0},
+		{"chat: a tool call allowed at the prompt", "o\n", []string{"chat", "--provider", "Stand-in", "Please echo"}, 0},
+		{"chat: the server's form during the model's call", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["allow", {"city":"Oslo"}]`), "Which city?"}, 0},
+		{"chat: the provider fails", "", []string{"chat", "--provider", "Stand-in", "hello"}, 0},
 		{"policies", "", []string{"policies"}, 0},
 		{"policies set", "", []string{"policies", "set", "demo server", "allow"}, 0},
 		{"policies set for one tool", "", []string{"policies", "set", "Demo server", "--tool", "echo", "deny"}, 0},
@@ -123,14 +163,15 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"policies trust", "", []string{"policies", "trust", "Demo server", "on"}, 0},
 		{"policies of one server", "", []string{"policies", "Demo server"}, 0},
 		{"policies of no such server", "", []string{"policies", "Nope"}, 0},
-		{"chat list: none yet", "", []string{"chat", "list"}, 0},
-		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
 		{"import: the preview only", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
 		{"import: not confirmed off a terminal", "", []string{"servers", "import", importFile}, 0},
 		{"import: confirmed", "", []string{"servers", "import", importFile, "--yes"}, 0},
 		{"import: again, the names exist", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
 		{"import: a file in no format", "", []string{"servers", "import", answersFile(t, `{"hello":1}`), "--yes"}, 0},
 		{"list after importing", "", []string{"servers", "list"}, 0},
+		{"signin: a local server does not sign in", "", []string{"servers", "signin", "Demo server"}, 0},
+		{"signin: no such server", "", []string{"servers", "signin", "Nope"}, 0},
+		{"signin: a server turned off", "", []string{"servers", "signin", "Trusted"}, 0},
 		{"signout: a local server does not sign in", "", []string{"servers", "signout", "Demo server"}, 0},
 		{"signout", "", []string{"servers", "signout", "Docs"}, 0},
 		{"resources", "", []string{"resources", "Demo server"}, 0},
@@ -173,6 +214,43 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	if err != nil || len(hist) < 10 {
 		t.Errorf("the app's history has %d entries (%v)", len(hist), err)
 	}
+	// The chat turns ran in the app: its store has their conversations, and
+	// the window heard each turn as it ran and when it ended.
+	convs, err := core.Store.Conversations(store.ConversationFilter{})
+	if err != nil || len(convs) != 6 {
+		t.Errorf("the app has %d conversations (%v)", len(convs), err)
+	}
+	if ended := window.chatEnded(); len(ended) != 6 {
+		t.Errorf("the window heard %d turns end", len(ended))
+	}
+}
+
+// windowEvents records what the app tells its window.
+type windowEvents struct {
+	mu     sync.Mutex
+	events []app.ChatEvent
+}
+
+// Emit implements app.Emitter.
+func (w *windowEvents) Emit(name string, data any) {
+	if ev, ok := data.(app.ChatEvent); ok && name == app.EventChat {
+		w.mu.Lock()
+		w.events = append(w.events, ev)
+		w.mu.Unlock()
+	}
+}
+
+// chatEnded returns the conversations whose turn the window saw end.
+func (w *windowEvents) chatEnded() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var ids []string
+	for _, ev := range w.events {
+		if ev.Kind == app.ChatDone || ev.Kind == app.ChatFailed {
+			ids = append(ids, ev.ConversationID)
+		}
+	}
+	return ids
 }
 
 // demoPage hides what changes from run to run in the address of a demo
@@ -291,29 +369,6 @@ func (l *liveBuffer) waitForCount(t *testing.T, s string, n int, done <-chan str
 		case <-deadline:
 			t.Fatalf("the command did not say %q %d times", s, n)
 		}
-	}
-}
-
-// TestCLI_NotServedYetSaysSo: the commands the running app does not do yet
-// say what to do instead, never that Gatehouse is already running.
-func TestCLI_NotServedYetSaysSo(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
-	dir, _ := runningApp(t)
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"a chat turn", []string{"chat", "hello"}, "gatehouse: a chat turn from the command line needs the Gatehouse window closed for now"},
-		{"a sign-in", []string{"servers", "signin", "Docs"}, "gatehouse: while the Gatehouse window is open, sign in to Docs there"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := gh(t, dir, tc.args...)
-			if code != exitError || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Contains(errOut, "already running") {
-				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
-			}
-		})
 	}
 }
 
