@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
+	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -227,17 +232,41 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 
 // windowEvents records what the app tells its window.
 type windowEvents struct {
-	mu     sync.Mutex
-	events []app.ChatEvent
+	mu      sync.Mutex
+	events  []app.ChatEvent
+	servers [][]app.ServerView
 }
 
 // Emit implements app.Emitter.
 func (w *windowEvents) Emit(name string, data any) {
-	if ev, ok := data.(app.ChatEvent); ok && name == app.EventChat {
-		w.mu.Lock()
-		w.events = append(w.events, ev)
-		w.mu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch v := data.(type) {
+	case app.ChatEvent:
+		if name == app.EventChat {
+			w.events = append(w.events, v)
+		}
+	case []app.ServerView:
+		if name == app.EventServers {
+			w.servers = append(w.servers, v)
+		}
 	}
+}
+
+// serverState is the state of the named server in the latest server list
+// the window got.
+func (w *windowEvents) serverState(name string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.servers) == 0 {
+		return ""
+	}
+	for _, v := range w.servers[len(w.servers)-1] {
+		if v.Input.Name == name {
+			return v.Status.State
+		}
+	}
+	return ""
 }
 
 // chatEnded returns the conversations whose turn the window saw end.
@@ -402,4 +431,155 @@ func TestCLI_URLTypedThroughTheApp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCLI_SignInThroughTheApp_E33: with the window open, `servers signin`
+// signs in the app's own connection: the consent is asked in the terminal
+// that ran it (the app's broker routes it there and records it), the
+// authorization page opens in the (stand-in) browser only after "o", and
+// the window shows the server connected as soon as the command says so.
+// The terminal says the same as without the app (TestCLI_SignIn_E33),
+// addresses aside: each side has its own authorization server and port.
+func TestCLI_SignInThroughTheApp_E33(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
+	without := t.TempDir()
+	type output struct {
+		code        int
+		out, errOut string
+	}
+	signIn := func(t *testing.T, dir string) output {
+		t.Helper()
+		record := standInBrowser(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		peer, err := oauthtest.Start(ctx, oauthtest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := gh(t, dir, "servers", "add", "Calendar", "--url", peer.URL); code != 0 {
+			t.Fatalf("add: %s", errOut)
+		}
+		if code, _, errOut := gh(t, dir, "call", "Calendar", "whoami"); code == 0 || !strings.Contains(errOut, "needs you to sign in first") {
+			t.Fatalf("call before sign-in: %d %s", code, errOut)
+		}
+		done, run := ghAsync(t, dir, "o\n", "servers", "signin", "Calendar")
+		run.stderr.waitFor(t, "Calendar wants you to sign in", done)
+		authURL := waitBrowser(t, record, done)
+		if !strings.HasPrefix(authURL, peer.Issuer+"/authorize?") {
+			t.Fatalf("browser got %q", authURL)
+		}
+		resp, err := http.Get(authURL) // the browser, back to Gatehouse's loopback address
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		waitRun(t, done)
+		if code, out, errOut := gh(t, dir, "call", "Calendar", "whoami"); code != 0 || !strings.Contains(out, "signed in") {
+			t.Errorf("call after sign-in: %d %q %q", code, out, errOut)
+		}
+		if n := len(browserRuns(t, record)); n != 1 {
+			t.Errorf("the browser ran %d times; want once", n)
+		}
+		return output{run.code, loopbackURLs.ReplaceAllString(run.out, "URL"), loopbackURLs.ReplaceAllString(run.errOut, "URL")}
+	}
+	want := signIn(t, without)
+	got := signIn(t, withApp)
+	if want.code != 0 || !strings.Contains(want.out, "Calendar: signed in.") || got != want {
+		t.Errorf("with the app: %+v\nwithout: %+v", got, want)
+	}
+	if state := window.serverState("Calendar"); state != "connected" {
+		t.Errorf("the window shows Calendar %q", state)
+	}
+	core.Broker.FlushHistory()
+	hist, err := core.Store.History(store.HistoryFilter{ServerID: mustServer(t, core, "Calendar").ID})
+	if err != nil || !slices.ContainsFunc(hist, func(h store.HistoryEntry) bool {
+		return h.Mode == "signin" && h.Outcome == store.OutcomeAccepted
+	}) {
+		t.Errorf("the app's history lacks the accepted sign-in: %+v (%v)", hist, err)
+	}
+}
+
+// loopbackURLs are the addresses of a sign-in test's own servers.
+var loopbackURLs = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+[^\s]*`)
+
+// TestCLI_ChatStoppedThroughTheApp: Ctrl-C during a chat turn the running
+// app runs stops it there, and the terminal ends as without the app: the
+// text so far, the stop said, exit 1. (The stand-in model holds its answer
+// open until it is stopped; no model runs on these machines.)
+func TestCLI_ChatStoppedThroughTheApp(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
+	stand := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: []string{"Thinking"}, Hold: true},
+		{Text: []string{"Thinking"}, Hold: true},
+	}})
+	type output struct {
+		code        int
+		out, errOut string
+	}
+	stopped := func(t *testing.T, dir string) output {
+		t.Helper()
+		if code, _, errOut := gh(t, dir, "providers", "add", "Stand-in", "--base-url", stand.URL, "--model", "m"); code != 0 {
+			t.Fatalf("providers add: %s", errOut)
+		}
+		var out, errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{b: &out}, stderr: &errOut}
+		rest, err := e.globalFlags([]string{"--data-dir", dir, "chat", "--provider", "Stand-in", "think"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, interrupt := context.WithCancel(context.Background()) // what Ctrl-C ends
+		done := make(chan int)
+		go func() { done <- e.run(ctx, rest) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(e.stdout.(*syncBuffer).String(), "Thinking") {
+			if time.Now().After(deadline) {
+				t.Fatal("the model's text did not stream")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		interrupt()
+		select {
+		case code := <-done:
+			return output{code, e.stdout.(*syncBuffer).String(), errOut.String()}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the turn did not stop")
+		}
+		return output{}
+	}
+	want := stopped(t, t.TempDir())
+	got := stopped(t, withApp)
+	if want.code != exitError || want.out != "Thinking\n" || got != want {
+		t.Errorf("with the app: %+v\nwithout: %+v", got, want)
+	}
+	if stand.Answering() != 0 {
+		t.Error("the model still answers")
+	}
+	if ended := window.chatEnded(); len(ended) != 1 {
+		t.Errorf("the window heard %d turns end", len(ended))
+	}
+	if convs, err := core.Store.Conversations(store.ConversationFilter{}); err != nil || len(convs) != 1 {
+		t.Errorf("the app has %d conversations (%v)", len(convs), err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a test reads while the command writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
