@@ -309,7 +309,7 @@ func (c *Commands) SignIn(ctx context.Context, name string) (SignedIn, error) {
 		return SignedIn{}, err
 	}
 	m := c.core.Manager
-	m.Set(srv) // the command line's own core has no session yet; the app's is kept
+	c.manage(srv)
 	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
 	defer cancel()
 	err = m.WaitConnected(wctx, srv.ID)
@@ -424,13 +424,21 @@ func (c *Commands) chatProvider(name string) (string, error) {
 	return s.DefaultProviderID, nil
 }
 
-// connectEnabled hands every server to the manager (the app's keeps its
-// sessions) and waits a while for the enabled ones; notConnected (may be
-// nil) hears each that does not connect.
+// manage hands srv to the manager unless it has it: the command line's
+// own core starts with none, the app's has them all, connected.
+func (c *Commands) manage(srv store.Server) {
+	if _, err := c.core.Manager.Status(srv.ID); errors.Is(err, mcp.ErrUnknownServer) {
+		c.core.Manager.Set(srv)
+	}
+}
+
+// connectEnabled hands every server to the manager (manage) and waits a
+// while for the enabled ones; notConnected (may be nil) hears each that
+// does not connect.
 func (c *Commands) connectEnabled(ctx context.Context, notConnected func(server string, why error)) {
 	servers, _ := c.core.Store.Servers()
 	for _, s := range servers {
-		c.core.Manager.Set(s)
+		c.manage(s)
 	}
 	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
 	defer cancel()
