@@ -65,7 +65,7 @@ type ChatService struct {
 	// conversation ID: links in it may be opened before it is stored.
 	streamed map[string]*strings.Builder
 	// watchers hear the events of a conversation's turns besides the
-	// window, by conversation ID (Watch).
+	// window, by conversation ID (watch).
 	watchers map[string]func(ChatEvent)
 	wg       sync.WaitGroup
 	// links are the checked addresses of the model's text: OpenLink opens
@@ -375,10 +375,10 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		ev.ConversationID = turn.ConversationID
 		s.core.emit(EventChat, ev)
 		s.mu.Lock()
-		watch := s.watchers[turn.ConversationID]
+		watcher := s.watchers[turn.ConversationID]
 		s.mu.Unlock()
-		if watch != nil {
-			watch(ev)
+		if watcher != nil {
+			watcher(ev)
 		}
 	}}
 	emit := events.emit
@@ -417,10 +417,10 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 	}
 }
 
-// Watch has f hear every event of the conversation's turns, as the window
+// watch has f hear every event of the conversation's turns, as the window
 // does, until stop is called: the command line's turn (Commands.ChatTurn).
 // f is called in order, never twice at once; one watcher per conversation.
-func (s *ChatService) Watch(conversationID string, f func(ChatEvent)) (stop func()) {
+func (s *ChatService) watch(conversationID string, f func(ChatEvent)) (stop func()) {
 	s.mu.Lock()
 	s.watchers[conversationID] = f
 	s.mu.Unlock()

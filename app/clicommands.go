@@ -383,7 +383,7 @@ func (c *Commands) ChatTurn(ctx context.Context, provider, message string, hooks
 		hooks.Started(conv.ID)
 	}
 	ended := make(chan struct{})
-	stop := c.chat.Watch(conv.ID, func(ev ChatEvent) {
+	stop := c.chat.watch(conv.ID, func(ev ChatEvent) {
 		if hooks.Event != nil {
 			hooks.Event(ev)
 		}
