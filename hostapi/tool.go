@@ -54,7 +54,7 @@ func (c *Caller) Route(match func(*mcp.Question) bool) (release func()) {
 }
 
 // Notify tells the caller how its call goes, when it asked to hear it (a
-// progress token, as RunWatched sends): notifications/progress with message
+// progress token, as Run sends): notifications/progress with message
 // as its text and meta as its _meta, in order. The caller counts them
 // (Notified), so that it can wait for the last before it ends.
 func (c *Caller) Notify(ctx context.Context, message string, meta sdk.Meta) error {
