@@ -64,6 +64,9 @@ type ChatService struct {
 	// streamed is the model's text of each running turn so far, by
 	// conversation ID: links in it may be opened before it is stored.
 	streamed map[string]*strings.Builder
+	// watchers hear the events of a conversation's turns besides the
+	// window, by conversation ID (watch).
+	watchers map[string]func(ChatEvent)
 	wg       sync.WaitGroup
 	// links are the checked addresses of the model's text: OpenLink opens
 	// only these (E31).
@@ -74,7 +77,8 @@ type ChatService struct {
 // provider (Core.ProviderFor in the app).
 func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
 	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, streamed: map[string]*strings.Builder{},
-		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core}}}
+		watchers: map[string]func(ChatEvent){},
+		runner:   &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core}}}
 }
 
 // Conversations lists conversations, the most recently active first; a
@@ -370,6 +374,12 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 	events := &chatEvents{send: func(ev ChatEvent) {
 		ev.ConversationID = turn.ConversationID
 		s.core.emit(EventChat, ev)
+		s.mu.Lock()
+		watcher := s.watchers[turn.ConversationID]
+		s.mu.Unlock()
+		if watcher != nil {
+			watcher(ev)
+		}
 	}}
 	emit := events.emit
 	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
@@ -404,6 +414,20 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		emit(ChatEvent{Kind: ChatFailed, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong)})
 	default:
 		emit(ChatEvent{Kind: ChatDone})
+	}
+}
+
+// watch has f hear every event of the conversation's turns, as the window
+// does, until stop is called: the command line's turn (Commands.ChatTurn).
+// f is called in order, never twice at once; one watcher per conversation.
+func (s *ChatService) watch(conversationID string, f func(ChatEvent)) (stop func()) {
+	s.mu.Lock()
+	s.watchers[conversationID] = f
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.watchers, conversationID)
+		s.mu.Unlock()
 	}
 }
 

@@ -3,11 +3,18 @@ package app
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"log"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
+	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/importcfg"
@@ -35,7 +42,7 @@ type Commands struct {
 // NewCommands returns the commands for core.
 func NewCommands(core *Core) *Commands {
 	return &Commands{core: core, servers: NewServersService(core), providers: NewProvidersService(core),
-		policies: NewPoliciesService(core), chat: NewChatService(core, core.ProviderFor),
+		policies: NewPoliciesService(core), chat: core.Chat(),
 		resources: NewResourcesService(core, nil), prompts: NewPromptsService(core)}
 }
 
@@ -283,6 +290,168 @@ func (c *Commands) setRoots(srv store.Server, folders []string) (CLIRoots, error
 	return CLIRoots{Name: v.Input.Name, Roots: v.Input.Roots}, nil
 }
 
+// SignedIn is what SignIn did: the server's name as saved, and whether it
+// was signed in already.
+type SignedIn struct {
+	Name    string `json:"name"`
+	Already bool   `json:"already"`
+}
+
+// SignIn signs in to the named remote server (E33) and returns once the
+// attempt the sign-in started ended: connected, or not with the reason.
+// The consent is the broker's question (its checks, queue and history):
+// answered by the command line's answerer when it opened the core, or
+// routed to its terminal by the running app (ToolSignIn). Ending ctx stops
+// waiting.
+func (c *Commands) SignIn(ctx context.Context, name string) (SignedIn, error) {
+	srv, err := c.signInServer(name)
+	if err != nil {
+		return SignedIn{}, err
+	}
+	m := c.core.Manager
+	c.manage(srv)
+	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	defer cancel()
+	err = m.WaitConnected(wctx, srv.ID)
+	if err == nil {
+		return SignedIn{Name: srv.Name, Already: true}, nil
+	}
+	if !errors.Is(err, mcp.ErrNeedsSignIn) {
+		return SignedIn{}, i18n.Wrap(err, "cli.cannotConnect", "server", srv.Name, "detail", err)
+	}
+	before, _ := m.Status(srv.ID)
+	if err := m.SignIn(srv.ID); err != nil {
+		return SignedIn{}, err
+	}
+	// Wait for the attempt the sign-in started to end, connected or not.
+	deadline := time.Now().Add(mcp.SignInTimeout + hostapi.ConnectTimeout)
+	for {
+		st, err := m.Status(srv.ID)
+		if err != nil {
+			return SignedIn{}, err
+		}
+		if st.Since.After(before.Since) {
+			switch st.State {
+			case mcp.StateConnected:
+				return SignedIn{Name: srv.Name}, nil
+			case mcp.StateNeedsSignIn, mcp.StateError:
+				return SignedIn{}, i18n.Err("cli.signin.not", "server", srv.Name, "detail", st.Message)
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return SignedIn{}, i18n.Err("cli.signin.unfinished", "server", srv.Name)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// ChatTurnHooks hear a chat turn of the command line as it runs (ChatTurn).
+// Every field may be nil.
+type ChatTurnHooks struct {
+	// NotConnected is an enabled server that did not connect in time; the
+	// turn goes on without its tools.
+	NotConnected func(server string, why error)
+	// Started is the turn's new conversation, before the model is asked.
+	Started func(conversationID string)
+	// Event is each event of the turn as the window gets it, in order; the
+	// last is ChatDone or ChatFailed.
+	Event func(ChatEvent)
+}
+
+// ChatTurn runs one turn of a new conversation, as the window's Send does:
+// with the named provider ("" for the default), every enabled server's
+// tools (each waited for a while: hooks.NotConnected names those that do
+// not connect), and the person's message. It returns once the turn ended
+// and is stored. Ending ctx stops the turn (the model, a question, a running
+// call), which still ends with its ChatFailed. The turn's questions are the
+// broker's: answered by the command line's answerer when it opened the
+// core, or routed to its terminal by the running app (ToolChatTurn).
+func (c *Commands) ChatTurn(ctx context.Context, provider, message string, hooks ChatTurnHooks) error {
+	providerID, err := c.chatProvider(provider)
+	if err != nil {
+		return err
+	}
+	c.connectEnabled(ctx, hooks.NotConnected)
+	conv, err := c.chat.NewConversation(providerID, "", "", nil)
+	if err != nil {
+		return err
+	}
+	if hooks.Started != nil {
+		hooks.Started(conv.ID)
+	}
+	ended := make(chan struct{})
+	stop := c.chat.watch(conv.ID, func(ev ChatEvent) {
+		if hooks.Event != nil {
+			hooks.Event(ev)
+		}
+		if ev.Kind == ChatDone || ev.Kind == ChatFailed {
+			close(ended)
+		}
+	})
+	defer stop()
+	if err := c.chat.Send(conv.ID, message); err != nil {
+		return err
+	}
+	select {
+	case <-ended:
+	case <-ctx.Done(): // Ctrl-C: the turn stops and says so
+		c.chat.Stop(conv.ID)
+		<-ended
+	}
+	return nil
+}
+
+// StopChatTurn stops the running turn of a conversation (Ctrl-C in the
+// terminal whose turn the running app runs).
+func (c *Commands) StopChatTurn(conversationID string) { c.chat.Stop(conversationID) }
+
+// chatProvider finds the provider by name, or the default one.
+func (c *Commands) chatProvider(name string) (string, error) {
+	if name != "" {
+		p, err := c.provider(name)
+		return p.ID, err
+	}
+	s, err := c.core.Store.Settings()
+	if err != nil {
+		return "", err
+	}
+	if s.DefaultProviderID == "" {
+		return "", i18n.Err("cli.chat.noProvider")
+	}
+	return s.DefaultProviderID, nil
+}
+
+// manage hands srv to the manager unless it has it: the command line's
+// own core starts with none, the app's has them all, connected.
+func (c *Commands) manage(srv store.Server) {
+	if _, err := c.core.Manager.Status(srv.ID); errors.Is(err, mcp.ErrUnknownServer) {
+		c.core.Manager.Set(srv)
+	}
+}
+
+// connectEnabled hands every server to the manager (manage) and waits a
+// while for the enabled ones; notConnected (may be nil) hears each that
+// does not connect.
+func (c *Commands) connectEnabled(ctx context.Context, notConnected func(server string, why error)) {
+	servers, _ := c.core.Store.Servers()
+	for _, s := range servers {
+		c.manage(s)
+	}
+	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	defer cancel()
+	for _, s := range servers {
+		if !s.Enabled {
+			continue
+		}
+		if err := c.core.Manager.WaitConnected(wctx, s.ID); err != nil && notConnected != nil {
+			notConnected(s.Name, err)
+		}
+	}
+}
+
 // PreviewImport previews importing the servers of another app's file.
 func (c *Commands) PreviewImport(file string) (importcfg.Preview, error) {
 	return c.servers.PreviewImport(file)
@@ -343,6 +512,34 @@ type (
 		Name  string   `json:"name"`
 		Roots []string `json:"roots"`
 	}
+	// CLIChatTurn is a chat turn's arguments.
+	CLIChatTurn struct {
+		Provider string `json:"provider,omitempty"`
+		Message  string `json:"message"`
+	}
+	// CLIChatTurnEnded is a chat turn's result: how many notifications
+	// told the turn (the caller waits for the last before it ends).
+	CLIChatTurnEnded struct {
+		Notices int `json:"notices"`
+	}
+	// CLINotConnected is a server that did not connect for a chat turn.
+	CLINotConnected struct {
+		Server string       `json:"server"`
+		Why    i18n.Message `json:"why"`
+	}
+)
+
+// _meta keys of the notifications/progress of a chat turn: each carries
+// one of them, as JSON text so that a tool call's arguments arrive exactly
+// as the model wrote them. The notification's own message is the model's
+// text, for any client.
+const (
+	// ChatEventMeta is an event of the turn (a ChatEvent).
+	ChatEventMeta = "gatehouse.dev/chatEvent"
+	// ChatStartedMeta is the turn's new conversation (its ID).
+	ChatStartedMeta = "gatehouse.dev/conversation"
+	// ChatNotConnectedMeta is a server left out (a CLINotConnected).
+	ChatNotConnectedMeta = "gatehouse.dev/notConnected"
 )
 
 // ResourceData is a whole read of a resource, for the command line.
@@ -384,6 +581,9 @@ const (
 	ToolServerRoots    = "server_roots"
 	ToolAddRoot        = "add_root"
 	ToolRemoveRoot     = "remove_root"
+	ToolSignIn         = "sign_in"
+	ToolChatTurn       = "chat_turn"
+	ToolStopChatTurn   = "stop_chat_turn"
 )
 
 // cliTools serves c's methods to the command line.
@@ -457,5 +657,87 @@ func (c *Commands) cliTools() []hostapi.Tool {
 		hostapi.NewTool(ToolRemoveRoot, "Stops a server seeing a folder.", func(_ context.Context, in CLIRoot) (CLIRoots, error) {
 			return c.RemoveRoot(in.Server, in.Path)
 		}),
+		hostapi.NewCallerTool(ToolSignIn, "Signs in to a remote server; its consent is asked of this client.", c.signInFor),
+		hostapi.NewCallerTool(ToolChatTurn, "Runs a chat turn in a new conversation; its text and calls are told as progress, its questions asked of this client.", c.chatTurnFor),
+		hostapi.NewTool(ToolStopChatTurn, "Stops a conversation's running turn.", func(_ context.Context, in CLIName) (struct{}, error) {
+			c.StopChatTurn(in.Name)
+			return struct{}{}, nil
+		}),
 	}
+}
+
+// signInFor signs in for the command line: the server's sign-in consent is
+// asked in its terminal.
+func (c *Commands) signInFor(ctx context.Context, caller *hostapi.Caller, in CLIName) (SignedIn, error) {
+	srv, err := c.signInServer(in.Name)
+	if err != nil {
+		return SignedIn{}, err
+	}
+	release := caller.Route(func(q *mcp.Question) bool { return q.Kind == mcp.KindSignIn && q.Server.ID == srv.ID })
+	defer release()
+	return c.SignIn(ctx, in.Name)
+}
+
+// chatTurnFor runs a chat turn for the command line: its events go to it
+// as progress notifications, and its questions are asked in its terminal —
+// the approvals of its tool calls, and the form and URL requests of the
+// servers while its calls run on them. (A sampling request is for the
+// window, which reviews them.)
+func (c *Commands) chatTurnFor(ctx context.Context, caller *hostapi.Caller, in CLIChatTurn) (CLIChatTurnEnded, error) {
+	var mu sync.Mutex
+	conversation := ""
+	calling := map[string]int{} // server ID → this turn's calls running on it
+	release := caller.Route(func(q *mcp.Question) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		switch q.Kind {
+		case mcp.KindToolCall:
+			return conversation != "" && q.ToolCall.ConversationID == conversation
+		case mcp.KindForm, mcp.KindURL:
+			return calling[q.Server.ID] > 0
+		}
+		return false
+	})
+	defer release()
+	running := map[string]string{} // call ID → server ID, while it runs
+	notify := func(text, key string, v any) {
+		b, err := json.Marshal(v)
+		if err == nil {
+			err = caller.Notify(ctx, text, sdk.Meta{key: string(b)})
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Printf("gatehouse: telling the command line about its chat turn: %v", err)
+		}
+	}
+	err := c.ChatTurn(ctx, in.Provider, in.Message, ChatTurnHooks{
+		NotConnected: func(server string, why error) {
+			notify("", ChatNotConnectedMeta, CLINotConnected{Server: server, Why: i18n.ErrorMessage(why)})
+		},
+		Started: func(id string) {
+			mu.Lock()
+			conversation = id
+			mu.Unlock()
+			notify("", ChatStartedMeta, id)
+		},
+		Event: func(ev ChatEvent) {
+			if ev.Kind == chat.EventCall && ev.Call != nil {
+				mu.Lock()
+				switch ev.Call.State {
+				case chat.CallRunning, chat.CallWaiting:
+					if _, ok := running[ev.Call.ID]; !ok {
+						running[ev.Call.ID] = ev.Call.ServerID
+						calling[ev.Call.ServerID]++
+					}
+				default:
+					if id, ok := running[ev.Call.ID]; ok {
+						delete(running, ev.Call.ID)
+						calling[id]--
+					}
+				}
+				mu.Unlock()
+			}
+			notify(ev.Text, ChatEventMeta, ev)
+		},
+	})
+	return CLIChatTurnEnded{Notices: caller.Notified()}, err
 }

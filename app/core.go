@@ -51,6 +51,9 @@ type Core struct {
 	// cliServer serves the command line while the window is open (cliserver.go).
 	cliMu     sync.Mutex
 	cliServer *hostapi.Server
+	// chat runs the turns of the window and of the command line (Chat).
+	chatOnce sync.Once
+	chat     *ChatService
 
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
@@ -154,6 +157,14 @@ func systemLanguage() i18n.Language { return i18n.FromEnv(os.Getenv) }
 func isDemo(srv store.Server) bool {
 	return srv.Transport == store.TransportStdio && srv.Stdio != nil &&
 		len(srv.Stdio.Args) == 1 && srv.Stdio.Args[0] == "demo-server"
+}
+
+// Chat returns the core's one chat service: the window's and the command
+// line's turns run in it, so the window can stop a turn the command line
+// started, and the app's exit waits for every turn (StopAll).
+func (c *Core) Chat() *ChatService {
+	c.chatOnce.Do(func() { c.chat = NewChatService(c, c.ProviderFor) })
+	return c.chat
 }
 
 // SetEmitter sets where UI events go (the GUI sets it on start-up).

@@ -177,7 +177,7 @@ func RunGUI(opts GUIOptions) error {
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
-		chat := NewChatService(core, core.ProviderFor)
+		chat := core.Chat() // the command line's turns run there too
 		chat.files = desktop
 		bind[5] = chat
 		core.EnableSampling() // the consent dialog reviews sampling requests

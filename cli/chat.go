@@ -64,46 +64,36 @@ func (e *env) chat(ctx context.Context, args []string) int {
 	if message == "" {
 		return e.exit(usageErr(i18n.M("cli.chat.needsMessage")))
 	}
-	if running, err := e.appRunning(ctx); err != nil || running {
-		if err == nil {
-			err = i18n.Err("socket.chatNeedsClosedWindow")
-		}
-		return e.exit(err)
-	}
 	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, answersFile)
 	if err != nil {
 		return e.exit(err)
 	}
 	defer answerer.close()
 	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
-	core, err := e.openCore()
-	if err != nil {
-		return e.exit(err)
-	}
-	defer core.Close()
-	answerer.usePages(core.Broker)
-	core.SetAnswerer(answerer)
-
-	providerID, err := chatProvider(core, providerName)
-	if err != nil {
-		return e.exit(err)
-	}
 	events := &chatPrinter{out: e.stdout, asJSON: asJSON}
-	core.SetEmitter(events) // before any server connects: sessions emit too
-	e.connectEnabled(ctx, core)
-	svc := app.NewChatService(core, core.ProviderFor)
-	conv, err := svc.NewConversation(providerID, "", "", nil)
+	hooks := app.ChatTurnHooks{
+		NotConnected: func(server string, why error) {
+			fmt.Fprintln(e.stderr, i18n.M("cli.chat.notConnected", "server", server, "detail", why))
+		},
+		Event: events.print,
+	}
+	// While the window is open the running app runs the turn, with its
+	// providers, servers and conversations; its questions are asked here.
+	done, err := e.remoteChat(ctx, providerName, message, answerer, hooks)
+	if !done {
+		var core *app.Core
+		core, err = e.openCore()
+		if err != nil {
+			return e.exit(err)
+		}
+		defer core.Close()
+		answerer.usePages(core.Broker)
+		core.SetAnswerer(answerer)
+		err = app.NewCommands(core).ChatTurn(ctx, providerName, message, hooks) // Ctrl-C (ctx) stops the turn
+	}
 	if err != nil {
 		return e.exit(err)
 	}
-	if err := svc.Send(conv.ID, message); err != nil {
-		return e.exit(err)
-	}
-	go func() { // Ctrl-C stops the turn: the model, a question, a running call.
-		<-ctx.Done()
-		svc.Stop(conv.ID)
-	}()
-	svc.Wait()
 	events.finish()
 	if failed := events.failure(); failed != "" {
 		fmt.Fprintln(e.stderr, "gatehouse:", failed)
@@ -190,44 +180,6 @@ func (e *env) chatExport(args []string) error {
 	return nil
 }
 
-// chatProvider finds the provider by name, or the default one.
-func chatProvider(core *app.Core, name string) (string, error) {
-	if name != "" {
-		p, err := core.Store.ProviderByName(name)
-		if err != nil {
-			return "", i18n.Err("cli.providers.noSuch", "name", strconv.Quote(name))
-		}
-		return p.ID, nil
-	}
-	s, err := core.Store.Settings()
-	if err != nil {
-		return "", err
-	}
-	if s.DefaultProviderID == "" {
-		return "", i18n.Err("cli.chat.noProvider")
-	}
-	return s.DefaultProviderID, nil
-}
-
-// connectEnabled connects every enabled server and waits a while for them;
-// one that does not connect is named and left out.
-func (e *env) connectEnabled(ctx context.Context, core *app.Core) {
-	servers, _ := core.Store.Servers()
-	for _, s := range servers {
-		core.Manager.Set(s)
-	}
-	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
-	defer cancel()
-	for _, s := range servers {
-		if !s.Enabled {
-			continue
-		}
-		if err := core.Manager.WaitConnected(wctx, s.ID); err != nil {
-			fmt.Fprintln(e.stderr, i18n.M("cli.chat.notConnected", "server", s.Name, "detail", err))
-		}
-	}
-}
-
 // chatPrinter prints a turn's events: the model's text as it streams, a
 // line per tool call; with --json, the events as JSON lines.
 type chatPrinter struct {
@@ -239,12 +191,8 @@ type chatPrinter struct {
 	midLine bool
 }
 
-// Emit implements app.Emitter.
-func (p *chatPrinter) Emit(name string, data any) {
-	ev, ok := data.(app.ChatEvent)
-	if name != app.EventChat || !ok {
-		return
-	}
+// print prints one event of the turn.
+func (p *chatPrinter) print(ev app.ChatEvent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ev.Kind == app.ChatFailed {

@@ -55,15 +55,6 @@ func (e *env) openCommands() (c commands, closeFn func(), err error) {
 	return app.NewCommands(core), func() { core.Close() }, nil
 }
 
-// appRunning reports whether an app runs on this data folder.
-func (e *env) appRunning(ctx context.Context) (bool, error) {
-	cs, err := e.dial(ctx, nil)
-	if cs != nil {
-		cs.Close()
-	}
-	return cs != nil, err
-}
-
 // appCommands asks the running app to run its Commands (app.cliTools).
 type appCommands struct{ cs *sdk.ClientSession }
 

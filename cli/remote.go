@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,6 +25,12 @@ import (
 // dial connects to the app running on this data folder; nil, nil when none
 // is. answerer (may be nil) answers the questions of this command's calls.
 func (e *env) dial(ctx context.Context, answerer *terminalAnswerer) (*sdk.ClientSession, error) {
+	return e.dialWatching(ctx, answerer, nil)
+}
+
+// dialWatching is dial for a command that hears how its call goes:
+// notices (may be nil) gets the app's notifications/progress whole.
+func (e *env) dialWatching(ctx context.Context, answerer *terminalAnswerer, notices func(*sdk.ProgressNotificationParams)) (*sdk.ClientSession, error) {
 	dir := e.dataDir
 	if dir == "" {
 		d, err := store.DefaultDir()
@@ -30,7 +39,7 @@ func (e *env) dial(ctx context.Context, answerer *terminalAnswerer) (*sdk.Client
 		}
 		dir = d
 	}
-	opts := hostapi.ClientOptions{Progress: e.progress}
+	opts := hostapi.ClientOptions{Progress: e.progress, Notices: notices}
 	if answerer != nil {
 		opts.Pages = hostapi.NewPages()
 		answerer.usePages(opts.Pages)
@@ -140,6 +149,100 @@ func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJ
 	}
 	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, "") }), true
 }
+
+// remoteSignIn signs in to the named server in the running app, whose
+// broker asks the consent here, through answerer. Ctrl-C (ctx) stops
+// waiting, as without the app; the app then cancels the consent.
+func (e *env) remoteSignIn(ctx context.Context, name string, answerer *terminalAnswerer) (signed app.SignedIn, done bool, err error) {
+	cs, err := e.dial(ctx, answerer)
+	if cs == nil || err != nil {
+		return signed, err != nil, err
+	}
+	defer cs.Close()
+	err = run(ctx, cs, app.ToolSignIn, app.CLIName{Name: name}, &signed)
+	if err != nil && ctx.Err() != nil {
+		err = i18n.Err("cli.signin.unfinished", "server", name)
+	}
+	return signed, true, err
+}
+
+// remoteChat runs a chat turn in the running app, with its providers,
+// servers and conversations: the app tells the turn as it goes (its
+// notifications/progress, passed on to hooks as without the app) and asks
+// its questions here, through answerer. Ctrl-C (ctx) stops the turn, which
+// still ends as it does without the app.
+func (e *env) remoteChat(ctx context.Context, provider, message string, answerer *terminalAnswerer, hooks app.ChatTurnHooks) (done bool, err error) {
+	var mu sync.Mutex
+	heard, conversation := 0, ""
+	changed := make(chan struct{}, 1)
+	progress := func(p *sdk.ProgressNotificationParams) {
+		if text, ok := p.Meta[app.ChatEventMeta].(string); ok && hooks.Event != nil {
+			var ev app.ChatEvent
+			if json.Unmarshal([]byte(text), &ev) == nil {
+				hooks.Event(ev)
+			}
+		}
+		if text, ok := p.Meta[app.ChatNotConnectedMeta].(string); ok && hooks.NotConnected != nil {
+			var nc app.CLINotConnected
+			if json.Unmarshal([]byte(text), &nc) == nil {
+				hooks.NotConnected(nc.Server, &i18n.Error{Message: nc.Why})
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if text, ok := p.Meta[app.ChatStartedMeta].(string); ok {
+			_ = json.Unmarshal([]byte(text), &conversation)
+		}
+		heard++
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	cs, err := e.dialWatching(ctx, answerer, progress)
+	if cs == nil || err != nil {
+		return err != nil, err
+	}
+	defer cs.Close()
+	callCtx, cancelCall := context.WithCancel(context.Background())
+	defer cancelCall()
+	go func() { // Ctrl-C: the app stops the turn, which then ends as usual
+		select {
+		case <-ctx.Done():
+		case <-callCtx.Done():
+			return
+		}
+		mu.Lock()
+		id := conversation
+		mu.Unlock()
+		if id == "" || run(callCtx, cs, app.ToolStopChatTurn, app.CLIName{Name: id}, &struct{}{}) != nil {
+			cancelCall() // not started yet: ending the call stops it
+		}
+	}()
+	var ended app.CLIChatTurnEnded
+	if err := hostapi.Run(callCtx, cs, app.ToolChatTurn, app.CLIChatTurn{Provider: provider, Message: message}, &ended); err != nil {
+		return true, err
+	}
+	// The result can overtake the last notifications: wait for them.
+	deadline := time.After(chatNoticeWait)
+	for {
+		mu.Lock()
+		all := heard >= ended.Notices
+		mu.Unlock()
+		if all {
+			return true, nil
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return true, nil
+		}
+	}
+}
+
+// chatNoticeWait bounds the wait for a chat turn's last notifications
+// after its result: they were sent before it, on the same connection.
+const chatNoticeWait = 5 * time.Second
 
 // run is hostapi.Run with the CLI's own sentence for a server that could
 // not be connected.

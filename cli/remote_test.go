@@ -1,15 +1,22 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/llm/llmtest"
+	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -20,12 +27,22 @@ import (
 // reached the window instead of the terminal would show as "cancel".
 func runningApp(t *testing.T) (dir string, core *app.Core) {
 	t.Helper()
+	return runningAppWindow(t, nil)
+}
+
+// runningAppWindow is runningApp whose window hears the app's events
+// (window may be nil), set as the window sets it: before servers connect.
+func runningAppWindow(t *testing.T, window app.Emitter) (dir string, core *app.Core) {
+	t.Helper()
 	dir = t.TempDir()
 	core, err := app.OpenCore(app.CoreOptions{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { core.Close() })
+	if window != nil {
+		core.SetEmitter(window)
+	}
 	if err := core.ConnectAll(); err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +59,26 @@ func runningApp(t *testing.T) (dir string, core *app.Core) {
 func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
 	standInBrowser(t) // no step opens the real one
-	withApp, core := runningApp(t)
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
 	without := t.TempDir()
+	// The stand-in model (no model runs on these machines) answers each chat
+	// step twice, without the app and then with it: its turns come in pairs.
+	callEcho := llmtest.Turn{Text: []string{"Let me echo."}, ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "echo", Arguments: []string{`{"message":`, `"来自聊天"}`}}}}
+	callAskCity := llmtest.Turn{ToolCalls: []llmtest.ToolCall{{ID: "c2", Name: "ask_city", Arguments: []string{`{}`}}}}
+	var turns []llmtest.Turn
+	for _, step := range [][]llmtest.Turn{
+		{{Text: []string{"里斯本五月", "很暖和。"}}},
+		{callEcho, {Text: []string{"The server said ", "来自聊天", "."}}},
+		{callEcho, {Text: []string{"OK, I won't."}}},
+		{callEcho, {Text: []string{"Echoed."}}},
+		{callAskCity, {Text: []string{"You chose a city."}}},
+		{{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}},
+	} {
+		turns = append(turns, step...)
+		turns = append(turns, step...)
+	}
+	stand := llmtest.NewOpenAI(t, llmtest.Script{Turns: turns})
 	importFile := filepath.Join(t.TempDir(), "claude_desktop_config.json")
 	if err := os.WriteFile(importFile, []byte(`{"mcpServers": {
 		"files": {"command": "true", "args": ["--root", "/tmp"], "env": {"API_TOKEN": "secret-1"}},
@@ -116,6 +151,16 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"providers test: no such provider", "", []string{"providers", "test", "Nope"}, 0},
 		{"providers remove: no such provider", "", []string{"providers", "remove", "Nope"}, 0},
 		{"providers remove", "", []string{"providers", "remove", "LOCAL"}, 0},
+		{"chat list: none yet", "", []string{"chat", "list"}, 0},
+		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
+		{"providers add the stand-in model", "", []string{"providers", "add", "Stand-in", "--base-url", stand.URL, "--model", "m"}, 0},
+		{"chat: no such provider", "", []string{"chat", "--provider", "Nope", "hello"}, 0},
+		{"chat: the model's text streams", "", []string{"chat", "--provider", "Stand-in", "五月的里斯本怎么样？"}, 0},
+		{"chat: a tool call allowed from a script", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["allow"]`), "Please echo"}, 0},
+		{"chat: a tool call denied from a script", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["deny"]`), "Please echo"}, 0},
+		{"chat: a tool call allowed at the prompt", "o\n", []string{"chat", "--provider", "Stand-in", "Please echo"}, 0},
+		{"chat: the server's form during the model's call", "", []string{"chat", "--provider", "Stand-in", "--answers", answersFile(t, `["allow", {"city":"Oslo"}]`), "Which city?"}, 0},
+		{"chat: the provider fails", "", []string{"chat", "--provider", "Stand-in", "hello"}, 0},
 		{"policies", "", []string{"policies"}, 0},
 		{"policies set", "", []string{"policies", "set", "demo server", "allow"}, 0},
 		{"policies set for one tool", "", []string{"policies", "set", "Demo server", "--tool", "echo", "deny"}, 0},
@@ -123,14 +168,15 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 		{"policies trust", "", []string{"policies", "trust", "Demo server", "on"}, 0},
 		{"policies of one server", "", []string{"policies", "Demo server"}, 0},
 		{"policies of no such server", "", []string{"policies", "Nope"}, 0},
-		{"chat list: none yet", "", []string{"chat", "list"}, 0},
-		{"chat export: no such conversation", "", []string{"chat", "export", "c-nope"}, 0},
 		{"import: the preview only", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
 		{"import: not confirmed off a terminal", "", []string{"servers", "import", importFile}, 0},
 		{"import: confirmed", "", []string{"servers", "import", importFile, "--yes"}, 0},
 		{"import: again, the names exist", "", []string{"servers", "import", importFile, "--dry-run"}, 0},
 		{"import: a file in no format", "", []string{"servers", "import", answersFile(t, `{"hello":1}`), "--yes"}, 0},
 		{"list after importing", "", []string{"servers", "list"}, 0},
+		{"signin: a local server does not sign in", "", []string{"servers", "signin", "Demo server"}, 0},
+		{"signin: no such server", "", []string{"servers", "signin", "Nope"}, 0},
+		{"signin: a server turned off", "", []string{"servers", "signin", "Trusted"}, 0},
 		{"signout: a local server does not sign in", "", []string{"servers", "signout", "Demo server"}, 0},
 		{"signout", "", []string{"servers", "signout", "Docs"}, 0},
 		{"resources", "", []string{"resources", "Demo server"}, 0},
@@ -173,6 +219,67 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 	if err != nil || len(hist) < 10 {
 		t.Errorf("the app's history has %d entries (%v)", len(hist), err)
 	}
+	// The chat turns ran in the app: its store has their conversations, and
+	// the window heard each turn as it ran and when it ended.
+	convs, err := core.Store.Conversations(store.ConversationFilter{})
+	if err != nil || len(convs) != 6 {
+		t.Errorf("the app has %d conversations (%v)", len(convs), err)
+	}
+	if ended := window.chatEnded(); len(ended) != 6 {
+		t.Errorf("the window heard %d turns end", len(ended))
+	}
+}
+
+// windowEvents records what the app tells its window.
+type windowEvents struct {
+	mu      sync.Mutex
+	events  []app.ChatEvent
+	servers [][]app.ServerView
+}
+
+// Emit implements app.Emitter.
+func (w *windowEvents) Emit(name string, data any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch v := data.(type) {
+	case app.ChatEvent:
+		if name == app.EventChat {
+			w.events = append(w.events, v)
+		}
+	case []app.ServerView:
+		if name == app.EventServers {
+			w.servers = append(w.servers, v)
+		}
+	}
+}
+
+// serverState is the state of the named server in the latest server list
+// the window got.
+func (w *windowEvents) serverState(name string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.servers) == 0 {
+		return ""
+	}
+	for _, v := range w.servers[len(w.servers)-1] {
+		if v.Input.Name == name {
+			return v.Status.State
+		}
+	}
+	return ""
+}
+
+// chatEnded returns the conversations whose turn the window saw end.
+func (w *windowEvents) chatEnded() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var ids []string
+	for _, ev := range w.events {
+		if ev.Kind == app.ChatDone || ev.Kind == app.ChatFailed {
+			ids = append(ids, ev.ConversationID)
+		}
+	}
+	return ids
 }
 
 // demoPage hides what changes from run to run in the address of a demo
@@ -294,29 +401,6 @@ func (l *liveBuffer) waitForCount(t *testing.T, s string, n int, done <-chan str
 	}
 }
 
-// TestCLI_NotServedYetSaysSo: the commands the running app does not do yet
-// say what to do instead, never that Gatehouse is already running.
-func TestCLI_NotServedYetSaysSo(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
-	dir, _ := runningApp(t)
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"a chat turn", []string{"chat", "hello"}, "gatehouse: a chat turn from the command line needs the Gatehouse window closed for now"},
-		{"a sign-in", []string{"servers", "signin", "Docs"}, "gatehouse: while the Gatehouse window is open, sign in to Docs there"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := gh(t, dir, tc.args...)
-			if code != exitError || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Contains(errOut, "already running") {
-				t.Errorf("code %d\nstdout: %s\nstderr: %s", code, out, errOut)
-			}
-		})
-	}
-}
-
 // TestCLI_URLTypedThroughTheApp: at the terminal of a call the running app
 // makes, Enter says the opened web page is finished and c stops waiting for
 // it, as without the app (TestCLI_URLTyped): the app's broker, which keeps
@@ -347,4 +431,155 @@ func TestCLI_URLTypedThroughTheApp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCLI_SignInThroughTheApp_E33: with the window open, `servers signin`
+// signs in the app's own connection: the consent is asked in the terminal
+// that ran it (the app's broker routes it there and records it), the
+// authorization page opens in the (stand-in) browser only after "o", and
+// the window shows the server connected as soon as the command says so.
+// The terminal says the same as without the app (TestCLI_SignIn_E33),
+// addresses aside: each side has its own authorization server and port.
+func TestCLI_SignInThroughTheApp_E33(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
+	without := t.TempDir()
+	type output struct {
+		code        int
+		out, errOut string
+	}
+	signIn := func(t *testing.T, dir string) output {
+		t.Helper()
+		record := standInBrowser(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		peer, err := oauthtest.Start(ctx, oauthtest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := gh(t, dir, "servers", "add", "Calendar", "--url", peer.URL); code != 0 {
+			t.Fatalf("add: %s", errOut)
+		}
+		if code, _, errOut := gh(t, dir, "call", "Calendar", "whoami"); code == 0 || !strings.Contains(errOut, "needs you to sign in first") {
+			t.Fatalf("call before sign-in: %d %s", code, errOut)
+		}
+		done, run := ghAsync(t, dir, "o\n", "servers", "signin", "Calendar")
+		run.stderr.waitFor(t, "Calendar wants you to sign in", done)
+		authURL := waitBrowser(t, record, done)
+		if !strings.HasPrefix(authURL, peer.Issuer+"/authorize?") {
+			t.Fatalf("browser got %q", authURL)
+		}
+		resp, err := http.Get(authURL) // the browser, back to Gatehouse's loopback address
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		waitRun(t, done)
+		if code, out, errOut := gh(t, dir, "call", "Calendar", "whoami"); code != 0 || !strings.Contains(out, "signed in") {
+			t.Errorf("call after sign-in: %d %q %q", code, out, errOut)
+		}
+		if n := len(browserRuns(t, record)); n != 1 {
+			t.Errorf("the browser ran %d times; want once", n)
+		}
+		return output{run.code, loopbackURLs.ReplaceAllString(run.out, "URL"), loopbackURLs.ReplaceAllString(run.errOut, "URL")}
+	}
+	want := signIn(t, without)
+	got := signIn(t, withApp)
+	if want.code != 0 || !strings.Contains(want.out, "Calendar: signed in.") || got != want {
+		t.Errorf("with the app: %+v\nwithout: %+v", got, want)
+	}
+	if state := window.serverState("Calendar"); state != "connected" {
+		t.Errorf("the window shows Calendar %q", state)
+	}
+	core.Broker.FlushHistory()
+	hist, err := core.Store.History(store.HistoryFilter{ServerID: mustServer(t, core, "Calendar").ID})
+	if err != nil || !slices.ContainsFunc(hist, func(h store.HistoryEntry) bool {
+		return h.Mode == "signin" && h.Outcome == store.OutcomeAccepted
+	}) {
+		t.Errorf("the app's history lacks the accepted sign-in: %+v (%v)", hist, err)
+	}
+}
+
+// loopbackURLs are the addresses of a sign-in test's own servers.
+var loopbackURLs = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+[^\s]*`)
+
+// TestCLI_ChatStoppedThroughTheApp: Ctrl-C during a chat turn the running
+// app runs stops it there, and the terminal ends as without the app: the
+// text so far, the stop said, exit 1. (The stand-in model holds its answer
+// open until it is stopped; no model runs on these machines.)
+func TestCLI_ChatStoppedThroughTheApp(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	window := &windowEvents{}
+	withApp, core := runningAppWindow(t, window)
+	stand := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: []string{"Thinking"}, Hold: true},
+		{Text: []string{"Thinking"}, Hold: true},
+	}})
+	type output struct {
+		code        int
+		out, errOut string
+	}
+	stopped := func(t *testing.T, dir string) output {
+		t.Helper()
+		if code, _, errOut := gh(t, dir, "providers", "add", "Stand-in", "--base-url", stand.URL, "--model", "m"); code != 0 {
+			t.Fatalf("providers add: %s", errOut)
+		}
+		var out, errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &syncBuffer{b: &out}, stderr: &errOut}
+		rest, err := e.globalFlags([]string{"--data-dir", dir, "chat", "--provider", "Stand-in", "think"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, interrupt := context.WithCancel(context.Background()) // what Ctrl-C ends
+		done := make(chan int)
+		go func() { done <- e.run(ctx, rest) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(e.stdout.(*syncBuffer).String(), "Thinking") {
+			if time.Now().After(deadline) {
+				t.Fatal("the model's text did not stream")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		interrupt()
+		select {
+		case code := <-done:
+			return output{code, e.stdout.(*syncBuffer).String(), errOut.String()}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the turn did not stop")
+		}
+		return output{}
+	}
+	want := stopped(t, t.TempDir())
+	got := stopped(t, withApp)
+	if want.code != exitError || want.out != "Thinking\n" || got != want {
+		t.Errorf("with the app: %+v\nwithout: %+v", got, want)
+	}
+	if stand.Answering() != 0 {
+		t.Error("the model still answers")
+	}
+	if ended := window.chatEnded(); len(ended) != 1 {
+		t.Errorf("the window heard %d turns end", len(ended))
+	}
+	if convs, err := core.Store.Conversations(store.ConversationFilter{}); err != nil || len(convs) != 1 {
+		t.Errorf("the app has %d conversations (%v)", len(convs), err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a test reads while the command writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -42,6 +42,10 @@ type ClientOptions struct {
 	// Progress, when set, receives the progress of the client's calls (Run
 	// asks for it), as their servers report it.
 	Progress func(mcp.Progress)
+	// Notices, when set, hears the same notifications/progress whole, with
+	// their _meta, in the order they were sent: a command that tells how it
+	// goes (hostapi.Caller.Notify, a chat turn) carries its news there.
+	Notices func(*sdk.ProgressNotificationParams)
 }
 
 // Dial connects to the app serving dataDir, or returns ErrNoApp.
@@ -73,10 +77,17 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 			o.Pages.ended(req.Params)
 		}
 	}
-	if o.Progress != nil {
+	if o.Progress != nil || o.Notices != nil {
 		opts.ProgressNotificationHandler = func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
-			if p := req.Params; p != nil {
+			p := req.Params
+			if p == nil {
+				return
+			}
+			if o.Progress != nil {
 				o.Progress(mcp.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			}
+			if o.Notices != nil {
+				o.Notices(p)
 			}
 		}
 	}
@@ -92,7 +103,9 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 	return cs, nil
 }
 
-// answerRequest rebuilds the question and has answer answer it.
+// answerRequest rebuilds the question and has answer answer it: a server's
+// form or URL request, or what the app marked as a sign-in consent or a
+// model's tool call (KindMeta).
 func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation) (*sdk.ElicitResult, error) {
 	var who mcp.ServerRef
 	if b, err := json.Marshal(p.Meta[ServerMeta]); err == nil {
@@ -105,7 +118,20 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 	if ms, ok := p.Meta[TimeoutMeta].(float64); ok && ms > 0 {
 		q.Deadline = q.ReceivedAt.Add(time.Duration(ms) * time.Millisecond)
 	}
-	if q.Kind == mcp.KindURL {
+	kind, _ := p.Meta[KindMeta].(string)
+	switch {
+	case kind == mcp.KindSignIn && q.Kind == mcp.KindURL:
+		q.Kind = mcp.KindSignIn
+	case kind == mcp.KindToolCall && q.Kind == mcp.KindForm:
+		text, _ := p.Meta[ToolCallMeta].(string)
+		var call mcp.ToolCall
+		if err := json.Unmarshal([]byte(text), &call); err != nil {
+			return nil, fmt.Errorf("reading the tool call the running Gatehouse asks about: %w", err)
+		}
+		q.Kind, q.ToolCall, q.Form = mcp.KindToolCall, &call, nil
+	case kind != "":
+		return nil, fmt.Errorf("the running Gatehouse asked a %q question as a %s request", kind, q.Kind)
+	case q.Kind == mcp.KindURL:
 		// The app names a web page by the elicitationId it asked with: the
 		// client's page has that name too (Pages).
 		q.ID = q.ElicitationID
@@ -115,8 +141,15 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 		return nil, err
 	}
 	res := &sdk.ElicitResult{Action: resp.Action}
-	if resp.Action == mcp.ActionAccept && q.Kind == mcp.KindForm {
+	switch {
+	case resp.Action == mcp.ActionAccept && q.Kind == mcp.KindForm:
 		res.Content = resp.Values
+	case resp.Action == mcp.ActionAccept && q.Kind == mcp.KindToolCall:
+		scope := resp.Scope
+		if scope == "" {
+			scope = mcp.ScopeOnce
+		}
+		res.Content = map[string]any{"scope": scope}
 	}
 	return res, nil
 }

@@ -129,7 +129,7 @@ func newServer(opts Options, l *net.UnixListener) *Server {
 	addTool(s.mcp, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
 	addTool(s.mcp, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
 	for _, t := range opts.Tools {
-		t.add(s.mcp)
+		t.add(s)
 	}
 	return s
 }
@@ -397,7 +397,9 @@ func (s *Server) connected(ctx context.Context, name string) (store.Server, erro
 }
 
 // elicitOn presents a routed question to the client of ss as
-// elicitation/create. A form's schema travels exactly as its server wrote
+// elicitation/create: a form or URL request as it is, a sign-in consent as
+// a URL request and a model's tool call as a form (approvalSchema), each
+// marked with _meta[KindMeta]. A form's schema travels exactly as its server wrote
 // it (forwardSchemas); the SDK itself only sees an empty object schema, so
 // that it neither validates the answer a second way nor fills in defaults
 // the person cleared: the broker validates it.
@@ -405,9 +407,24 @@ func (s *Server) elicitOn(ss *sdk.ServerSession) mcp.Presenter {
 	return func(ctx context.Context, q *mcp.Question) (resp mcp.Response, err error) {
 		p := &sdk.ElicitParams{Mode: q.Kind, Message: q.Message,
 			Meta: sdk.Meta{ServerMeta: q.Server, TimeoutMeta: q.Deadline.Sub(q.ReceivedAt).Milliseconds()}}
-		if q.Kind == mcp.KindURL {
+		switch q.Kind {
+		case mcp.KindURL:
 			p.URL, p.ElicitationID = q.Link.URL, q.ID
-		} else {
+		case mcp.KindSignIn:
+			// The consent to open the sign-in page: a web page to open,
+			// whose end the app learns from the browser's return itself.
+			p.Mode, p.URL, p.ElicitationID = mcp.KindURL, q.Link.URL, q.ID
+			p.Meta[KindMeta] = mcp.KindSignIn
+		case mcp.KindToolCall:
+			call, err := json.Marshal(q.ToolCall)
+			if err != nil {
+				return mcp.Response{}, err
+			}
+			p.Mode = mcp.KindForm
+			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
+			p.Meta[mcp.RawSchemaMeta] = approvalSchema
+			p.Meta[KindMeta], p.Meta[ToolCallMeta] = mcp.KindToolCall, string(call)
+		default:
 			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
 			p.Meta[mcp.RawSchemaMeta] = string(q.RequestedSchema())
 		}
@@ -432,8 +449,28 @@ func (s *Server) elicitOn(ss *sdk.ServerSession) mcp.Presenter {
 		if err != nil {
 			return mcp.Response{}, err
 		}
+		if q.Kind == mcp.KindToolCall {
+			return approval(res), nil
+		}
 		return mcp.Response{Action: res.Action, Values: res.Content}, nil
 	}
+}
+
+// approvalSchema is the form a model's tool call is asked with: allowing it
+// is accepting with its scope, denying it is declining.
+const approvalSchema = `{"type":"object","properties":{"scope":{"type":"string","title":"Allow","enum":["once","conversation","always"]}},"required":["scope"]}`
+
+// approval reads the client's answer to a tool call (approvalSchema); an
+// accept without a known scope is a cancel.
+func approval(res *sdk.ElicitResult) mcp.Response {
+	if res.Action != mcp.ActionAccept {
+		return mcp.Response{Action: res.Action}
+	}
+	switch scope, _ := res.Content["scope"].(string); scope {
+	case mcp.ScopeOnce, mcp.ScopeConversation, mcp.ScopeAlways:
+		return mcp.Response{Action: mcp.ActionAccept, Scope: scope}
+	}
+	return mcp.Response{Action: mcp.ActionCancel}
 }
 
 // addTool registers a tool whose input and output are Go types: their JSON

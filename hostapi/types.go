@@ -131,6 +131,14 @@ const (
 	// PageEndedMeta, on notifications/elicitation/complete, says why a web
 	// page ended without its server's confirmation (a Failure).
 	PageEndedMeta = "gatehouse.dev/unconfirmed"
+	// KindMeta, on a forwarded elicitation, says it is a sign-in consent
+	// (mcp.KindSignIn, sent as a URL request) or a model's tool call
+	// (mcp.KindToolCall, sent as a form); absent for a server's request.
+	KindMeta = "gatehouse.dev/kind"
+	// ToolCallMeta, on a forwarded tool call, is the call (an mcp.ToolCall)
+	// as JSON text, so that its arguments arrive exactly as the model wrote
+	// them.
+	ToolCallMeta = "gatehouse.dev/toolCall"
 )
 
 // ConnectError is a server that could not be connected for a CLI command:

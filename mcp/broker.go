@@ -105,9 +105,9 @@ type Broker struct {
 	endedURLs  []*openedURL
 	notices    []Notice
 	noticeSeq  int
-	// routes send a server's form and URL requests to the terminal of a
-	// command-line call made to it, newest last (route.go).
-	routes  map[string][]*route
+	// routes send the questions of a command-line command made through
+	// the app to its terminal, newest last (route.go).
+	routes  []*route
 	subs    map[int]func(Snapshot)
 	subSeq  int
 	sampler Sampler
@@ -765,7 +765,7 @@ func (b *Broker) admit(pd *pending) bool {
 		}
 		return false
 	}
-	pd.route = b.routeLocked(id, pd.q.Kind)
+	pd.route = b.routeLocked(pd.q)
 	q.waiting = append(q.waiting, pd)
 	if !slices.Contains(b.rotation, id) {
 		b.rotation = append(b.rotation, id)

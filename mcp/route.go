@@ -11,15 +11,15 @@ import (
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// Routes: a command-line call made through the running app (issue 13) has
-// its server's questions answered in the terminal that made it, while the
-// window goes on showing everyone else's. The broker still owns every such
-// question — the checks, the policy, the rate limit, the history — and only
-// who shows it changes: a question a server asks while a route to it is open
-// waits in the same queue, and is put in front of the route's terminal
-// instead of the window, one at a time. Only form and URL requests are
-// routed: a sign-in, a sampling request or a model's tool call is for the
-// window.
+// Routes: a command-line command made through the running app (issue 13)
+// has the questions it causes answered in the terminal that made it, while
+// the window goes on showing everyone else's. The broker still owns every
+// such question — the checks, the policy, the rate limit, the history — and
+// only who shows it changes: a question that matches a route when it is
+// asked waits in the same queue, and is put in front of the route's
+// terminal instead of the window, one at a time. A call's route takes its
+// server's form and URL requests (Route); a sign-in or a chat turn from the
+// command line chooses its own questions (RouteMatching).
 
 // A Presenter shows one question to a person and returns their answer,
 // blocking meanwhile; when ctx ends (the server withdrew the question, it
@@ -27,80 +27,107 @@ import (
 // return value is ignored. It is Answerer.Present as a function.
 type Presenter func(ctx context.Context, q *Question) (Response, error)
 
-// route is one terminal answering one server's questions.
+// route is one terminal answering the questions match takes.
 type route struct {
-	serverID string
-	present  Presenter
-	opened   func(*Question)
-	current  *pending // the question the terminal shows, if any
-	ctx      context.Context
-	cancel   context.CancelFunc
+	match   func(*Question) bool
+	present Presenter
+	opened  func(*Question)
+	current *pending // the question the terminal shows, if any
+	// dropOnRelease cancels the route's questions on release instead of
+	// giving them to the window (RouteMatching).
+	dropOnRelease bool
+	ctx           context.Context
+	cancel        context.CancelFunc
 }
 
 // Route has present show the form and URL requests serverID asks from now
-// until release is called, instead of the window. Routes to one server
-// stack: the newest gets the new questions. On release, questions still
-// waiting for the route, and the one it shows, go to the window.
+// until release is called, instead of the window. Routes stack: the newest
+// that matches gets a new question. On release, questions still waiting for
+// the route, and the one it shows, go to the window.
 //
 // opened (may be nil) is told of each web page the person opened through
 // present, once the broker waits for it: WaitCompleted then finds it, and
 // says how it ended even after release.
 func (b *Broker) Route(serverID string, present Presenter, opened func(*Question)) (release func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &route{serverID: serverID, present: present, opened: opened, ctx: ctx, cancel: cancel}
+	return b.route(&route{match: func(q *Question) bool {
+		return q.Server.ID == serverID && (q.Kind == KindForm || q.Kind == KindURL)
+	}, present: present, opened: opened})
+}
+
+// RouteMatching is Route for the questions match takes, of any kind and
+// server: a sign-in consent, a model's tool call. match is called with the
+// broker's lock held, once per question as it is asked; it must be quick
+// and must not call the broker. On release, the route's questions still
+// unanswered are cancelled: they belong to what the terminal started (its
+// sign-in, its chat turn), which nobody in the window is waiting for.
+func (b *Broker) RouteMatching(match func(*Question) bool, present Presenter, opened func(*Question)) (release func()) {
+	return b.route(&route{match: match, present: present, opened: opened, dropOnRelease: true})
+}
+
+func (b *Broker) route(r *route) (release func()) {
+	r.ctx, r.cancel = context.WithCancel(context.Background())
 	b.mu.Lock()
-	if b.routes == nil {
-		b.routes = map[string][]*route{}
-	}
-	b.routes[serverID] = append(b.routes[serverID], r)
+	b.routes = append(b.routes, r)
 	b.mu.Unlock()
 	return func() { b.release(r) }
 }
 
-// release ends r: its questions go back to the window.
+// release ends r: its questions go back to the window, or are cancelled
+// (r.dropOnRelease).
 func (b *Broker) release(r *route) {
 	b.mu.Lock()
-	i := slices.Index(b.routes[r.serverID], r)
+	i := slices.Index(b.routes, r)
 	if i < 0 {
 		b.mu.Unlock()
 		return
 	}
-	b.routes[r.serverID] = slices.Delete(b.routes[r.serverID], i, i+1)
-	if len(b.routes[r.serverID]) == 0 {
-		delete(b.routes, r.serverID)
-	}
+	b.routes = slices.Delete(b.routes, i, i+1)
 	r.cancel()
-	q := b.servers[r.serverID]
-	if pd := r.current; pd != nil && q != nil {
+	var dropped []string
+	if pd := r.current; pd != nil {
 		r.current, pd.shownAt = nil, time.Time{}
-		q.waiting = slices.Insert(q.waiting, 0, pd)
+		if q := b.servers[pd.q.Server.ID]; q != nil {
+			q.waiting = slices.Insert(q.waiting, 0, pd)
+		}
 	}
-	if q != nil {
+	for _, q := range b.servers {
 		for _, pd := range q.waiting {
-			if pd.route == r {
+			switch {
+			case pd.route != r:
+			case r.dropOnRelease: // shown nowhere until cancelled below
+				dropped = append(dropped, pd.q.ID)
+			default:
 				pd.route = nil
 			}
 		}
+	}
+	if len(dropped) > 0 {
+		b.mu.Unlock()
+		for _, id := range dropped {
+			_ = b.finish(id, Response{Action: ActionCancel, detail: "the command that asked it ended first"}, false)
+		}
+		b.mu.Lock()
 	}
 	b.dispatchLocked()
 	b.mu.Unlock()
 	b.publish()
 }
 
-// routeLocked returns the route a new question of kind from serverID goes
-// to, or nil for the window. b.mu is held.
-func (b *Broker) routeLocked(serverID, kind string) *route {
-	rs := b.routes[serverID]
-	if len(rs) == 0 || (kind != KindForm && kind != KindURL) {
-		return nil
+// routeLocked returns the route a new question goes to, or nil for the
+// window. b.mu is held.
+func (b *Broker) routeLocked(q *Question) *route {
+	for i := len(b.routes) - 1; i >= 0; i-- {
+		if r := b.routes[i]; r.match(q) {
+			return r
+		}
 	}
-	return rs[len(rs)-1]
+	return nil
 }
 
 // routeShowingLocked reports whether a terminal shows a question of
 // serverID. b.mu is held.
 func (b *Broker) routeShowingLocked(serverID string) bool {
-	return slices.ContainsFunc(b.routes[serverID], func(r *route) bool { return r.current != nil })
+	return slices.ContainsFunc(b.routes, func(r *route) bool { return r.current != nil && r.current.q.Server.ID == serverID })
 }
 
 // routeBusy reports whether a terminal shows, or will show, a question of
@@ -118,26 +145,27 @@ func (b *Broker) routeBusy(serverID string) bool {
 }
 
 // dispatchRoutesLocked puts each idle route's next question in front of
-// its terminal. b.mu is held.
+// its terminal: the oldest of those waiting for it. b.mu is held.
 func (b *Broker) dispatchRoutesLocked() {
-	for id, rs := range b.routes {
-		q := b.servers[id]
-		if q == nil {
+	for _, r := range b.routes {
+		if r.current != nil {
 			continue
 		}
-		for _, r := range rs {
-			if r.current != nil {
-				continue
-			}
+		var next *pending
+		var from *serverQueue
+		for _, id := range b.rotation {
+			q := b.servers[id]
 			i := slices.IndexFunc(q.waiting, func(pd *pending) bool { return pd.route == r && pd.ctx.Err() == nil })
-			if i < 0 {
-				continue
+			if i >= 0 && (next == nil || q.waiting[i].q.ReceivedAt.Before(next.q.ReceivedAt)) {
+				next, from = q.waiting[i], q
 			}
-			pd := q.waiting[i]
-			q.waiting = slices.Delete(q.waiting, i, i+1)
-			r.current, pd.shownAt = pd, b.opts.Now()
-			go b.presentRouted(r, pd)
 		}
+		if next == nil {
+			continue
+		}
+		from.waiting = slices.DeleteFunc(from.waiting, func(pd *pending) bool { return pd == next })
+		r.current, next.shownAt = next, b.opts.Now()
+		go b.presentRouted(r, next)
 	}
 }
 
