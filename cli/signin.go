@@ -41,11 +41,11 @@ func (e *env) signIn(name string, in bool) error {
 	if err != nil {
 		return err
 	}
-	said := "cli.signin.in"
+	said := i18n.M("cli.signin.in", "server", signed.Name)
 	if signed.Already {
-		said = "cli.signin.already"
+		said = i18n.M("cli.signin.already", "server", signed.Name)
 	}
-	fmt.Fprintln(e.stdout, i18n.M(said, "server", signed.Name))
+	fmt.Fprintln(e.stdout, said)
 	return nil
 }
 
