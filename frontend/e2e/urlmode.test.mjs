@@ -156,7 +156,9 @@ describe('URL mode', () => {
   it('a web link in a tool result opens only after the same consent display (E31)', async () => {
     const { page } = app;
     const res = await callTool(page, 'Demo server', 'readme_link', {});
-    assert.match(await res.innerText(), /Gatehouse only opens web addresses/);
+    // The resource link that is no web address opens in Gatehouse (e2e/resources.test.mjs); only the web one has "Open in browser…".
+    assert.equal(await res.getByRole('button', { name: 'Open in Gatehouse' }).count(), 1);
+    assert.equal(await res.getByRole('button', { name: 'Open in browser…' }).count(), 1);
     const before = (await browser.args()).length;
     await res.getByRole('button', { name: 'Open in browser…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Open this address in your browser?' });
