@@ -204,8 +204,8 @@ func (e *env) prompt(ctx context.Context, args []string) error {
 	return nil
 }
 
-// printContent shows one content item of a prompt message as printResult
-// shows a tool result's.
+// printContent shows one content item of a tool result (printResult) or of
+// a prompt message: text as text, media and resources as one bracketed line.
 func (e *env) printContent(c app.ContentView) {
 	switch c.Type {
 	case "image", "audio":

@@ -213,22 +213,7 @@ func (e *env) printResult(res app.ToolResultView) {
 		fmt.Fprintln(e.stdout, i18n.M("cli.tools.errorResult"))
 	}
 	for _, c := range res.Content {
-		switch c.Type {
-		case "text":
-			fmt.Fprintln(e.stdout, visible(c.Text))
-		case "image", "audio":
-			fmt.Fprintf(e.stdout, "[%s %s, %d bytes]\n", c.Type, oneLine(c.MimeType), len(c.Data)*3/4)
-		case "resource_link":
-			label := c.Title
-			if label == "" {
-				label = c.Name
-			}
-			fmt.Fprintf(e.stdout, "[link] %s <%s>\n", oneLine(label), oneLine(c.URI))
-		case "resource":
-			fmt.Fprintf(e.stdout, "[resource %s]\n%s\n", oneLine(c.URI), visible(c.Text))
-		default:
-			fmt.Fprintln(e.stdout, visible(c.Text))
-		}
+		e.printContent(c)
 	}
 	if res.Structured != "" {
 		fmt.Fprintln(e.stdout, i18n.M("cli.tools.structured"))
