@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"image"
 	"os/exec"
@@ -245,4 +246,50 @@ func bigListsData(b *testing.B, extra, history int) string {
 		}
 	}
 	return dir
+}
+
+// BenchmarkP9GoShare is the Go side of P9's panes, without the window: the
+// Tools pane's list call (app.ToolsService.List) for a server of
+// -listtools tools and the History pane's first page
+// (app.QuestionService.History) over -listhistory entries, each the median
+// of 5 calls, with the size of the JSON the window receives.
+func BenchmarkP9GoShare(b *testing.B) {
+	sizes()
+	data := bigListsData(b, *flagListTools, *flagListHist)
+	core, err := app.OpenCore(app.CoreOptions{DataDir: data, DemoCommand: "true"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer core.Close()
+	servers, err := core.Store.Servers()
+	if err != nil || len(servers) != 1 {
+		b.Fatalf("servers: %v %v", servers, err)
+	}
+	g := &ghCore{core: core}
+	g.connect(b, servers[0])
+	toolsSvc, questions := app.NewToolsService(core), app.NewQuestionService(core, nil)
+	var list, page []int64
+	var listBytes, pageBytes int
+	for range 5 {
+		start := time.Now()
+		views, err := toolsSvc.List(servers[0].ID)
+		list = append(list, time.Since(start).Nanoseconds())
+		if err != nil || len(views) != *flagListTools+4 {
+			b.Fatalf("%d tools listed, want %d: %v", len(views), *flagListTools+4, err)
+		}
+		raw, _ := json.Marshal(views)
+		listBytes = len(raw)
+		start = time.Now()
+		p, err := questions.History("", "", 0)
+		page = append(page, time.Since(start).Nanoseconds())
+		if err != nil || len(p.Entries) == 0 {
+			b.Fatalf("history: %d entries: %v", len(p.Entries), err)
+		}
+		raw, _ = json.Marshal(p)
+		pageBytes = len(raw)
+	}
+	b.ReportMetric(median(list)/1e6, "tools-list-ms")
+	b.ReportMetric(float64(listBytes)/1024, "tools-list-KB")
+	b.ReportMetric(median(page)/1e6, "history-page-ms")
+	b.ReportMetric(float64(pageBytes)/1024, "history-page-KB")
 }

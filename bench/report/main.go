@@ -229,6 +229,12 @@ func main() {
 	} else {
 		add("P9", "big lists", "not run", "", yes(false))
 	}
+	const gs = "BenchmarkP9GoShare"
+	if _, ok := res[gs]; ok {
+		add("P9", "Go's share: the tool list call; the history's first page",
+			fmt.Sprintf("%.1f ms (%.0f KB of JSON); %.1f ms (%.0f KB)", g(gs, "tools-list-ms"), g(gs, "tools-list-KB"),
+				g(gs, "history-page-ms"), g(gs, "history-page-KB")), "(info)", nil)
+	}
 
 	// Rows in the order of their figures (P1 … P9), whichever block added them.
 	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(figureNumber(a.id), figureNumber(b.id)) })
