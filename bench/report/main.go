@@ -242,6 +242,7 @@ func main() {
 
 	// Where the core's time goes (./mcp micro-benchmarks), when they ran.
 	parts := []struct{ bench, what string }{
+		{"BenchmarkCarrySchema", "carry the schema past the SDK (rawschema.go)"},
 		{"BenchmarkParseRequestedSchema", "parse + compile the form schema"},
 		{"BenchmarkFormValidate", "validate the answer"},
 		{"BenchmarkHistoryWrite", "write one history entry (bbolt, fsync)"},
