@@ -172,7 +172,7 @@ clean:
 BENCH_NODE := bench/node
 BENCH_SERVER := $(ROOT)/build/bin/bench-server
 BENCH_ENV = GATEHOUSE_BIN=$(BIN) GATEHOUSE_BENCH_SERVER=$(BENCH_SERVER) GATEHOUSE_TEST_OUTPUT=$(OUT)
-BENCH_MCP := ParseRequestedSchema|FormValidate|HistoryWrite|BrokerElicit
+BENCH_MCP := ParseRequestedSchema|FormValidate|HistoryWrite|BrokerElicit|CarrySchema
 
 .PHONY: bench test-bench bench-deps
 

@@ -371,11 +371,11 @@ func (s *QuestionService) withdrawAnswered(snap mcp.Snapshot) {
 // onScreen returns the question on screen if it has the given ID: only
 // that one can be answered from the dialog.
 func (s *QuestionService) onScreen(id string) (*mcp.Question, error) {
-	cur := s.core.Broker.Snapshot().Current
-	if cur == nil || cur.ID != id {
+	q, ok := s.core.Broker.OnScreen(id)
+	if !ok {
 		return nil, ErrNotOpen
 	}
-	return cur, nil
+	return q, nil
 }
 
 func snapshotView(s mcp.Snapshot) SnapshotView {

@@ -10,11 +10,14 @@
 //	P8 the chat, against llmtest's stand-in model provider: the host's added
 //	   latency to the first token (P8a), the window under a stream of 2,000
 //	   chunks a second (P8b), its memory with 1,000 messages open (P8c)
+//	P9 big lists: the Tools pane with a server of 1,000 tools and the History
+//	   pane over 10,000 entries, drawn and scrolled in the production window,
+//	   and the app's memory, beside the same window with small lists
 //
 // Every benchmark runs once (-benchtime 1x); its size comes from the flags
 // below (go test ./bench -bench . -benchtime 1x -args -n 2000). Figures are
 // reported with b.ReportMetric, ratios computed in the same run, and
-// bench/report turns the output into the P1–P8 table.
+// bench/report turns the output into the P1–P9 table.
 //
 // bench/server is the MCP server every client is measured against, and
 // bench/node the Node side (TypeScript SDK client, MCP Inspector, Chromium

@@ -38,6 +38,8 @@ var (
 	flagStreamRate = flag.Int("chunkrate", 2000, "P8b: chunks per second the stand-in streams")
 	flagStreamSecs = flag.Float64("streamsecs", 5, "P8b: seconds the stand-in streams")
 	flagMessages   = flag.Int("messages", 1000, "P8c: messages of the long conversation")
+	flagListTools  = flag.Int("listtools", 1000, "P9: tools of the big server")
+	flagListHist   = flag.Int("listhistory", 10000, "P9: history entries of the big data file")
 	flagQuick      = flag.Bool("quick", false, "tiny sizes: only check that the benchmarks still run (make test-bench)")
 )
 
@@ -64,6 +66,8 @@ func sizes() {
 		set("turns", "10")
 		set("streamsecs", "0.75")
 		set("messages", "100")
+		set("listtools", "50")
+		set("listhistory", "300")
 	})
 }
 

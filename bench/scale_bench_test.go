@@ -1,13 +1,18 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -19,10 +24,15 @@ import (
 // events on every status change). Reported: the time from ConnectAll until
 // the UI's server list (the last EventServers) shows every server
 // connected, and this process's (the host's) RSS and PSS before and after,
-// beside the servers' own PSS.
+// beside the servers' own PSS. The floor, first, in the same process: the
+// same n servers connected by n bare go-sdk clients at once (the time until
+// the last Connect returns, and the RSS it added), then closed again.
 func BenchmarkP6Scale(b *testing.B) {
 	sizes()
 	n := *flagServers
+	floorTook, floorGrowth := connectFloor(b, n)
+	runtime.GC()
+	debug.FreeOSMemory()
 	dir := b.TempDir()
 	st, err := store.Open(dir, nil)
 	if err != nil {
@@ -87,6 +97,46 @@ func BenchmarkP6Scale(b *testing.B) {
 	b.ReportMetric(mb(rssAfter-rssBefore), "host-rss-growth-MB")
 	b.ReportMetric(mb(serversPSS)/float64(n), "server-pss-each-MB")
 	b.ReportMetric(float64(ui.events), "server-list-events")
+	b.ReportMetric(float64(floorTook.Microseconds())/1000, "floor-all-connected-ms")
+	b.ReportMetric(mb(floorGrowth), "floor-rss-growth-MB")
+	b.ReportMetric(float64(took)/float64(floorTook), "connect-ratio")
+}
+
+// connectFloor connects n bench servers with n bare go-sdk clients at once
+// and returns how long until every one was connected and the RSS (kB) this
+// process grew by; the sessions are closed before it returns.
+func connectFloor(b *testing.B, n int) (time.Duration, int64) {
+	b.Helper()
+	bin := benchServer(b)
+	runtime.GC()
+	time.Sleep(200 * time.Millisecond)
+	pid := os.Getpid()
+	before := rssKB(pid)
+	sessions := make([]*sdk.ClientSession, n)
+	errs := make([]error, n)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		wg.Go(func() {
+			c := sdk.NewClient(&sdk.Implementation{Name: "go-sdk-floor", Version: "1.0.0"}, nil)
+			sessions[i], errs[i] = c.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(bin)}, nil)
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	time.Sleep(time.Second) // as Gatehouse's lists settle
+	growth := rssKB(pid) - before
+	for i, cs := range sessions {
+		if cs != nil {
+			_ = cs.Close()
+		}
+		if errs[i] != nil {
+			b.Fatalf("floor client %d: %v", i, errs[i])
+		}
+	}
+	return took, growth
 }
 
 // listUI stands where the frontend's server list does: it decodes every

@@ -284,7 +284,13 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		b.record(entry)
 		return &sdk.ElicitResult{Action: ActionAccept}, nil
 	case resp.Action == ActionAccept:
-		content, errs := q.schema.Validate(resp.Values) // E15: checked again, whatever the UI did
+		// E15: the values the person sent are checked by the broker,
+		// whatever the UI did: by Answer (every form answer goes through it),
+		// else here.
+		content, errs := resp.content, map[string]i18n.Message(nil)
+		if !resp.validated {
+			content, errs = q.schema.Validate(resp.Values)
+		}
 		if len(errs) > 0 {
 			// Send nothing the person did not see validated; treat it as a cancel.
 			entry.Outcome, entry.Detail = store.OutcomeCancelled, "the answer did not pass validation and was not sent"
@@ -890,9 +896,12 @@ func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Messa
 	}
 	switch {
 	case pd.q.Kind == KindForm:
-		if errs := pd.q.Validate(values); len(errs) > 0 {
+		content, errs := pd.q.schema.Validate(values)
+		if len(errs) > 0 {
 			return errs, nil
 		}
+		// What passed is what Elicit sends: validated here, once (issue 15, P1).
+		return nil, b.finish(id, Response{Action: ActionAccept, Values: values, content: content, validated: true}, false)
 	case pd.q.Kind == KindToolCall:
 		return nil, errors.New("a tool call is allowed with Allow, for once, this conversation or always")
 	case pd.q.Kind == KindSampling && values != nil:
@@ -1088,6 +1097,16 @@ func (b *Broker) snapshotLocked() Snapshot {
 	}
 	slices.SortStableFunc(s.Waiting, func(a, b Waiting) int { return a.ReceivedAt.Compare(b.ReceivedAt) })
 	return s
+}
+
+// OnScreen returns the question on screen (in the window, not on a
+// terminal's route) if it is the one with the given ID: only that one can
+// be answered from the dialog. Unlike Snapshot it copies nothing and does
+// not wait for a publication in progress, so an answer does not queue
+// behind the event that showed its question (issue 15, P1).
+func (b *Broker) OnScreen(id string) (*Question, bool) {
+	q, _, ok := b.presenting(id)
+	return q, ok
 }
 
 // presenting returns the question on screen with its context, for an

@@ -120,3 +120,15 @@ func BenchmarkBrokerElicit(b *testing.B) {
 	})
 	b.Run("nostore", func(b *testing.B) { run(b, memStore{}) })
 }
+
+// BenchmarkCarrySchema is the rewrite of one elicitation/create's params as
+// it is read from the connection (rawschema.go): the schema moved into _meta.
+func BenchmarkCarrySchema(b *testing.B) {
+	params := json.RawMessage(`{"message":"Register for the workshop.\nWe need a few details for your badge.","requestedSchema":` + benchForm + `}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if out := carrySchema(params); len(out) == len(params) {
+			b.Fatal("not carried")
+		}
+	}
+}

@@ -218,6 +218,10 @@ type Response struct {
 	Edit   *SamplingEdit  // the person's changes to a sampling request
 
 	detail string // for history, set by the broker
+	// content is a form's values as the broker's Answer validated them
+	// (E15), what is sent; validated says it was set.
+	content   map[string]any
+	validated bool
 }
 
 // Snapshot is everything pending for the person at one moment: the question

@@ -155,7 +155,14 @@ func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool
 		if carried == nil {
 			return nil, true
 		}
-		meta = json.RawMessage(`{}`)
+		// The usual case: no _meta, one member to write.
+		quoted, err := json.Marshal(string(carried))
+		if err != nil {
+			return nil, false
+		}
+		out := make([]byte, 0, len(quoted)+len(RawSchemaMeta)+5)
+		out = append(append(append(out, `{"`...), RawSchemaMeta...), `":`...)
+		return append(append(out, quoted...), '}'), true
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(meta, &m); err != nil || m == nil {
@@ -184,38 +191,90 @@ type memberSpan struct {
 
 // topLevelMembers finds the spans of the requestedSchema and _meta members of
 // a JSON object, and whether the object is empty. It reports false for
-// anything that is not one valid object.
+// anything that is not one valid object. It runs on every form request, so
+// it checks the text once (json.Valid) and then walks only the top level,
+// skipping strings and nested values by their brackets (issue 15, P1).
 func topLevelMembers(b []byte) (members map[string]memberSpan, empty, ok bool) {
-	members = map[string]memberSpan{}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !json.Valid(b) {
 		return nil, false, false
 	}
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false, false
+	}
+	members = map[string]memberSpan{}
 	empty = true
-	for dec.More() {
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] != '}' {
 		empty = false
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false, false
+		keyEnd := stringEnd(b, i)
+		name := string(b[i+1 : keyEnd-1])
+		if bytes.IndexByte(b[i:keyEnd], '\\') >= 0 {
+			_ = json.Unmarshal(b[i:keyEnd], &name) // an escaped name, as the SDK reads it
 		}
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil, false, false
-		}
-		if name := t.(string); name == "requestedSchema" || name == "_meta" {
-			end := int(dec.InputOffset())
+		i = skipSpace(b, keyEnd)
+		i = skipSpace(b, i+1) // the colon
+		valueEnd := valueEnd(b, i)
+		if name == "requestedSchema" || name == "_meta" {
 			span := members[name]
-			span.start, span.end, span.count = end-len(value), end, span.count+1
+			span.start, span.end, span.count = i, valueEnd, span.count+1
 			members[name] = span
 		}
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, false, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false, false // trailing data
+		i = skipSpace(b, valueEnd)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
 	}
 	return members, empty, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index after the JSON string starting at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// valueEnd returns the index after the valid JSON value starting at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	default: // a number, true, false or null
+		j := i
+		for j < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[j])) {
+			j++
+		}
+		return j
+	}
 }
 
 func metaValue(b []byte, span memberSpan) json.RawMessage {

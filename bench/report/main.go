@@ -1,5 +1,5 @@
 // Command report reads the output of Gatehouse's benchmarks (go test -bench
-// on ./bench and ./mcp) from stdin and prints the P1–P8 table: each figure
+// on ./bench and ./mcp) from stdin and prints the P1–P9 table: each figure
 // against its target, pass or miss. Every ratio in it was computed by the
 // benchmarks within one run; this only formats.
 //
@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +16,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -95,10 +97,13 @@ func main() {
 			fmt.Sprintf("%.0f µs median, %.0f µs p99", g(rt, "floor-median-µs"), g(rt, "floor-p99-µs")), "(info)", nil)
 		add("P1", "elicitation round trip, p99",
 			fmt.Sprintf("Gatehouse %.0f µs / go-sdk %.0f µs = %.2f×", g(rt, "gatehouse-p99-µs"), g(rt, "gosdk-p99-µs"), g(rt, "P1-ratio-p99")), "", nil)
+		// P2 (issue 15): the TypeScript SDK client is MCP Inspector's engine;
+		// the server alone (the floor) is about half of its round trip, so no
+		// client can be 0.5× of it. Gatehouse is to be at least as fast.
 		ratio2 := g(rt, "P2-ratio-median")
 		add("P2", "round trip vs TypeScript SDK client, median",
 			fmt.Sprintf("Gatehouse %.0f µs / TS SDK %.0f µs = %.2f×", g(rt, "gatehouse-median-µs"), g(rt, "ts-median-µs"), ratio2),
-			"≤ 0.50×", yes(ratio2 <= 0.5))
+			"≤ 1.00×", yes(ratio2 <= 1.0))
 		add("P2", "floor vs TypeScript SDK client (no client can go below)",
 			fmt.Sprintf("%.0f µs / %.0f µs = %.2f×", g(rt, "floor-median-µs"), g(rt, "ts-median-µs"), g(rt, "floor-median-µs")/g(rt, "ts-median-µs")), "(info)", nil)
 		add("P2", "round trip vs TypeScript SDK client, p99",
@@ -146,9 +151,9 @@ func main() {
 			fmt.Sprintf("%.0f / %.0f / %.0f (other errors %.0f); decided after %.1f s", g(fl, "flood-shown"), g(fl, "flood-queued"),
 				g(fl, "flood-refused"), g(fl, "flood-other-errors"), g(fl, "flood-decided-ms")/1000), "(report)", nil)
 		growth := g(fl, "host-rss-growth-MB")
-		add("P5", "host RSS growth during the flood", fmt.Sprintf("%.1f MB (from %.0f MB; peak +%.0f goroutines)", growth,
-			g(fl, "host-rss-before-MB"), g(fl, "peak-extra-goroutines")), "≤ 20 MB", yes(growth <= 20))
-		add("P5", "floor: bare go-sdk client refusing at once, same flood", fmt.Sprintf("%.1f MB RSS growth", g(fl, "gosdk-refusing-rss-growth-MB")), "(info)", nil)
+		add("P5", "host RSS growth during the flood (floor: a bare go-sdk client refusing it)",
+			fmt.Sprintf("%.1f MB (floor %.1f MB; from %.0f MB; peak +%.0f goroutines)", growth, g(fl, "gosdk-refusing-rss-growth-MB"),
+				g(fl, "host-rss-before-MB"), g(fl, "peak-extra-goroutines")), "≤ 20 MB", yes(growth <= 20))
 		reach := g(fl, "normal-reach-ms")
 		add("P5", "second server's request reaches the answerer", fmt.Sprintf("%.1f ms (in the dialog after the person answers: %.0f ms)", reach, g(fl, "normal-to-dialog-ms")),
 			"≤ 100 ms", yes(reach <= 100))
@@ -160,10 +165,10 @@ func main() {
 
 	const sc = "BenchmarkP6Scale"
 	if _, ok := res[sc]; ok {
-		add("P6", fmt.Sprintf("%.0f stdio servers: all connected", g(sc, "servers")),
-			fmt.Sprintf("%.0f ms", g(sc, "all-connected-ms")), "(report)", nil)
-		add("P6", "host memory with them", fmt.Sprintf("RSS %.0f MB (+%.0f MB), PSS %.0f MB; each server %.1f MB PSS",
-			g(sc, "host-rss-after-MB"), g(sc, "host-rss-growth-MB"), g(sc, "host-pss-after-MB"), g(sc, "server-pss-each-MB")), "(report)", nil)
+		add("P6", fmt.Sprintf("%.0f stdio servers: all connected (floor: bare go-sdk clients)", g(sc, "servers")),
+			fmt.Sprintf("%.0f ms (floor %.0f ms = %.2f×)", g(sc, "all-connected-ms"), g(sc, "floor-all-connected-ms"), g(sc, "connect-ratio")), "(report)", nil)
+		add("P6", "host memory with them (floor: bare go-sdk clients)", fmt.Sprintf("RSS %.0f MB (+%.0f MB; floor +%.0f MB), PSS %.0f MB; each server %.1f MB PSS",
+			g(sc, "host-rss-after-MB"), g(sc, "host-rss-growth-MB"), g(sc, "floor-rss-growth-MB"), g(sc, "host-pss-after-MB"), g(sc, "server-pss-each-MB")), "(report)", nil)
 	} else {
 		add("P6", "scale", "not run", "", yes(false))
 	}
@@ -207,8 +212,37 @@ func main() {
 		add("P8c", "chat memory", "not run", "", yes(false))
 	}
 
+	const bl = "BenchmarkP9BigLists"
+	if _, ok := res[bl]; ok {
+		add("P9", fmt.Sprintf("Tools pane, %.0f tools: click → drawn (floor: 8 tools)", g(bl, "tools")),
+			fmt.Sprintf("%.0f ms / %.0f ms = %.2f×", g(bl, "big-tools-drawn-ms"), g(bl, "floor-tools-drawn-ms"), g(bl, "tools-drawn-ratio")), "(report)", nil)
+		add("P9", fmt.Sprintf("History pane over %.0f entries: drawn (floor: 100 entries, the same page)", g(bl, "history-entries")),
+			fmt.Sprintf("%.0f ms / %.0f ms = %.2f×", g(bl, "big-history-drawn-ms"), g(bl, "floor-history-drawn-ms"), g(bl, "history-drawn-ratio")), "(report)", nil)
+		for _, list := range []struct{ metric, what string }{{"tools", "the tool list"}, {"history", "the history"},
+			{"floor-history", "floor: the floor's history"}} {
+			add("P9", fmt.Sprintf("scrolling %s, a wheel turn every %.0f ms: gaps between frames drawn", list.what, g(bl, "scroll-input-every-ms")),
+				fmt.Sprintf("median %.0f ms, p95 %.0f ms, max %.0f ms (%.0f frames)", g(bl, list.metric+"-scroll-gap-median-ms"),
+					g(bl, list.metric+"-scroll-gap-p95-ms"), g(bl, list.metric+"-scroll-gap-max-ms"), g(bl, list.metric+"-scroll-frames")), "(report)", nil)
+		}
+		add("P9", "app + WebKit PSS with both panes shown (floor: small lists)",
+			fmt.Sprintf("%.0f MB / %.0f MB = %.2f× (RSS %.0f / %.0f MB)", g(bl, "big-pss-MB"), g(bl, "floor-pss-MB"), g(bl, "pss-ratio"),
+				g(bl, "big-rss-MB"), g(bl, "floor-rss-MB")), "(report)", nil)
+	} else {
+		add("P9", "big lists", "not run", "", yes(false))
+	}
+	const gs = "BenchmarkP9GoShare"
+	if _, ok := res[gs]; ok {
+		add("P9", "Go's share: the tool list call; the history's first page",
+			fmt.Sprintf("%.1f ms (%.0f KB of JSON); %.1f ms (%.0f KB)", g(gs, "tools-list-ms"), g(gs, "tools-list-KB"),
+				g(gs, "history-page-ms"), g(gs, "history-page-KB")), "(info)", nil)
+	}
+
+	// Rows in the order of their figures (P1 … P9), whichever block added them.
+	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(figureNumber(a.id), figureNumber(b.id)) })
+
 	// Where the core's time goes (./mcp micro-benchmarks), when they ran.
 	parts := []struct{ bench, what string }{
+		{"BenchmarkCarrySchema", "carry the schema past the SDK (rawschema.go)"},
 		{"BenchmarkParseRequestedSchema", "parse + compile the form schema"},
 		{"BenchmarkFormValidate", "validate the answer"},
 		{"BenchmarkHistoryWrite", "write one history entry (bbolt, fsync)"},
@@ -223,7 +257,7 @@ func main() {
 	}
 
 	fmt.Println()
-	fmt.Println("Gatehouse performance (issues 6 and 11) —", machine())
+	fmt.Println("Gatehouse performance (issues 6, 11 and 15) —", machine())
 	w := [4]int{}
 	for _, r := range rows {
 		w[0] = max(w[0], len([]rune(r.id)))
@@ -249,6 +283,19 @@ func main() {
 		fmt.Printf("%d expected figures were missing from the benchmark output\n", missing)
 	}
 	fmt.Printf("%d targets missed\n", fails)
+}
+
+// figureNumber is the number of a row's figure: 2 for "P2", 8 for "P8a",
+// 1 for "P1/P2".
+func figureNumber(id string) int {
+	n := 0
+	for _, c := range strings.TrimPrefix(id, "P") {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // machine describes this computer: cores, CPU model and memory.

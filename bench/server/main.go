@@ -24,6 +24,10 @@
 //	                         client's retry with the answer completes; n is
 //	                         ignored, one round per call.
 //
+// With -tools N it also lists N more tools (P9, the Tools pane with a big
+// list): lookup_0001 … each with a title, a one-line description and a
+// small input schema; calling one returns its name.
+//
 // Elicitation during a tool call (a nested elicitation/create) needs protocol
 // 2025-11-25 or earlier: the benchmark clients pin it.
 package main
@@ -32,6 +36,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sync"
@@ -62,12 +67,15 @@ var Answer = map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", 
 const message = "Register for the workshop.\nWe need a few details for your badge."
 
 func main() {
+	extraTools := flag.Int("tools", 0, "more tools to list (P9)")
+	flag.Parse()
 	s := sdk.NewServer(&sdk.Implementation{Name: "gatehouse-bench", Version: "1.0.0"}, nil)
 	obj := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"count":{"type":"integer"},"spread_ms":{"type":"integer"}}}`)
 	s.AddTool(&sdk.Tool{Name: "elicit_loop", InputSchema: obj}, elicitLoop)
 	s.AddTool(&sdk.Tool{Name: "flood", InputSchema: obj}, flood)
 	s.AddTool(&sdk.Tool{Name: "ask_once", InputSchema: obj}, askOnce)
 	s.AddTool(&sdk.Tool{Name: "input_loop", InputSchema: obj}, inputLoop)
+	addListTools(s, *extraTools)
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "bench server:", err)
 		os.Exit(1)
@@ -239,4 +247,22 @@ func inputLoop(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult
 		return result(map[string]any{"good": good(res)})
 	}
 	return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"form": formParams(message)}}, nil
+}
+
+// listTopics make the big list's tools differ, so that a filter narrows it.
+var listTopics = []string{"invoice", "customer", "shipment", "ticket", "calendar", "report", "repository", "forecast"}
+
+// addListTools adds n tools for the big-list benchmark (P9).
+func addListTools(s *sdk.Server, n int) {
+	schema := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Which one"},` +
+		`"limit":{"type":"integer","minimum":1,"maximum":100,"default":10},"verbose":{"type":"boolean"}},"required":["id"]}`)
+	for i := range n {
+		topic := listTopics[i%len(listTopics)]
+		name := fmt.Sprintf("lookup_%04d", i+1)
+		s.AddTool(&sdk.Tool{Name: name, Title: fmt.Sprintf("Look up %s %d", topic, i+1),
+			Description: fmt.Sprintf("Finds the %s with the given ID in archive %d and returns its fields.", topic, i/len(listTopics)+1),
+			InputSchema: schema}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return result(map[string]any{"tool": name})
+		})
+	}
 }
