@@ -140,7 +140,7 @@ func carrySchemaSlow(params json.RawMessage) json.RawMessage {
 	if newMeta != nil {
 		p["_meta"] = newMeta
 	}
-	out, err := json.Marshal(p)
+	out, err := marshalAsSent(p)
 	if err != nil {
 		return params
 	}
@@ -156,7 +156,7 @@ func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool
 			return nil, true
 		}
 		// The usual case: no _meta, one member to write.
-		quoted, err := json.Marshal(string(carried))
+		quoted, err := marshalAsSent(string(carried))
 		if err != nil {
 			return nil, false
 		}
@@ -170,13 +170,13 @@ func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool
 	}
 	delete(m, RawSchemaMeta)
 	if carried != nil {
-		quoted, err := json.Marshal(string(carried))
+		quoted, err := marshalAsSent(string(carried))
 		if err != nil {
 			return nil, false
 		}
 		m[RawSchemaMeta] = quoted
 	}
-	out, err := json.Marshal(m)
+	out, err := marshalAsSent(m)
 	if err != nil {
 		return nil, false
 	}
@@ -284,6 +284,21 @@ func metaValue(b []byte, span memberSpan) json.RawMessage {
 	return b[span.start:span.end]
 }
 
+// marshalAsSent encodes a value for a message the SDK reads in place of the
+// server's: unlike json.Marshal it leaves "<", ">" and "&" as the server
+// wrote them (json.Marshal would also rewrite them inside every
+// json.RawMessage it re-encodes), so a member the host does not change
+// keeps its text. Found by FuzzCarrySchema.
+func marshalAsSent(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
 // carryInputRequestSchemas applies carrySchema to every elicitation among a
@@ -305,10 +320,10 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 		}
 	}
 	var err error
-	if r["inputRequests"], err = json.Marshal(reqs); err != nil {
+	if r["inputRequests"], err = marshalAsSent(reqs); err != nil {
 		return result
 	}
-	out, err := json.Marshal(r)
+	out, err := marshalAsSent(r)
 	if err != nil {
 		return result
 	}
@@ -412,7 +427,7 @@ func rewriteLine(line []byte) []byte {
 	default:
 		return line
 	}
-	out, err := json.Marshal(msg)
+	out, err := marshalAsSent(msg)
 	if err != nil {
 		return line
 	}

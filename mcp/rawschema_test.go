@@ -195,6 +195,7 @@ func FuzzCarrySchema(f *testing.F) {
 		`{"_meta":{"gatehouse.dev/requestedSchema":"{}"}}`,
 		` { "requestedSchema" : { "properties" : { } } , "x" : [ ] } `,
 		`{"requestedSchema":"\u0000"}`,
+		`{"requestedSchema":1,"requestedSchema":{},"x":{"&":"<>"}}`, // repeated members: the slow path must not HTML-escape the rest
 		`{}`, `[]`, `null`, `{"requestedSchema":{`,
 	} {
 		f.Add([]byte(seed))

@@ -95,19 +95,19 @@ func carryTaskSupport(result json.RawMessage) json.RawMessage {
 			if meta == nil {
 				meta = map[string]json.RawMessage{}
 			}
-			meta[TaskSupportMeta], _ = json.Marshal(exec.TaskSupport)
+			meta[TaskSupportMeta], _ = marshalAsSent(exec.TaskSupport)
 		}
-		b, err := json.Marshal(meta)
+		b, err := marshalAsSent(meta)
 		if err != nil {
 			return result
 		}
 		tool["_meta"] = b
 	}
 	var err error
-	if r["tools"], err = json.Marshal(tools); err != nil {
+	if r["tools"], err = marshalAsSent(tools); err != nil {
 		return result
 	}
-	out, err := json.Marshal(r)
+	out, err := marshalAsSent(r)
 	if err != nil {
 		return result
 	}
