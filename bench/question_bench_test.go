@@ -134,10 +134,50 @@ func (d *desktop) askRepeatedly(b *testing.B, ctl *askerConn, n int, who string,
 			q.begin = append(q.begin, t.begin.Nanoseconds())
 			q.painted = append(q.painted, t.painted.Nanoseconds())
 		}
-		debugf(b, "%s question %d: begin %s, painted %s", who, i, t.begin, t.painted)
+		debugf(b, "%s question %d: sent %d, begin %s, painted %s", who, i, sent.UnixNano(), t.begin, t.painted)
 		answer(id)
+		d.waitGone(b, base, 10*time.Second, fmt.Sprintf("bench-question-%s-stays.png", who))
 	}
 	return q
+}
+
+// waitGone waits until the backdrop has left the row: nearly all of the
+// background pixels that darkened under it (probes) are back to base. The
+// rest of the row may have changed meanwhile (the Inspector's log cleared).
+func (d *desktop) waitGone(b *testing.B, base []float64, timeout time.Duration, failShot string) {
+	b.Helper()
+	probes := d.backgroundProbes(base)
+	deadline := time.Now().Add(timeout)
+	for {
+		cur := d.rowLuma(b)
+		back := 0
+		for _, x := range probes {
+			if diff := base[x] - cur[x]; diff < 0.015 && diff > -0.015 {
+				back++
+			}
+		}
+		if back*10 >= len(probes)*8 {
+			return
+		}
+		if time.Now().After(deadline) {
+			d.screenshot(b, failShot)
+			b.Fatalf("the answered question stayed on the screen for %s (test-output/%s)", timeout, failShot)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// backgroundProbes are the pixels of the row read for a dialog's backdrop:
+// background (not text) in base, away from the centre.
+func (d *desktop) backgroundProbes(base []float64) []int {
+	var probes []int
+	cx := d.x.Width / 2
+	for x, l := range base {
+		if l > 0.6 && (x < cx-dialogHalfWidth || x >= cx+dialogHalfWidth) {
+			probes = append(probes, x)
+		}
+	}
+	return probes
 }
 
 // The row of the screen read for a question: the middle of the window.
@@ -187,14 +227,7 @@ func (d *desktop) quietRow(b *testing.B, timeout time.Duration) []float64 {
 // from sent.
 func (d *desktop) watchQuestion(b *testing.B, base []float64, sent time.Time, timeout time.Duration, failShot string) questionTime {
 	b.Helper()
-	// The probes: background pixels (not text) away from the centre.
-	var probes []int
-	cx := d.x.Width / 2
-	for x, l := range base {
-		if l > 0.6 && (x < cx-dialogHalfWidth || x >= cx+dialogHalfWidth) {
-			probes = append(probes, x)
-		}
-	}
+	probes := d.backgroundProbes(base)
 	if len(probes) < 50 {
 		d.screenshot(b, failShot)
 		b.Fatalf("only %d background pixels to read in the row (test-output/%s)", len(probes), failShot)
@@ -237,7 +270,8 @@ func (d *desktop) watchQuestion(b *testing.B, base []float64, sent time.Time, ti
 		}
 		if at.After(deadline) {
 			d.screenshot(b, failShot)
-			b.Fatalf("no question on the screen %s after the server sent it (test-output/%s)", timeout, failShot)
+			b.Fatalf("no question on the screen %s after the server sent it: %d of %d background pixels darkened, by %.3f on average (test-output/%s)",
+				timeout, started, len(probes), drop, failShot)
 		}
 		time.Sleep(time.Millisecond)
 	}

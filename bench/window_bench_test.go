@@ -148,6 +148,12 @@ func (d *desktop) startApp(b *testing.B, bin, data string) *exec.Cmd {
 	cmd := exec.Command(bin)
 	cmd.Env = d.env("GATEHOUSE_DATA_DIR=" + data)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if os.Getenv("GATEHOUSE_BENCH_DEBUG") != "" { // what the app says, in test-output/bench-app.log
+		if f, err := os.OpenFile(filepath.Join(outputDir(), "bench-app.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+			cmd.Stdout, cmd.Stderr = f, f
+			b.Cleanup(func() { f.Close() })
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -37,9 +37,10 @@ try {
   const context = await browser.newContext({ viewport: null }); // the page fills the window
   page = await context.newPage();
   await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
-  const toggle = page.getByLabel(`Connect or disconnect "${serverName}"`);
-  await toggle.waitFor({ timeout: 60_000 });
-  await toggle.click();
+  // Mantine's switch is an input drawn over by its track: clicked as it is.
+  const toggle = page.getByRole('switch', { name: `Connect or disconnect "${serverName}"` });
+  await toggle.waitFor({ state: 'attached', timeout: 60_000 });
+  await toggle.click({ force: true });
   await page.getByText('Connected', { exact: true }).first().waitFor({ timeout: 60_000 });
   await clearLogs();
   if (shot) await page.screenshot({ path: shot });
