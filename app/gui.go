@@ -208,7 +208,13 @@ func RunGUI(opts GUIOptions) error {
 			Assets: opts.Assets,
 		},
 		// The window manager shows it in the title bar and the task switcher.
-		Linux: &linux.Options{Icon: icon.Window()},
+		// WebKit paints without GPU compositing, as Wails' default does when no
+		// Linux options are given (wails#2977): a non-nil Options' zero value
+		// is "on demand", and the first consent dialog (its backdrop) then
+		// switched the page to composited mode, which took 1.2 s before the
+		// dialog showed and made every later one about 40 % slower to paint
+		// (issue 15, P7; without a GPU, as under Xvfb, GL is software).
+		Linux: &linux.Options{Icon: icon.Window(), WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 		OnStartup: func(ctx context.Context) {
 			if core == nil {
 				return
