@@ -314,6 +314,7 @@ func BenchmarkP4Startup(b *testing.B) {
 		start := time.Now()
 		cmd := d.startApp(b, bin, data)
 		s := d.watchStart(b, cmd, start, 30*time.Second, true)
+		debugf(b, "start %d at %d: %+v", i, start.UnixNano(), s)
 		if i == 0 {
 			d.screenshot(b, "bench-startup.png")
 		}
