@@ -17,6 +17,9 @@ OUT := $(ROOT)/test-output
 PEERS := testdata/peers
 # Debian 12 ships WebKitGTK 4.1 only; Wails needs the tag to link against it.
 WEBKIT_TAG := webkit2_41
+# The production binary's tags and flags; bench/floorapp (P4's floor) is built with them too.
+PROD_TAGS := desktop,production,$(WEBKIT_TAG)
+PROD_LDFLAGS := -w -s
 WAILS := github.com/wailsapp/wails/v2/cmd/wails@v2.13.0
 NPM_CI := npm ci --no-audit --no-fund
 # Xvfb's default screen is 640x480 at 8 bits, smaller than the window.
@@ -46,7 +49,7 @@ frontend: deps frontend/node_modules/.package-lock.json
 	@test -f frontend/dist/index.html || { echo "npm run build did not produce frontend/dist/index.html"; exit 1; }
 
 build: frontend
-	go build -tags desktop,production,$(WEBKIT_TAG) -ldflags "-w -s" -o $(BIN) .
+	go build -tags $(PROD_TAGS) -ldflags "$(PROD_LDFLAGS)" -o $(BIN) .
 	@echo "built $(BIN)"
 
 # The Debian package of the production binary: build/gatehouse_VERSION_ARCH.deb
@@ -164,14 +167,17 @@ clean:
 
 ## Performance
 
-# Issue 6's benchmarks P1–P6 and issue 11's P8 (bench/, README "Performance"):
+# Issue 6's benchmarks P1–P6, issue 11's P8 and issue 15's P7 (bench/, README "Performance"):
 # the bench server, Gatehouse's core, a go-sdk and a TypeScript SDK client, the
 # production window on Xvfb, the MCP Inspector and a stand-in model provider,
 # in one run. Prints the table at the
 # end; the raw output is in test-output/bench.txt. Not part of `make test`.
 BENCH_NODE := bench/node
 BENCH_SERVER := $(ROOT)/build/bin/bench-server
-BENCH_ENV = GATEHOUSE_BIN=$(BIN) GATEHOUSE_BENCH_SERVER=$(BENCH_SERVER) GATEHOUSE_TEST_OUTPUT=$(OUT)
+BENCH_ASKER := $(ROOT)/build/bin/bench-asker
+BENCH_FLOOR := $(ROOT)/build/bin/bench-floorapp
+BENCH_ENV = GATEHOUSE_BIN=$(BIN) GATEHOUSE_BENCH_SERVER=$(BENCH_SERVER) GATEHOUSE_BENCH_ASKER=$(BENCH_ASKER) \
+	GATEHOUSE_BENCH_FLOOR=$(BENCH_FLOOR) GATEHOUSE_TEST_OUTPUT=$(OUT)
 BENCH_MCP := ParseRequestedSchema|FormValidate|HistoryWrite|BrokerElicit|CarrySchema
 
 .PHONY: bench test-bench bench-deps
@@ -183,6 +189,8 @@ $(BENCH_NODE)/node_modules/.package-lock.json: $(wildcard $(BENCH_NODE)/package.
 
 bench-deps: deps-test build peers $(BENCH_NODE)/node_modules/.package-lock.json
 	go build -o $(BENCH_SERVER) ./bench/server
+	go build -o $(BENCH_ASKER) ./bench/asker
+	go build -tags $(PROD_TAGS) -ldflags "$(PROD_LDFLAGS)" -o $(BENCH_FLOOR) ./bench/floorapp
 	mkdir -p $(OUT)
 
 bench: bench-deps

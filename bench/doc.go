@@ -1,12 +1,16 @@
-// Package bench holds Gatehouse's performance benchmarks (issues 6 and
-// 11), run by `make bench` and, with tiny sizes, by `make test-bench`:
+// Package bench holds Gatehouse's performance benchmarks (issues 6, 11 and
+// 15), run by `make bench` and, with tiny sizes, by `make test-bench`:
 //
 //	P1 elicitation round trip: Gatehouse's core vs a bare go-sdk client
 //	P2 the same against a TypeScript SDK client
 //	P3 memory of the running app (and of the MCP Inspector)
-//	P4 start-up time of the app's window
+//	P4 start-up time of the app's window, against a bare Wails app built
+//	   the same way (bench/floorapp)
 //	P5 a flood of 10,000 elicitations from one server
 //	P6 50 stdio servers
+//	P7 a question reaches the person: from a server's write of
+//	   elicitation/create (bench/asker) to the dialog on the screen, in
+//	   Gatehouse's window and in the MCP Inspector's UI in Chromium
 //	P8 the chat, against llmtest's stand-in model provider: the host's added
 //	   latency to the first token (P8a), the window under a stream of 2,000
 //	   chunks a second (P8b), its memory with 1,000 messages open (P8c)
