@@ -142,11 +142,13 @@ func (e *env) remoteCall(ctx context.Context, server, tool, argsJSON string, asJ
 	}
 	defer cs.Close()
 	var res app.ToolResultView
-	err = run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &res)
+	out := hostapi.CallResult{Result: &res}
+	err = run(ctx, cs, hostapi.ToolCallTool, hostapi.Call{Server: server, Tool: tool, Arguments: argsJSON}, &out)
 	progress.done()
 	if err != nil {
 		return e.exit(err), true
 	}
+	answerer.awaitEnded(out.EndedPages)
 	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, "") }), true
 }
 

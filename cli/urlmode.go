@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -326,6 +327,32 @@ func (a *terminalAnswerer) readForPages() {
 		}
 	}
 }
+
+// awaitEnded waits until the pages asked with the given elicitation IDs,
+// which the running app said have ended, are off the list and their end
+// said: the call's result can overtake their notices here. Bounded, as
+// the notices were sent before the result.
+func (a *terminalAnswerer) awaitEnded(elicitationIDs []string) {
+	a.mu.Lock()
+	var done []chan struct{}
+	for _, p := range a.pages {
+		if slices.Contains(elicitationIDs, p.ElicitationID) {
+			done = append(done, p.done)
+		}
+	}
+	a.mu.Unlock()
+	limit := time.After(endedNoticeWait)
+	for _, d := range done {
+		select {
+		case <-d:
+		case <-limit:
+			return
+		}
+	}
+}
+
+// endedNoticeWait bounds awaitEnded.
+const endedNoticeWait = 5 * time.Second
 
 // waitPages is the end of `call` after a tool result: while the broker still
 // lists web pages of the server (serverID; "" for every page this command

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -268,12 +269,13 @@ func (s *Server) listTools(ctx context.Context, _ *sdk.CallToolRequest, in Serve
 // form and URL requests its server asks are put to this client (the
 // terminal that made the call) through the broker, which keeps owning
 // them; the window goes on showing everyone else's.
-func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call) (json.RawMessage, error) {
+func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call) (CallResult, error) {
 	srv, err := s.connected(ctx, in.Server)
 	if err != nil {
-		return nil, err
+		return CallResult{}, err
 	}
-	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session))
+	notices := &pageNotices{sent: map[string]chan struct{}{}}
+	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session, notices))
 	defer release()
 	if token := req.Params.GetProgressToken(); token != nil {
 		// The server's progress goes on to the client, under its token.
@@ -282,10 +284,65 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 				Progress: p.Progress, Total: p.Total, Message: p.Message})
 		})
 	}
-	return s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
+	res, err := s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
+	if err != nil {
+		return CallResult{}, err
+	}
+	// The pages of this call that have ended are told before the result,
+	// and named in it: else the client would wait for such a page (and say
+	// so) a second time.
+	return CallResult{Result: res, EndedPages: notices.waitEnded(s.opts.Broker.Opened())}, nil
+}
+
+// pageNotices are the notices of the web pages one call opened, each closed
+// once its notice is sent (or cannot be).
+type pageNotices struct {
+	mu   sync.Mutex
+	sent map[string]chan struct{} // by question ID
+}
+
+// add records the page id; nil notices record nothing.
+func (n *pageNotices) add(id string) chan struct{} {
+	ch := make(chan struct{})
+	if n == nil {
+		return ch
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.sent[id] = ch
+	return ch
+}
+
+// pageNoticeWait bounds the wait for the notice of a page that has ended:
+// it is on its way.
+const pageNoticeWait = 2 * time.Second
+
+// waitEnded waits until the notices of the pages no longer opened are
+// sent, and returns their IDs (sorted).
+func (n *pageNotices) waitEnded(opened []mcp.OpenedPage) []string {
+	n.mu.Lock()
+	var ended []string
+	sent := map[string]chan struct{}{}
+	for id, ch := range n.sent {
+		if !slices.ContainsFunc(opened, func(o mcp.OpenedPage) bool { return o.ID == id }) {
+			ended, sent[id] = append(ended, id), ch
+		}
+	}
+	n.mu.Unlock()
+	slices.Sort(ended)
+	limit := time.After(pageNoticeWait)
+	for i, id := range ended {
+		select {
+		case <-sent[id]:
+		case <-limit:
+			return ended[:i] // the rest the client waits for as open pages
+		}
+	}
+	return ended
 }
 
 // pageOpened tells the client of ss how a web page its person opened ends,
+// recorded in notices when the caller waits for them (callTool),
 // as its server told the app: notifications/elicitation/complete with the
 // elicitationId the page was asked with, once the broker stops waiting for
 // it — whoever ended it (its server, the person here or in the window, the
@@ -293,7 +350,7 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call
 // _meta[PageEndedMeta] says why (a Failure). The broker keeps the page
 // meanwhile; the client may end it with finish_web_page and
 // stop_waiting_web_page.
-func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
+func (s *Server) pageOpened(ss *sdk.ServerSession, notices *pageNotices) func(*mcp.Question) {
 	return func(q *mcp.Question) {
 		s.mu.Lock()
 		se := s.sessions[ss]
@@ -304,8 +361,10 @@ func (s *Server) pageOpened(ss *sdk.ServerSession) func(*mcp.Question) {
 		se.settle(q.ID, true)
 		s.wg.Add(1)
 		s.mu.Unlock()
+		sent := notices.add(q.ID)
 		go func() {
 			defer s.wg.Done()
+			defer close(sent)
 			err := s.opts.Broker.WaitCompleted(se.ctx, q.Peer, q.ElicitationID)
 			if se.ctx.Err() != nil {
 				return // the client is gone

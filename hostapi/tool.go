@@ -50,7 +50,7 @@ type Caller struct {
 // URL-mode request, a model's tool call as a form (see elicitOn). The broker
 // keeps owning them.
 func (c *Caller) Route(match func(*mcp.Question) bool) (release func()) {
-	return c.s.opts.Broker.RouteMatching(match, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session))
+	return c.s.opts.Broker.RouteMatching(match, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session, nil))
 }
 
 // Notify tells the caller how its call goes, when it asked to hear it (a

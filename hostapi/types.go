@@ -101,14 +101,24 @@ type ToolInfo struct {
 	Description string `json:"description"`
 }
 
-// Call is call_tool's input. Its result is the app's tool result view
-// (app.ToolResultView), the same the CLI prints without the app.
+// Call is call_tool's input. Its result is a CallResult.
 type Call struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
 	// Arguments is a JSON object as text, as typed on the command line;
 	// empty means none.
 	Arguments string `json:"arguments,omitempty"`
+}
+
+// CallResult is call_tool's result: the app's tool result view
+// (app.ToolResultView, the same the CLI prints without the app; a client
+// decodes it into the value Result points to) and the web pages of the call
+// that ended before it, by the elicitationId they were asked with. Their
+// notices were sent before the result, but a client handles notifications
+// after its results: it waits for these before it waits for pages still open.
+type CallResult struct {
+	Result     any      `json:"result"`
+	EndedPages []string `json:"endedPages,omitempty"`
 }
 
 // Failure is the structured content of a tool result marked as an error:
