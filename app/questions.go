@@ -141,8 +141,9 @@ type QuestionService struct {
 func NewQuestionService(core *Core, desktop Desktop) *QuestionService {
 	s := &QuestionService{core: core, desktop: desktop}
 	core.SetAnswerer(nil) // the window answers through the broker's operations
+	events := newQuestionEvents(func(snap mcp.Snapshot) { core.emit(EventQuestions, snapshotView(snap)) })
 	core.Broker.Subscribe(func(snap mcp.Snapshot) {
-		core.emit(EventQuestions, snapshotView(snap))
+		events.post(snap)
 		s.withdrawAnswered(snap)
 	})
 	return s

@@ -46,7 +46,7 @@ func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.Report, error) {
 		return nil, errors.New("a URL request must have an elicitationId")
 	case p.URL == "":
 		return nil, errors.New("a URL request must have a url")
-	case p.RequestedSchema != nil:
+	case p.RequestedSchema != nil || hasCarriedSchema(p.Meta):
 		return nil, errors.New("a URL request must not have a requestedSchema")
 	case len(p.ElicitationID) > MaxElicitationIDLength || !utf8.ValidString(p.ElicitationID):
 		return nil, fmt.Errorf("the elicitationId is over %d bytes or not text", MaxElicitationIDLength)

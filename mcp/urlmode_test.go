@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -46,6 +47,15 @@ func TestCheckURLRequest_Refused_E18_E22(t *testing.T) {
 				t.Errorf("err = %v, want one mentioning %q", err, tc.want)
 			}
 		})
+	}
+	// As read from a connection, the schema is carried past the SDK
+	// (rawschema.go), which then sees none: the broker still refuses it.
+	var wire sdk.ElicitParams
+	if err := json.Unmarshal(carrySchema(json.RawMessage(`{"mode":"url","message":"m","url":"https://example.com/","elicitationId":"1","requestedSchema":{"type":"object"}}`)), &wire); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkURLRequest(&wire); err == nil || !strings.Contains(err.Error(), "requestedSchema") {
+		t.Errorf("a URL request with a schema, read from the wire: err = %v", err)
 	}
 	link, err := checkURLRequest(&sdk.ElicitParams{Message: "m", URL: "https://accounts.google.com.evil.example/x", ElicitationID: "1"})
 	if err != nil || link.Domain != "evil.example" {
