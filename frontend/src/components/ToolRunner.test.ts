@@ -9,7 +9,7 @@ import * as api from '../lib/api';
 import { servers } from '../lib/servers.svelte';
 import { tools } from '../lib/tools.svelte';
 import ToolRunner from './ToolRunner.svelte';
-import { field, msg, result, server, tool } from '../test/fixtures';
+import { field, msg, result, server, tool, type TestTool } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -84,6 +84,11 @@ describe('ToolRunner', () => {
     tools.reset();
     servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: msg('exit status 1') })]);
     mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
+    // Go gives a tool's form when it is opened: the one of the tool in the last list given.
+    mocked.toolForm.mockImplementation(async (_server, name) => {
+      const list = (await mocked.listTools.mock.results.at(-1)?.value) as TestTool[];
+      return list.find((x) => x.name === name)!.form;
+    });
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
   });
 
