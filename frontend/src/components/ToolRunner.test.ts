@@ -363,4 +363,25 @@ describe('ToolRunner', () => {
     expect(screen.getByText(/Broken is error/)).toBeTruthy();
     expect(screen.getByText('exit status 1')).toBeTruthy();
   });
+
+  it("says why a tool's form could not be had, and offers no call without it", async () => {
+    mocked.toolForm.mockRejectedValue(new Error('the server is not connected'));
+    await openTool('Book a room');
+    expect((await screen.findByRole('alert')).textContent).toContain('the server is not connected');
+    expect(screen.queryByRole('button', { name: 'Call' })).toBeNull();
+  });
+
+  it('draws the first rows of a long list, and the rest as the keys move toward its end', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => tool(`lookup_${String(i).padStart(3, '0')}`));
+    mocked.listTools.mockResolvedValue(many);
+    render(ToolRunner);
+    await waitFor(() => expect(document.querySelector('[data-tool="lookup_000"]')).toBeTruthy());
+    expect(document.querySelectorAll('button.tool-item').length).toBeLessThan(300);
+    expect(screen.getByText('300 tools')).toBeTruthy();
+    const first = document.querySelector<HTMLElement>('[data-tool="lookup_000"]')!;
+    first.focus();
+    await fireEvent.keyDown(first, { key: 'End' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-tool')).toBe('lookup_299'));
+    expect(document.querySelectorAll('button.tool-item').length).toBe(300);
+  });
 });
