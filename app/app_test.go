@@ -178,8 +178,14 @@ func TestServicesWithDemoServer(t *testing.T) {
 	for _, tv := range list {
 		byName[tv.Name] = tv
 	}
-	if e := byName["echo"]; e.Title != "Echo" || !e.Annotations.ReadOnly || !e.Form.Complete || len(e.Form.Fields) != 1 || e.Form.Fields[0].Kind != "text" || !e.Form.Fields[0].Required {
+	if e := byName["echo"]; e.Title != "Echo" || !e.Annotations.ReadOnly || !strings.Contains(e.InputSchema, `"message"`) {
 		t.Errorf("echo view = %+v", e)
+	}
+	if form, err := tools.Form(demoView.ID, "echo"); err != nil || !form.Complete || len(form.Fields) != 1 || form.Fields[0].Kind != "text" || !form.Fields[0].Required {
+		t.Errorf("echo's form = %+v, %v", form, err)
+	}
+	if _, err := tools.Form(demoView.ID, "no_such_tool"); err == nil {
+		t.Error("the form of a tool the server does not list: no error")
 	}
 	if !byName["forecast"].HasOutput {
 		t.Error("forecast should declare an output schema")

@@ -235,7 +235,7 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 				continue
 			}
 			offered[t.Name] = true
-			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolView(t).Annotations, Offered: true}
+			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolHints(t), Offered: true}
 			v.Tools = append(v.Tools, tv.with(p))
 		}
 	}

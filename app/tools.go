@@ -38,7 +38,10 @@ func NewToolsService(core *Core) *ToolsService {
 	return &ToolsService{core: core, running: map[string]context.CancelFunc{}}
 }
 
-// List returns the tools of a connected server, with a form for each.
+// List returns the tools of a connected server. Their forms are not in the
+// list (Form gives the one of the tool the person opens): building the form
+// compiles the tool's input schema, about 0.2 ms each, and doubled the JSON
+// a server of 1,000 tools sends to the window.
 func (t *ToolsService) List(serverID string) ([]ToolView, error) {
 	tools, err := t.core.Manager.Tools(serverID)
 	if err != nil {
@@ -49,6 +52,17 @@ func (t *ToolsService) List(serverID string) ([]ToolView, error) {
 		views = append(views, toolView(tool))
 	}
 	return views, nil
+}
+
+// Form returns the form of one of a connected server's tools, made from its
+// input schema; a schema no form can show gives a form with a Reason and
+// no fields.
+func (t *ToolsService) Form(serverID, tool string) (forms.Form, error) {
+	def, err := t.core.Manager.Tool(serverID, tool)
+	if err != nil {
+		return forms.Form{}, err
+	}
+	return toolSchema(def).Form, nil
 }
 
 // Check reads a tool form's values as Call would send them, without
@@ -231,22 +245,28 @@ func toolView(tool *sdk.Tool) ToolView {
 		Name:        tool.Name,
 		Title:       ToolTitle(tool),
 		Description: tool.Description,
-		Form:        toolSchema(tool).Form,
+		Annotations: toolHints(tool),
 		HasOutput:   tool.OutputSchema != nil,
 		NeedsTask:   mcp.NeedsTask(tool),
-	}
-	if a := tool.Annotations; a != nil {
-		v.Annotations = ToolHints{
-			ReadOnly:    a.ReadOnlyHint,
-			Destructive: a.DestructiveHint != nil && *a.DestructiveHint,
-			Idempotent:  a.IdempotentHint,
-			OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
-		}
 	}
 	if b, err := json.MarshalIndent(tool.InputSchema, "", "  "); err == nil {
 		v.InputSchema = string(b)
 	}
 	return v
+}
+
+// toolHints are a tool's annotations as plain flags.
+func toolHints(tool *sdk.Tool) ToolHints {
+	a := tool.Annotations
+	if a == nil {
+		return ToolHints{}
+	}
+	return ToolHints{
+		ReadOnly:    a.ReadOnlyHint,
+		Destructive: a.DestructiveHint != nil && *a.DestructiveHint,
+		Idempotent:  a.IdempotentHint,
+		OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
+	}
 }
 
 // ToolTitle is a tool's display name: title, annotations.title, then name.

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
@@ -112,13 +111,12 @@ type ListCount struct {
 
 // ToolView is one tool of a server, ready to render in the tools pane.
 type ToolView struct {
-	Name        string     `json:"name"`
-	Title       string     `json:"title"` // title, annotations.title, or name
-	Description string     `json:"description"`
-	Annotations ToolHints  `json:"annotations"`
-	Form        forms.Form `json:"form"`
-	InputSchema string     `json:"inputSchema"` // pretty JSON, for the JSON editor
-	HasOutput   bool       `json:"hasOutputSchema"`
+	Name        string    `json:"name"`
+	Title       string    `json:"title"` // title, annotations.title, or name
+	Description string    `json:"description"`
+	Annotations ToolHints `json:"annotations"`
+	InputSchema string    `json:"inputSchema"` // pretty JSON, for the JSON editor
+	HasOutput   bool      `json:"hasOutputSchema"`
 	// NeedsTask is a tool that can only run as an MCP task
 	// (execution.taskSupport "required"), which Gatehouse cannot do yet.
 	NeedsTask bool `json:"needsTask"`

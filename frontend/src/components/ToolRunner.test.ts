@@ -9,7 +9,7 @@ import * as api from '../lib/api';
 import { servers } from '../lib/servers.svelte';
 import { tools } from '../lib/tools.svelte';
 import ToolRunner from './ToolRunner.svelte';
-import { field, msg, result, server, tool } from '../test/fixtures';
+import { field, msg, result, server, tool, type TestTool } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -84,6 +84,11 @@ describe('ToolRunner', () => {
     tools.reset();
     servers.set([server('s1', 'Demo'), server('s2', 'Broken', { state: 'error', message: msg('exit status 1') })]);
     mocked.listTools.mockResolvedValue([everyKind, jsonOnly]);
+    // Go gives a tool's form when it is opened: the one of the tool in the last list given.
+    mocked.toolForm.mockImplementation(async (_server, name) => {
+      const list = (await mocked.listTools.mock.results.at(-1)?.value) as TestTool[];
+      return list.find((x) => x.name === name)!.form;
+    });
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
   });
 
@@ -357,5 +362,26 @@ describe('ToolRunner', () => {
     await user.selectOptions(screen.getByLabelText('Server'), 's2');
     expect(screen.getByText(/Broken is error/)).toBeTruthy();
     expect(screen.getByText('exit status 1')).toBeTruthy();
+  });
+
+  it("says why a tool's form could not be had, and offers no call without it", async () => {
+    mocked.toolForm.mockRejectedValue(new Error('the server is not connected'));
+    await openTool('Book a room');
+    expect((await screen.findByRole('alert')).textContent).toContain('the server is not connected');
+    expect(screen.queryByRole('button', { name: 'Call' })).toBeNull();
+  });
+
+  it('draws the first rows of a long list, and the rest as the keys move toward its end', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => tool(`lookup_${String(i).padStart(3, '0')}`));
+    mocked.listTools.mockResolvedValue(many);
+    render(ToolRunner);
+    await waitFor(() => expect(document.querySelector('[data-tool="lookup_000"]')).toBeTruthy());
+    expect(document.querySelectorAll('button.tool-item').length).toBeLessThan(300);
+    expect(screen.getByText('300 tools')).toBeTruthy();
+    const first = document.querySelector<HTMLElement>('[data-tool="lookup_000"]')!;
+    first.focus();
+    await fireEvent.keyDown(first, { key: 'End' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-tool')).toBe('lookup_299'));
+    expect(document.querySelectorAll('button.tool-item').length).toBe(300);
   });
 });

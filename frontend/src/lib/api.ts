@@ -65,9 +65,9 @@ export type Field = Omit<Data<forms.Field>, 'options' | 'hints'> & { options: Op
 /** A form Go built from a schema (forms.Form). */
 export type Form = Omit<Data<forms.Form>, 'fields' | 'reason'> & { fields: Field[]; reason?: Message };
 export type ToolHints = Data<app.ToolHints>;
-export type ToolView = Omit<Data<app.ToolView>, 'annotations' | 'form'> & {
+/** A tool as the list shows it; its form comes with toolForm when it is opened. */
+export type ToolView = Omit<Data<app.ToolView>, 'annotations'> & {
   annotations: ToolHints;
-  form: Form;
 };
 /** A tool form's values read by Go: the arguments they make, and what is wrong. */
 export type ArgumentCheck = { arguments: Record<string, unknown>; errors: MessageErrors };
@@ -412,6 +412,11 @@ export async function checkImportName(name: string): Promise<string> {
 
 export async function listTools(serverID: string): Promise<ToolView[]> {
   return (await call(() => Tools.List(serverID))) as unknown as ToolView[];
+}
+
+/** The form Go made from a tool's input schema, for the tool the person opened. */
+export async function toolForm(serverID: string, tool: string): Promise<Form> {
+  return (await call(() => Tools.Form(serverID, tool))) as unknown as Form;
 }
 
 /** Reads a tool form's values as a call would send them, without calling. */

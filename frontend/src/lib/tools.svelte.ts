@@ -7,7 +7,7 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import type { ArgumentCheck, Progress, ToolResultView, ToolView } from './api';
+import type { ArgumentCheck, Form, Progress, ToolResultView, ToolView } from './api';
 import { formValues, initialState, type FormState } from './formvalues';
 
 /** One tool's latest call: running, or its result or failure. */
@@ -57,12 +57,23 @@ export interface ToolDraft {
   problem: string;
 }
 
+/**
+ * ToolForm is the form Go made for one version of a tool's input schema,
+ * asked for when the tool is opened: while it comes, form is null.
+ */
+export interface ToolForm {
+  schema: string;
+  form: Form | null;
+  /** Why the form could not be had, if it could not. */
+  error: string;
+}
+
 /** A fresh draft for a tool: its schema defaults, on the form when the form can show every argument. */
-export function newDraft(tool: ToolView): ToolDraft {
+export function newDraft(tool: ToolView, form: Form): ToolDraft {
   return {
     schema: tool.inputSchema,
-    form: initialState(tool.form.fields),
-    tab: tool.form.complete ? 'form' : 'json',
+    form: initialState(form.fields),
+    tab: form.complete ? 'form' : 'json',
     jsonText: '{}',
     jsonDirty: false,
     triedCall: false,
@@ -102,6 +113,8 @@ class ToolsStore {
   tab = $state<'tools' | 'resources' | 'prompts'>('tools');
   /** Each tool's typed arguments, by callKey. */
   drafts = $state<Record<string, ToolDraft>>({});
+  /** The forms of the tools opened, by callKey. */
+  forms = $state<Record<string, ToolForm>>({});
 
   // Not shown, so not $state: the connection each list was loaded for, the
   // newest load and check per key (an older answer that comes late is
@@ -133,6 +146,7 @@ class ToolsStore {
     this.filter = '';
     this.tab = 'tools';
     this.drafts = {};
+    this.forms = {};
     this.loadedFor = {};
     this.timers = {};
   }
@@ -199,6 +213,9 @@ class ToolsStore {
     for (const [key, draft] of Object.entries(this.drafts)) {
       if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== draft.schema) this.dropDraft(key);
     }
+    for (const [key, f] of Object.entries(this.forms)) {
+      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== f.schema) delete this.forms[key];
+    }
     for (const [key, call] of Object.entries(this.calls)) {
       if (key.startsWith(prefix) && !schemas.has(key.slice(prefix.length)) && !call.running) delete this.calls[key];
     }
@@ -216,14 +233,35 @@ class ToolsStore {
     return d && d.schema === tool.inputSchema ? d : undefined;
   }
 
-  /** The draft for a tool, made fresh when there is none for its current input schema. */
-  openDraft(serverID: string, tool: ToolView): ToolDraft {
+  /** The draft for a tool, made fresh from its form when there is none for its current input schema. */
+  openDraft(serverID: string, tool: ToolView, form: Form): ToolDraft {
     const key = callKey(serverID, tool.name);
     if (this.drafts[key]?.schema !== tool.inputSchema) {
       this.dropDraft(key);
-      this.drafts[key] = newDraft(tool);
+      this.drafts[key] = newDraft(tool, form);
     }
     return this.drafts[key];
+  }
+
+  /** A tool's form for its current input schema, if it was asked for. */
+  form(serverID: string, tool: ToolView): ToolForm | undefined {
+    const f = this.forms[callKey(serverID, tool.name)];
+    return f && f.schema === tool.inputSchema ? f : undefined;
+  }
+
+  /** Asks Go for a tool's form unless it has it, or is asking, for the tool's current input schema. */
+  async loadForm(serverID: string, tool: ToolView): Promise<void> {
+    const key = callKey(serverID, tool.name);
+    if (this.form(serverID, tool)) return;
+    this.forms[key] = { schema: tool.inputSchema, form: null, error: '' };
+    const mine = this.forms[key]; // the store's proxy of it: a later ask replaces it
+    let next: ToolForm;
+    try {
+      next = { schema: tool.inputSchema, form: await api.toolForm(serverID, tool.name), error: '' };
+    } catch (e) {
+      next = { schema: tool.inputSchema, form: null, error: api.errorText(e) };
+    }
+    if (this.forms[key] === mine) this.forms[key] = next;
   }
 
   /**
@@ -234,10 +272,11 @@ class ToolsStore {
     const key = callKey(serverID, tool.name);
     clearTimeout(this.timers[key]);
     const draft = this.drafts[key];
-    if (!draft) return null;
+    const form = this.form(serverID, tool)?.form;
+    if (!draft || !form) return null;
     const n = (this.checks[key] = (this.checks[key] ?? 0) + 1);
     try {
-      const c = await api.checkArguments(serverID, tool.name, formValues(tool.form.fields, draft.form));
+      const c = await api.checkArguments(serverID, tool.name, formValues(form.fields, draft.form));
       if (this.checks[key] === n && this.drafts[key] === draft) {
         draft.checked = c;
         draft.problem = '';

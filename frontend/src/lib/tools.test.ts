@@ -65,14 +65,14 @@ describe('tools store', () => {
   }
 
   it('keeps each tool’s draft apart', () => {
-    tools.openDraft('s1', add).form.values.a = '2';
-    tools.openDraft('s1', forecast).form.values.city = 'Oslo';
-    expect(tools.openDraft('s1', add).form.values.a).toBe('2');
+    tools.openDraft('s1', add, add.form).form.values.a = '2';
+    tools.openDraft('s1', forecast, forecast.form).form.values.city = 'Oslo';
+    expect(tools.openDraft('s1', add, add.form).form.values.a).toBe('2');
     expect(tools.draft('s1', forecast)?.form.values.city).toBe('Oslo');
   });
 
   it('a tool the server no longer lists loses its choice, draft and result', async () => {
-    tools.openDraft('s1', add).form.values.a = '2';
+    tools.openDraft('s1', add, add.form).form.values.a = '2';
     await tools.run('s1', 'add', '{"a":2}');
     expect(tools.call('s1', 'add')?.result).not.toBeNull();
 
@@ -83,19 +83,19 @@ describe('tools store', () => {
 
     // When it comes back, it starts fresh.
     await serverNowLists(add, forecast);
-    expect(tools.openDraft('s1', add).form.values.a).toBe('');
+    expect(tools.openDraft('s1', add, add.form).form.values.a).toBe('');
   });
 
   it('a tool whose input schema changed starts a fresh draft', async () => {
-    tools.openDraft('s1', forecast).form.values.city = 'Oslo';
+    tools.openDraft('s1', forecast, forecast.form).form.values.city = 'Oslo';
     const changed = { ...forecast, inputSchema: '{"properties":{"town":{"type":"string"}}}' };
     await serverNowLists(add, changed);
     expect(tools.draft('s1', changed)).toBeUndefined();
-    expect(tools.openDraft('s1', changed).form.values.city).toBe('');
+    expect(tools.openDraft('s1', changed, changed.form).form.values.city).toBe('');
   });
 
   it('a tool still listed keeps its choice, draft and result', async () => {
-    tools.openDraft('s1', add).form.values.a = '2';
+    tools.openDraft('s1', add, add.form).form.values.a = '2';
     await tools.run('s1', 'add', '{"a":2}');
     await serverNowLists(add);
     expect(tools.chosen.s1).toBe('add');
@@ -111,7 +111,7 @@ describe('tools store', () => {
   });
 
   it('another server’s list changing leaves this server’s drafts alone', async () => {
-    tools.openDraft('s1', add).form.values.a = '2';
+    tools.openDraft('s1', add, add.form).form.values.a = '2';
     mocked.listTools.mockResolvedValue([]);
     await tools.load('s2');
     expect(tools.draft('s1', add)?.form.values.a).toBe('2');

@@ -2,6 +2,7 @@
 
 import type {
   Field,
+  Form,
   Message,
   PresetView,
   ProviderView,
@@ -64,7 +65,10 @@ export function field(name: string, kind: string, over: Partial<Field> = {}): Fi
   return { name, label: name, description: '', kind, required: false, sensitive: false, options: [], hints: [], ...over };
 }
 
-export function tool(name: string, over: Partial<ToolView> = {}): ToolView {
+/** A tool of a test's list, with the form Go would give for it (api.toolForm). */
+export type TestTool = ToolView & { form: Form };
+
+export function tool(name: string, over: Partial<TestTool> = {}): TestTool {
   return {
     name,
     title: name,

@@ -25,6 +25,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     onProgress: vi.fn(() => () => {}),
     onLogChanged: vi.fn(() => () => {}),
     listTools: vi.fn(async () => []),
+    toolForm: vi.fn(async () => ({ fields: [], complete: true, secretFields: [] })),
     callTool: vi.fn(),
     checkArguments: vi.fn(async () => ({ arguments: {}, errors: {} })),
     cancelCall: vi.fn(async () => {}),

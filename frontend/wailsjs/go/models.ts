@@ -1350,7 +1350,6 @@ export namespace app {
 	    title: string;
 	    description: string;
 	    annotations: ToolHints;
-	    form: forms.Form;
 	    inputSchema: string;
 	    hasOutputSchema: boolean;
 	    needsTask: boolean;
@@ -1365,7 +1364,6 @@ export namespace app {
 	        this.title = source["title"];
 	        this.description = source["description"];
 	        this.annotations = this.convertValues(source["annotations"], ToolHints);
-	        this.form = this.convertValues(source["form"], forms.Form);
 	        this.inputSchema = source["inputSchema"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
 	        this.needsTask = source["needsTask"];

@@ -14,6 +14,10 @@ export function Check(arg1, arg2, arg3) {
   return window['go']['app']['ToolsService']['Check'](arg1, arg2, arg3);
 }
 
+export function Form(arg1, arg2) {
+  return window['go']['app']['ToolsService']['Form'](arg1, arg2);
+}
+
 export function List(arg1) {
   return window['go']['app']['ToolsService']['List'](arg1);
 }
