@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -399,17 +400,27 @@ func (d *desktop) startProgram(b *testing.B, bin string) *exec.Cmd {
 	return cmd
 }
 
-// scriptBytes is the size of the page's JavaScript (frontend/dist/assets).
+// scriptBytes is the size of the JavaScript the page loads at start: the
+// files frontend/dist/index.html names (its module script and what it
+// preloads); the chunks of the panes and catalogues fetched later are not
+// counted.
 func scriptBytes() int64 {
+	dist := filepath.Join(repoRoot(), "frontend", "dist")
+	html, err := os.ReadFile(filepath.Join(dist, "index.html"))
+	if err != nil {
+		return 0
+	}
 	var n int64
-	files, _ := filepath.Glob(filepath.Join(repoRoot(), "frontend", "dist", "assets", "*.js"))
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
+	for _, m := range startScript.FindAllSubmatch(html, -1) {
+		if fi, err := os.Stat(filepath.Join(dist, filepath.FromSlash(string(m[1])))); err == nil {
 			n += fi.Size()
 		}
 	}
 	return n
 }
+
+// startScript matches a script file index.html loads: src="/assets/x.js" or href="/assets/x.js".
+var startScript = regexp.MustCompile(`(?:src|href)="/?([^"]+\.js)"`)
 
 func msList(ns []int64) []string {
 	var out []string

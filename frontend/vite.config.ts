@@ -16,6 +16,13 @@ export default defineConfig({
     // The module preload polyfill is an inline script, which the CSP forbids;
     // the webviews Gatehouse runs in support modulepreload anyway.
     modulePreload: { polyfill: false },
+    // What the window needs at start (the Servers pane, the consent dialog)
+    // is one script, not ten: each file is a request to Wails' asset server.
+    // The other panes and the Chinese catalogue stay chunks of their own,
+    // fetched when first wanted (App.svelte, lib/i18n.svelte.ts).
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] } },
+    },
   },
   test: {
     environment: 'jsdom',

@@ -29,17 +29,28 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"sync/atomic"
 )
 
 //go:embed locales/*.json
 var localeFiles embed.FS
 
-// catalogues holds every language's templates, read once at start-up. A
-// broken locale file is a build mistake, caught by the package's tests.
-var catalogues = map[Language]map[string]string{
-	English: mustCatalogue(English),
-	Chinese: mustCatalogue(Chinese),
+// catalogues reads each language's templates once, when the language is
+// first used: a run parses English (every missing key's fallback) and the
+// language it speaks, not every catalogue before main starts (issue 15, P4).
+// A broken locale file is a build mistake, caught by the package's tests.
+var catalogues = map[Language]func() map[string]string{
+	English: sync.OnceValue(func() map[string]string { return mustCatalogue(English) }),
+	Chinese: sync.OnceValue(func() map[string]string { return mustCatalogue(Chinese) }),
+}
+
+// catalogue returns l's templates; nil for a language the catalogue does not have.
+func catalogue(l Language) map[string]string {
+	if read, ok := catalogues[l]; ok {
+		return read()
+	}
+	return nil
 }
 
 func mustCatalogue(l Language) map[string]string {
@@ -159,9 +170,9 @@ func (m Message) In(l Language) string {
 		}
 		return ""
 	}
-	tmpl, ok := catalogues[l][m.Key]
+	tmpl, ok := catalogue(l)[m.Key]
 	if !ok {
-		if tmpl, ok = catalogues[English][m.Key]; !ok {
+		if tmpl, ok = catalogue(English)[m.Key]; !ok {
 			return m.Key
 		}
 	}

@@ -198,8 +198,8 @@ func TestChoice(t *testing.T) {
 // message differ between languages.
 func TestCatalogue_LanguagesAgree(t *testing.T) {
 	for _, l := range Languages[1:] {
-		for key, en := range catalogues[English] {
-			tmpl, ok := catalogues[l][key]
+		for key, en := range catalogue(English) {
+			tmpl, ok := catalogue(l)[key]
 			if !ok {
 				t.Errorf("%s is in en.json but not in %s.json", key, l)
 				continue
@@ -211,8 +211,8 @@ func TestCatalogue_LanguagesAgree(t *testing.T) {
 				t.Errorf("%s: en.json has placeholders %v but %s.json has %v", key, a, l, b)
 			}
 		}
-		for key := range catalogues[l] {
-			if _, ok := catalogues[English][key]; !ok {
+		for key := range catalogue(l) {
+			if _, ok := catalogue(English)[key]; !ok {
 				t.Errorf("%s is in %s.json but not in en.json", key, l)
 			}
 		}
@@ -349,7 +349,7 @@ func checkCall(t *testing.T, where string, call *ast.CallExpr, first int) {
 		t.Errorf("%s: the key must be a string literal, so that it can be checked", where)
 		return
 	}
-	tmpl, ok := catalogues[English][key]
+	tmpl, ok := catalogue(English)[key]
 	if !ok {
 		t.Errorf("%s: key %q is not in locales/en.json", where, key)
 		return
@@ -428,7 +428,7 @@ func TestCatalogue_EveryKeyIsUsed(t *testing.T) {
 		t.Fatalf("found no frontend source under %s: the scan is broken", src)
 	}
 	var unused []string
-	for key := range catalogues[English] {
+	for key := range catalogue(English) {
 		if !used[key] {
 			unused = append(unused, key)
 		}

@@ -2,7 +2,7 @@
 // sidebar item says its shortcut, Ctrl+1 … Ctrl+5 open the panes and put the
 // focus at the pane's start (its heading or first control), Ctrl+Q asks Go
 // to quit. e2e/keyboard.test.mjs presses the same keys in the real app.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from './lib/api';
@@ -16,6 +16,13 @@ const mocked = vi.mocked(api);
 const nav = () => within(screen.getByRole('navigation', { name: 'Sections' }));
 
 describe('the window’s shortcuts', () => {
+  // The panes other than Servers are chunks the window fetches when first
+  // opened; here Vite would transform them on first use, which can take
+  // longer than a findBy waits on a busy machine.
+  beforeAll(async () => {
+    await Promise.all([import('./components/ToolRunner.svelte'), import('./components/HistoryPane.svelte'), import('./components/ChatPane.svelte')]);
+  });
+
   beforeEach(() => {
     vi.clearAllMocks();
     mocked.welcomeDismissed.mockResolvedValue(true);

@@ -2,11 +2,11 @@
 // components speak Chinese around the server's text, which stays as written,
 // and Go's sentences render from the catalogue in Chinese whatever Go's own
 // language was. Switching back re-renders without remounting.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import * as api from '../lib/api';
-import { language } from '../lib/i18n.svelte';
+import { language, loadLanguage } from '../lib/i18n.svelte';
 import { servers } from '../lib/servers.svelte';
 import ConsentDialog from './ConsentDialog.svelte';
 import ServerList from './ServerList.svelte';
@@ -23,6 +23,9 @@ afterEach(() => {
 });
 
 const hint = (key: string, args: Record<string, unknown>, text: string) => ({ key, args, text });
+
+// The Chinese catalogue is a chunk the window fetches when first wanted; here it is loaded before the tests.
+beforeAll(() => loadLanguage('zh-CN'));
 
 describe('in Simplified Chinese', () => {
   it('the consent dialog: the title around the server name, the secret warning, Go’s hints, the buttons', () => {

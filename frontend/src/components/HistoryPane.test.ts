@@ -1,13 +1,13 @@
 // Component tests of the History pane. api.ts is mocked; that Go records
 // tool runs and keeps titles and URLs is tested in app/history_test.go and
 // chat/loop_test.go, the whole path at 800×600 in e2e/history.test.mjs.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { HistoryPage, HistoryView } from '../lib/api';
 import HistoryPane from './HistoryPane.svelte';
-import { language } from '../lib/i18n.svelte';
+import { language, loadLanguage } from '../lib/i18n.svelte';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -50,6 +50,9 @@ async function openRow(name: string | RegExp) {
   expect(toggle.getAttribute('aria-expanded')).toBe('true');
   return document.getElementById(toggle.getAttribute('aria-controls')!)!;
 }
+
+// The Chinese catalogue is a chunk the window fetches when first wanted; here it is loaded before the tests.
+beforeAll(() => loadLanguage('zh-CN'));
 
 describe('HistoryPane', () => {
   beforeEach(() => {

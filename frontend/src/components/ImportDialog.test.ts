@@ -3,12 +3,12 @@
 // language, file text as text), the rename of a name Gatehouse has, the
 // count on the Import button, and what happens when Go refuses. The real Go
 // side and the real files are in e2e/import.test.mjs.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import type { ImportEntry, ImportPreview, Message } from '../lib/api';
-import { language } from '../lib/i18n.svelte';
+import { language, loadLanguage } from '../lib/i18n.svelte';
 import ImportDialog from './ImportDialog.svelte';
 import { server } from '../test/fixtures';
 
@@ -118,6 +118,9 @@ function row(key: string): HTMLElement {
 function importButton(): HTMLButtonElement {
   return screen.getByRole('button', { name: /^Import \d+ servers?$/ });
 }
+
+// The Chinese catalogue is a chunk the window fetches when first wanted; here it is loaded before the tests.
+beforeAll(() => loadLanguage('zh-CN'));
 
 describe('ImportDialog', () => {
   beforeEach(() => {

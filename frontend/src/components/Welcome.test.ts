@@ -1,7 +1,7 @@
 // The first-start welcome, in the whole window: when it shows, that Dismiss
 // hides it for good (through Go), and where each of its buttons leads. api.ts
 // is mocked; e2e/welcome.test.mjs checks the real app across a restart.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
@@ -23,6 +23,11 @@ function welcomeBox() {
 }
 
 describe('Welcome', () => {
+  // Tools and Settings are chunks the window fetches when first opened (App.svelte); transformed ahead here.
+  beforeAll(async () => {
+    await Promise.all([import('./ToolRunner.svelte'), import('./SettingsPane.svelte')]);
+  });
+
   beforeEach(() => {
     vi.clearAllMocks();
     mocked.welcomeDismissed.mockResolvedValue(false);
@@ -82,7 +87,7 @@ describe('Welcome', () => {
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
     await user.click(within(box).getByRole('button', { name: "Try the demo's plan_trip" }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Tools' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tools' })).toBeTruthy();
     expect((screen.getByLabelText('Server') as HTMLSelectElement).value).toBe('d');
     await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Plan a trip' })).toBeTruthy());
     expect(screen.getByRole('button', { name: /Plan a trip/ }).getAttribute('aria-current')).toBe('true');
@@ -107,7 +112,7 @@ describe('Welcome', () => {
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
     await user.click(within(box).getByRole('button', { name: 'Add a model provider' }));
-    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     const models = await screen.findByRole('heading', { level: 2, name: 'Models' });
     await waitFor(() => expect(scrolled.mock.contexts).toContain(models));
   });

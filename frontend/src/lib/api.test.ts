@@ -1,13 +1,16 @@
 // How a failed call to Go becomes a sentence: Wails rejects with
 // new Error(text), and Go writes its own sentences there as the JSON of the
 // message (app.windowError), which the window renders in its language.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorText, GoError } from './api';
-import { language } from './i18n.svelte';
+import { language, loadLanguage } from './i18n.svelte';
 
 afterEach(() => {
   language.choice = '';
 });
+
+// The Chinese catalogue is a chunk the window fetches when first wanted; here it is loaded before the tests.
+beforeAll(() => loadLanguage('zh-CN'));
 
 describe('errorText', () => {
   const fromGo = new Error('{"key":"settings.error.answerTime","args":{},"text":"The answer time must be …"}');

@@ -10,9 +10,13 @@
 // back to English without one); until Go answers, and outside the app, the
 // first of navigator.languages the catalogue has (English otherwise). It is
 // $state: changing it re-renders every pane without a reload.
+//
+// Only English, the fallback for a key a language lacks, is part of the
+// page's script; another language's catalogue is a chunk of its own, fetched
+// when the window first wants it (main.ts waits for it before the first
+// paint, so that the window opens in the person's language).
 
 import en from '../../../i18n/locales/en.json';
-import zh from '../../../i18n/locales/zh-CN.json';
 
 /** A language the catalogue has. */
 export type Lang = 'en' | 'zh-CN';
@@ -24,7 +28,13 @@ export type Args = Record<string, Arg>;
 /** A sentence from Go (i18n.Message): its key, arguments, and its text in Go's language. */
 export type GoMessage = { key: string; args: Record<string, unknown>; text: string };
 
-const catalogues: Record<Lang, Record<string, string>> = { en, 'zh-CN': zh };
+/** The catalogues loaded so far: English always. */
+const catalogues: Partial<Record<Lang, Record<string, string>>> = { en };
+
+/** Where each other language's catalogue comes from: Vite makes each import() a chunk of its own. */
+const catalogueChunks: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  'zh-CN': () => import('../../../i18n/locales/zh-CN.json'),
+};
 
 /** The language a tag names ("zh-CN", "zh-Hant-TW", "en-GB"), or null when the catalogue has none. */
 export function matchLanguage(tag: string): Lang | null {
@@ -50,17 +60,53 @@ class LanguageStore {
   choice = $state('');
   /** The system's language. */
   system = $state<Lang>(systemLanguage());
-  /** The language the window speaks now. */
-  current = $derived<Lang>(this.choice === 'en' || this.choice === 'zh-CN' ? this.choice : this.system);
+  /** The language the person wants: their choice, else the system's. */
+  wanted = $derived<Lang>(this.choice === 'en' || this.choice === 'zh-CN' ? this.choice : this.system);
+  /** The languages whose catalogue has loaded. */
+  loaded = $state<Lang[]>(['en']);
+  /** The language the window speaks now: the wanted one once its catalogue has loaded, English until then. */
+  current = $derived<Lang>(this.loaded.includes(this.wanted) ? this.wanted : 'en');
 }
 
 /** The window's language. */
 export const language = new LanguageStore();
 
+const loading = new Map<Lang, Promise<void>>();
+
+/**
+ * Loads lang's catalogue, once; resolves when the window can speak it. A
+ * catalogue that failed to load is tried again the next time it is wanted;
+ * meanwhile the window stays in English.
+ */
+export function loadLanguage(lang: Lang): Promise<void> {
+  if (lang === 'en' || catalogues[lang]) return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = catalogueChunks[lang]()
+      .then((m) => {
+        catalogues[lang] = m.default;
+        language.loaded = [...language.loaded, lang];
+      })
+      .catch((e) => {
+        console.error(`the ${lang} catalogue did not load:`, e);
+      })
+      .finally(() => loading.delete(lang));
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+// Whenever the person wants a language (Settings, Go's answer at start), its catalogue loads.
+$effect.root(() => {
+  $effect(() => {
+    void loadLanguage(language.wanted);
+  });
+});
+
 const placeholder = /\{([A-Za-z][A-Za-z0-9_]*)\}/g;
 
 function template(key: string, lang: Lang): string | undefined {
-  return catalogues[lang][key] ?? catalogues.en[key];
+  return catalogues[lang]?.[key] ?? en[key as MessageKey];
 }
 
 function argText(v: unknown, lang: Lang): string {

@@ -1,16 +1,32 @@
 // The window's side of the message catalogue: t() and friends render both
 // languages, every key the sources use exists, and no English sentence is
 // left as a literal in a component (a heuristic scan with an allow-list).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../i18n/locales/en.json';
 import zh from '../../../i18n/locales/zh-CN.json';
-import { formatList, joinItems, language, matchLanguage, msg, parts, systemLanguage, t, tn } from './i18n.svelte';
+import { flushSync } from 'svelte';
+import { formatList, joinItems, language, loadLanguage, matchLanguage, msg, parts, systemLanguage, t, tn } from './i18n.svelte';
 
 afterEach(() => {
   language.choice = '';
 });
 
+describe('a language other than English', () => {
+  it('loads when first wanted: English until its catalogue is here, then the wanted language', async () => {
+    expect(language.loaded).toEqual(['en']);
+    language.choice = 'zh-CN';
+    expect(language.current).toBe('en');
+    expect(t('nav.servers')).toBe('Servers');
+    flushSync(); // the window's effects run: the catalogue starts loading
+    await loadLanguage('zh-CN');
+    expect(language.current).toBe('zh-CN');
+    expect(t('nav.servers')).toBe('服务器');
+  });
+});
+
 describe('t', () => {
+  beforeAll(() => loadLanguage('zh-CN'));
+
   it('renders English by default and Chinese when chosen, with the placeholders filled', () => {
     expect(t('consent.queue.same', { n: 2, server: 'Demo' })).toBe('2 more waiting from Demo');
     language.choice = 'zh-CN';

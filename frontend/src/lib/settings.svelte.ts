@@ -7,7 +7,7 @@
 
 import * as api from './api';
 import type { AppInfo, SettingsView } from './api';
-import { language, matchLanguage, t } from './i18n.svelte';
+import { language, loadLanguage, matchLanguage, t } from './i18n.svelte';
 import { savedMark } from './saved.svelte';
 
 /** The settings typed as numbers. */
@@ -17,6 +17,13 @@ const wholeNumber: Record<NumberSetting, () => string> = {
   elicitationTimeoutMinutes: () => t('settings.error.wholeMinutes'),
   toolCallTimeoutSeconds: () => t('settings.error.wholeSeconds'),
 };
+
+/** Takes the language setting Go sent: the person's choice and the system's language. */
+function followLanguage(v: api.LanguageView) {
+  language.choice = v.choice;
+  const system = matchLanguage(v.system);
+  if (system) language.system = system;
+}
 
 class SettingsStore {
   info = $state<AppInfo | null>(null);
@@ -43,18 +50,24 @@ class SettingsStore {
     }
   }
 
-  /** Reads the language choice from Go and follows its changes; returns the unsubscribe. */
+  /**
+   * Reads the language setting from Go and loads its catalogue. main.ts
+   * waits for it before the window's first paint, so that the window opens
+   * in the person's language; outside the app (no core) it keeps
+   * navigator.language.
+   */
+  async readLanguage(): Promise<void> {
+    try {
+      followLanguage(await api.getLanguage());
+    } catch {
+      // no core: the system's language as the webview reports it
+    }
+    await loadLanguage(language.wanted);
+  }
+
+  /** Follows the person's changes of the language (readLanguage read it at start); returns the unsubscribe. */
   startLanguage(): () => void {
-    const follow = (v: api.LanguageView) => {
-      language.choice = v.choice;
-      const system = matchLanguage(v.system);
-      if (system) language.system = system;
-    };
-    api
-      .getLanguage()
-      .then(follow)
-      .catch(() => {}); // outside the app (no core): navigator.language
-    return api.onLanguage(follow);
+    return api.onLanguage(followLanguage);
   }
 
   /** Changes the language at once (the window re-renders) and stores the choice: '' follows the system. */
