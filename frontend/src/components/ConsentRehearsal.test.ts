@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/svelte';
 import * as api from '../lib/api';
+import { servers } from '../lib/servers.svelte';
 import ConsentRehearsal from './ConsentRehearsal.svelte';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
@@ -13,6 +14,9 @@ describe('ConsentRehearsal', () => {
     document.body.append(before);
     before.focus();
     const { container } = render(ConsentRehearsal);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(container.querySelector('dialog')).toBeNull(); // not before the server list is in
+    servers.set([]);
 
     await waitFor(() => expect(container.querySelector('dialog')).not.toBeNull());
     const dialog = container.querySelector('dialog')!;
