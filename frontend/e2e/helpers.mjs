@@ -203,9 +203,15 @@ export async function pressCall(page) {
   return result;
 }
 
+/** The opened tool's call form, drawn once Go sent the tool's form (it is not in the tool list). */
+export function callForm(page) {
+  return page.locator('form.call-form');
+}
+
 /** Calls a tool (by its name) with JSON arguments typed in the JSON editor; returns the result region. */
 export async function callTool(page, serverName, toolName, args) {
   await openTool(page, serverName, toolName);
+  await callForm(page).waitFor();
   const jsonTab = page.getByRole('tab', { name: 'JSON' });
   if (await jsonTab.count()) await jsonTab.click();
   await page.getByLabel('Arguments (JSON object)').fill(JSON.stringify(args));

@@ -11,7 +11,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openTool, outputDir, startApp, waitForState } from './helpers.mjs';
+import { callForm, openTool, outputDir, startApp, waitForState } from './helpers.mjs';
 import { addStandInProvider, lastMessage, messageText, offeredTool, startStandInModel } from './standin-model.mjs';
 
 const sizes = [
@@ -234,6 +234,7 @@ describe('the dark theme', () => {
 
     // Tools: a structured result.
     await openTool(page, 'Demo server', 'forecast');
+    await callForm(page).waitFor();
     const jsonTab = page.getByRole('tab', { name: 'JSON' });
     if (await jsonTab.count()) await jsonTab.click();
     await page.getByLabel('Arguments (JSON object)').fill('{"city": "Lisbon", "days": 3}');
