@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/svelte';
 import * as api from '../lib/api';
 import { servers } from '../lib/servers.svelte';
+import { questions } from '../lib/questions.svelte';
+import { question } from '../test/fixtures';
 import ConsentRehearsal from './ConsentRehearsal.svelte';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
@@ -30,5 +32,19 @@ describe('ConsentRehearsal', () => {
     expect(vi.mocked(api.validateAnswer)).not.toHaveBeenCalled();
     expect(vi.mocked(api.submitAnswer)).not.toHaveBeenCalled();
     before.remove();
+  });
+
+  it('draws nothing beside a real question, which has warmed the dialog already', async () => {
+    questions.apply({ version: 1, current: question({ id: 'q1' }), waiting: [], opened: [], notices: [] });
+    servers.set([]);
+    let drawn = false;
+    const watch = new MutationObserver(() => (drawn ||= document.querySelector('dialog') !== null));
+    watch.observe(document.body, { childList: true, subtree: true });
+    const { unmount } = render(ConsentRehearsal);
+    await new Promise((r) => setTimeout(r, 200)); // past the rehearsal's moment
+    watch.disconnect();
+    expect(drawn).toBe(false);
+    unmount();
+    questions.apply({ version: 2, current: null, waiting: [], opened: [], notices: [] });
   });
 });
