@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -402,52 +401,14 @@ func (a *askerConn) waitAnswered(id string, timeout time.Duration) (string, erro
 // it starts the asker, and its UI in Chromium on the desktop.
 func (d *desktop) inspectorQuestions(b *testing.B, asker string, n int) (*questionTimes, string) {
 	b.Helper()
-	launcher := filepath.Join(nodeDir(), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-	if _, err := os.Stat(launcher); err != nil {
-		return nil, "bench/node is not installed"
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		return nil, "no /usr/bin/chromium"
-	}
 	sock := socketPath(b)
-	clientPort, serverPort := freePort(b), freePort(b)
-	cmd := exec.Command("node", launcher, "--web", "--", asker, "-control", sock)
-	cmd.Env = d.env("HOST=127.0.0.1", "CLIENT_PORT="+strconv.Itoa(clientPort), "SERVER_PORT="+strconv.Itoa(serverPort),
-		"MCP_AUTO_OPEN_ENABLED=false", "DANGEROUSLY_OMIT_AUTH=true", "MCP_INSPECTOR_SECRET_STORE=memory")
-	logPath := filepath.Join(outputDir(), "bench-inspector-questions.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		b.Fatal(err)
+	ins, skip := d.startInspector(b, "bench-inspector-questions.log", []string{asker, "-control", sock}, "inspector-ask.mjs",
+		filepath.Base(asker), filepath.Join(outputDir(), "bench-inspector-connected.png"))
+	if ins == nil {
+		return nil, skip
 	}
-	defer logFile.Close()
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, err.Error()
-	}
-	defer stopGroup(cmd)
-	url := fmt.Sprintf("http://127.0.0.1:%d/", clientPort)
-	if err := waitServing(url, 60*time.Second); err != nil {
-		return nil, fmt.Sprintf("%v (log: %s)", err, logPath)
-	}
-
-	ui := exec.Command("node", filepath.Join(nodeDir(), "inspector-ask.mjs"), url, filepath.Base(asker),
-		filepath.Join(outputDir(), "bench-inspector-connected.png"))
-	ui.Env = d.env()
-	ui.Stderr = logFile
-	ui.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := ui.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdin, err := ui.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := ui.Start(); err != nil {
-		return nil, err.Error()
-	}
-	defer stopGroup(ui)
+	defer ins.stop()
+	stdout, stdin, logPath := ins.stdout, ins.stdin, ins.logPath
 	var once sync.Once
 	defer once.Do(func() { stdin.Close() })
 	replies := bufio.NewReader(stdout)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -602,64 +602,12 @@ type inspectorMem struct{ node, chromium int64 }
 // Chromium, a real window on the display), then measures both trees.
 func (d *desktop) inspector(b *testing.B) (*inspectorMem, string) {
 	b.Helper()
-	launcher := filepath.Join(nodeDir(), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
-	if _, err := os.Stat(launcher); err != nil {
-		if *flagRequire {
-			b.Fatalf("the MCP Inspector is not installed in bench/node: %v", err)
-		}
-		return nil, "bench/node is not installed"
+	ins, skip := d.startInspector(b, "bench-inspector.log", nil, "inspector-ui.mjs", filepath.Join(outputDir(), "bench-inspector.png"))
+	if ins == nil {
+		return nil, skip
 	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		return nil, "no /usr/bin/chromium"
-	}
-	clientPort, serverPort := freePort(b), freePort(b)
-	cmd := exec.Command("node", launcher, "--web")
-	cmd.Env = d.env("HOST=127.0.0.1", "CLIENT_PORT="+strconv.Itoa(clientPort), "SERVER_PORT="+strconv.Itoa(serverPort),
-		"MCP_AUTO_OPEN_ENABLED=false", "DANGEROUSLY_OMIT_AUTH=true", "MCP_INSPECTOR_SECRET_STORE=memory")
-	logPath := filepath.Join(outputDir(), "bench-inspector.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer logFile.Close()
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, err.Error()
-	}
-	defer stopGroup(cmd)
-	url := fmt.Sprintf("http://127.0.0.1:%d/", clientPort)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Sprintf("it did not serve %s within 60 s (log: %s)", url, logPath)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-
-	ui := exec.Command("node", filepath.Join(nodeDir(), "inspector-ui.mjs"), url, filepath.Join(outputDir(), "bench-inspector.png"))
-	ui.Env = d.env()
-	ui.Stderr = logFile
-	ui.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := ui.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdin, err := ui.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := ui.Start(); err != nil {
-		return nil, err.Error()
-	}
-	defer stopGroup(ui)
+	defer ins.stop()
+	cmd, ui, out, stdin, logPath := ins.cmd, ins.ui, ins.stdout, ins.stdin, ins.logPath
 	var ready struct {
 		Ready bool   `json:"ready"`
 		Error string `json:"error"`
@@ -684,6 +632,82 @@ func (d *desktop) inspector(b *testing.B) (*inspectorMem, string) {
 	b.Logf("Inspector: %s; Chromium: %s", describe(tree(cmd.Process.Pid)), describe(tree(ui.Process.Pid)[1:]))
 	stdin.Close()
 	return &inspectorMem{node: int64(median(nodes)), chromium: int64(median(chromium))}, ""
+}
+
+// inspectorRun is the MCP Inspector started on loopback ports with its UI
+// driven in Chromium by a script of bench/node.
+type inspectorRun struct {
+	cmd, ui      *exec.Cmd // the Inspector; the UI's driver (playwright-core)
+	url, logPath string
+	stdout       io.Reader      // the driver's replies, one JSON line each
+	stdin        io.WriteCloser // the driver's orders
+	logFile      *os.File
+}
+
+// startInspector starts the Inspector (with serverCmd as its server, if
+// any), waits until it serves its page, and starts bench/node/script with
+// the page's URL and args. Both write to test-output/logName. It returns a
+// reason instead when the Inspector or Chromium is missing (-require: fails).
+func (d *desktop) startInspector(b *testing.B, logName string, serverCmd []string, script string, args ...string) (*inspectorRun, string) {
+	b.Helper()
+	launcher := filepath.Join(nodeDir(), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	if _, err := os.Stat(launcher); err != nil {
+		if *flagRequire {
+			b.Fatalf("the MCP Inspector is not installed in bench/node: %v", err)
+		}
+		return nil, "bench/node is not installed"
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		return nil, "no /usr/bin/chromium"
+	}
+	clientPort, serverPort := freePort(b), freePort(b)
+	launch := []string{launcher, "--web"}
+	if len(serverCmd) > 0 {
+		launch = append(append(launch, "--"), serverCmd...)
+	}
+	r := &inspectorRun{logPath: filepath.Join(outputDir(), logName), url: fmt.Sprintf("http://127.0.0.1:%d/", clientPort)}
+	r.cmd = exec.Command("node", launch...)
+	r.cmd.Env = d.env("HOST=127.0.0.1", "CLIENT_PORT="+strconv.Itoa(clientPort), "SERVER_PORT="+strconv.Itoa(serverPort),
+		"MCP_AUTO_OPEN_ENABLED=false", "DANGEROUSLY_OMIT_AUTH=true", "MCP_INSPECTOR_SECRET_STORE=memory")
+	var err error
+	if r.logFile, err = os.Create(r.logPath); err != nil {
+		b.Fatal(err)
+	}
+	r.cmd.Stdout, r.cmd.Stderr = r.logFile, r.logFile
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := r.cmd.Start(); err != nil {
+		r.logFile.Close()
+		return nil, err.Error()
+	}
+	if err := waitServing(r.url, 60*time.Second); err != nil {
+		r.stop()
+		return nil, fmt.Sprintf("%v (log: %s)", err, r.logPath)
+	}
+	r.ui = exec.Command("node", append([]string{filepath.Join(nodeDir(), script), r.url}, args...)...)
+	r.ui.Env = d.env()
+	r.ui.Stderr = r.logFile
+	r.ui.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if r.stdout, err = r.ui.StdoutPipe(); err != nil {
+		b.Fatal(err)
+	}
+	if r.stdin, err = r.ui.StdinPipe(); err != nil {
+		b.Fatal(err)
+	}
+	if err := r.ui.Start(); err != nil {
+		r.ui = nil
+		r.stop()
+		return nil, err.Error()
+	}
+	return r, ""
+}
+
+// stop ends the UI's driver and the Inspector.
+func (r *inspectorRun) stop() {
+	if r.ui != nil {
+		stopGroup(r.ui)
+	}
+	stopGroup(r.cmd)
+	r.logFile.Close()
 }
 
 func freePort(b *testing.B) int {
