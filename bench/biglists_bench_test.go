@@ -217,21 +217,8 @@ func (d *desktop) scrollFrames(b *testing.B, strip image.Rectangle, at image.Poi
 // listing extra more tools, and history entries of that server.
 func bigListsData(b *testing.B, extra, history int) string {
 	b.Helper()
-	dir := b.TempDir()
-	core, err := app.OpenCore(app.CoreOptions{DataDir: dir, DemoCommand: "true"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, core := emptyDataDir(b)
 	defer core.Close()
-	servers, err := core.Store.Servers()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, s := range servers {
-		if err := core.Store.DeleteServer(s.ID); err != nil {
-			b.Fatal(err)
-		}
-	}
 	srv, err := core.Store.PutServer(store.Server{Name: "Archive", Enabled: true, Transport: store.TransportStdio,
 		Stdio: &store.StdioConfig{Command: benchServer(b), Args: []string{"-tools", strconv.Itoa(extra)}}})
 	if err != nil {

@@ -380,18 +380,15 @@ func (d *desktop) waitStill(b *testing.B, r image.Rectangle, start time.Time, qu
 	return 0
 }
 
-// chatData seeds a data directory for the window's chat benchmarks: the
-// stand-in at providerURL as the only (so the default) model provider, a
-// disabled server for the seeded tool calls to name, no running server, and
-// the conversations given (the last one given is listed first).
-func chatData(b *testing.B, providerURL string, convs ...seededConversation) string {
+// emptyDataDir is a new data directory with no server (not even the demo),
+// its core open for the caller to seed and close.
+func emptyDataDir(b *testing.B) (string, *app.Core) {
 	b.Helper()
 	dir := b.TempDir()
 	core, err := app.OpenCore(app.CoreOptions{DataDir: dir, DemoCommand: "true"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer core.Close()
 	servers, err := core.Store.Servers()
 	if err != nil {
 		b.Fatal(err)
@@ -401,6 +398,17 @@ func chatData(b *testing.B, providerURL string, convs ...seededConversation) str
 			b.Fatal(err)
 		}
 	}
+	return dir, core
+}
+
+// chatData seeds a data directory for the window's chat benchmarks: the
+// stand-in at providerURL as the only (so the default) model provider, a
+// disabled server for the seeded tool calls to name, no running server, and
+// the conversations given (the last one given is listed first).
+func chatData(b *testing.B, providerURL string, convs ...seededConversation) string {
+	b.Helper()
+	dir, core := emptyDataDir(b)
+	defer core.Close()
 	docs, err := core.Store.PutServer(store.Server{Name: "Docs", Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "true"}})
 	if err != nil {
 		b.Fatal(err)
