@@ -178,11 +178,16 @@ func TestServicesWithDemoServer(t *testing.T) {
 	for _, tv := range list {
 		byName[tv.Name] = tv
 	}
-	if e := byName["echo"]; e.Title != "Echo" || !e.Annotations.ReadOnly || !strings.Contains(e.InputSchema, `"message"`) {
+	if e := byName["echo"]; e.Title != "Echo" || !e.Annotations.ReadOnly || e.SchemaID == "" {
 		t.Errorf("echo view = %+v", e)
 	}
-	if form, err := tools.Form(demoView.ID, "echo"); err != nil || !form.Complete || len(form.Fields) != 1 || form.Fields[0].Kind != "text" || !form.Fields[0].Required {
-		t.Errorf("echo's form = %+v, %v", form, err)
+	if v, err := tools.Form(demoView.ID, "echo"); err != nil || !v.Form.Complete || len(v.Form.Fields) != 1 || v.Form.Fields[0].Kind != "text" || !v.Form.Fields[0].Required {
+		t.Errorf("echo's form = %+v, %v", v, err)
+	} else if !strings.Contains(v.InputSchema, `"message"`) || v.SchemaID != byName["echo"].SchemaID {
+		t.Errorf("echo's form: schema %q, id %q; the list's id %q", v.InputSchema, v.SchemaID, byName["echo"].SchemaID)
+	}
+	if byName["echo"].SchemaID == byName["forecast"].SchemaID {
+		t.Errorf("two tools with different input schemas have one schema id %q", byName["echo"].SchemaID)
 	}
 	if _, err := tools.Form(demoView.ID, "no_such_tool"); err == nil {
 		t.Error("the form of a tool the server does not list: no error")

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,10 +40,10 @@ func NewToolsService(core *Core) *ToolsService {
 	return &ToolsService{core: core, running: map[string]context.CancelFunc{}}
 }
 
-// List returns the tools of a connected server. Their forms are not in the
-// list (Form gives the one of the tool the person opens): building the form
-// compiles the tool's input schema, about 0.2 ms each, and doubled the JSON
-// a server of 1,000 tools sends to the window.
+// List returns the tools of a connected server. Their forms and input
+// schemas are not in the list (Form gives those of the tool the person
+// opens): building a form compiles the schema, about 0.2 ms each, and the
+// schemas were most of the JSON a server of 1,000 tools sent to the window.
 func (t *ToolsService) List(serverID string) ([]ToolView, error) {
 	tools, err := t.core.Manager.Tools(serverID)
 	if err != nil {
@@ -55,14 +57,18 @@ func (t *ToolsService) List(serverID string) ([]ToolView, error) {
 }
 
 // Form returns the form of one of a connected server's tools, made from its
-// input schema; a schema no form can show gives a form with a Reason and
-// no fields.
-func (t *ToolsService) Form(serverID, tool string) (forms.Form, error) {
+// input schema, with the schema; a schema no form can show gives a form
+// with a Reason and no fields.
+func (t *ToolsService) Form(serverID, tool string) (ToolFormView, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
-		return forms.Form{}, err
+		return ToolFormView{}, err
 	}
-	return toolSchema(def).Form, nil
+	v := ToolFormView{Form: toolSchema(def).Form, SchemaID: schemaID(def)}
+	if b, err := json.MarshalIndent(def.InputSchema, "", "  "); err == nil {
+		v.InputSchema = string(b)
+	}
+	return v, nil
 }
 
 // Check reads a tool form's values as Call would send them, without
@@ -241,18 +247,22 @@ func (c *Core) toolCallTimeout() time.Duration {
 }
 
 func toolView(tool *sdk.Tool) ToolView {
-	v := ToolView{
+	return ToolView{
 		Name:        tool.Name,
 		Title:       ToolTitle(tool),
 		Description: tool.Description,
 		Annotations: toolHints(tool),
 		HasOutput:   tool.OutputSchema != nil,
 		NeedsTask:   mcp.NeedsTask(tool),
+		SchemaID:    schemaID(tool),
 	}
-	if b, err := json.MarshalIndent(tool.InputSchema, "", "  "); err == nil {
-		v.InputSchema = string(b)
-	}
-	return v
+}
+
+// schemaID names the version of a tool's input schema (ToolView.SchemaID):
+// a hash of the schema as the server sent it.
+func schemaID(tool *sdk.Tool) string {
+	sum := sha256.Sum256(schemaJSON(tool.InputSchema))
+	return hex.EncodeToString(sum[:12])
 }
 
 // toolHints are a tool's annotations as plain flags.

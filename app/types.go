@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
@@ -115,11 +116,22 @@ type ToolView struct {
 	Title       string    `json:"title"` // title, annotations.title, or name
 	Description string    `json:"description"`
 	Annotations ToolHints `json:"annotations"`
-	InputSchema string    `json:"inputSchema"` // pretty JSON, for the JSON editor
-	HasOutput   bool      `json:"hasOutputSchema"`
+	// SchemaID names the version of the tool's input schema: the same for
+	// the same schema, another when the server changes it. The schema
+	// itself comes with the tool's form (ToolsService.Form).
+	SchemaID  string `json:"schemaId"`
+	HasOutput bool   `json:"hasOutputSchema"`
 	// NeedsTask is a tool that can only run as an MCP task
 	// (execution.taskSupport "required"), which Gatehouse cannot do yet.
 	NeedsTask bool `json:"needsTask"`
+}
+
+// ToolFormView is what the tools pane shows of an opened tool beyond the
+// list: the form made from its input schema and the schema itself.
+type ToolFormView struct {
+	Form        forms.Form `json:"form"`
+	InputSchema string     `json:"inputSchema"` // pretty JSON, shown beside the JSON editor
+	SchemaID    string     `json:"schemaId"`    // as ToolView.SchemaID
 }
 
 // ToolHints are the tool annotations, as plain flags. Hints are claims made by

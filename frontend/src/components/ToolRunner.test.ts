@@ -87,7 +87,8 @@ describe('ToolRunner', () => {
     // Go gives a tool's form when it is opened: the one of the tool in the last list given.
     mocked.toolForm.mockImplementation(async (_server, name) => {
       const list = (await mocked.listTools.mock.results.at(-1)?.value) as TestTool[];
-      return list.find((x) => x.name === name)!.form;
+      const { form, inputSchema, schemaId } = list.find((x) => x.name === name)!;
+      return { form, inputSchema, schemaId };
     });
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
   });
@@ -216,7 +217,8 @@ describe('ToolRunner', () => {
     await user.click(screen.getByRole('tab', { name: 'JSON' }));
     const editor = (await screen.findByLabelText('Arguments (JSON object)')) as HTMLTextAreaElement;
     await waitFor(() => expect(JSON.parse(editor.value)).toEqual({ title: 'X' }));
-    expect(screen.getByText('Input schema')).toBeTruthy();
+    // The schema shown beside the editor is the one Go sent with the form.
+    expect(screen.getByText('Input schema').closest('details')?.querySelector('pre')?.textContent).toBe(everyKind.inputSchema);
     await fireEvent.input(editor, { target: { value: '{"title": "Y", "people": 3}' } });
     await user.click(screen.getByRole('button', { name: 'Call' }));
     await waitFor(() => expect(mocked.callTool).toHaveBeenCalled());

@@ -65,10 +65,12 @@ export type Field = Omit<Data<forms.Field>, 'options' | 'hints'> & { options: Op
 /** A form Go built from a schema (forms.Form). */
 export type Form = Omit<Data<forms.Form>, 'fields' | 'reason'> & { fields: Field[]; reason?: Message };
 export type ToolHints = Data<app.ToolHints>;
-/** A tool as the list shows it; its form comes with toolForm when it is opened. */
+/** A tool as the list shows it; its form and input schema come with toolForm when it is opened. */
 export type ToolView = Omit<Data<app.ToolView>, 'annotations'> & {
   annotations: ToolHints;
 };
+/** An opened tool's form and its input schema (pretty JSON), for the version schemaId names. */
+export type ToolFormView = Omit<Data<app.ToolFormView>, 'form'> & { form: Form };
 /** A tool form's values read by Go: the arguments they make, and what is wrong. */
 export type ArgumentCheck = { arguments: Record<string, unknown>; errors: MessageErrors };
 export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkReport };
@@ -414,9 +416,9 @@ export async function listTools(serverID: string): Promise<ToolView[]> {
   return (await call(() => Tools.List(serverID))) as unknown as ToolView[];
 }
 
-/** The form Go made from a tool's input schema, for the tool the person opened. */
-export async function toolForm(serverID: string, tool: string): Promise<Form> {
-  return (await call(() => Tools.Form(serverID, tool))) as unknown as Form;
+/** The form Go made from a tool's input schema, for the tool the person opened, with the schema. */
+export async function toolForm(serverID: string, tool: string): Promise<ToolFormView> {
+  return (await call(() => Tools.Form(serverID, tool))) as unknown as ToolFormView;
 }
 
 /** Reads a tool form's values as a call would send them, without calling. */

@@ -40,8 +40,8 @@ export interface ToolList {
  * a draft for a schema the server no longer lists is dropped, never shown.
  */
 export interface ToolDraft {
-  /** The tool's input schema the draft was made for. */
-  schema: string;
+  /** The version of the tool's input schema the draft was made for (ToolView.schemaId). */
+  schemaId: string;
   form: FormState;
   tab: 'form' | 'json';
   jsonText: string;
@@ -62,8 +62,11 @@ export interface ToolDraft {
  * asked for when the tool is opened: while it comes, form is null.
  */
 export interface ToolForm {
-  schema: string;
+  /** The version of the input schema it was asked for (ToolView.schemaId). */
+  schemaId: string;
   form: Form | null;
+  /** The input schema as pretty JSON; "" while the form comes. */
+  inputSchema: string;
   /** Why the form could not be had, if it could not. */
   error: string;
 }
@@ -71,7 +74,7 @@ export interface ToolForm {
 /** A fresh draft for a tool: its schema defaults, on the form when the form can show every argument. */
 export function newDraft(tool: ToolView, form: Form): ToolDraft {
   return {
-    schema: tool.inputSchema,
+    schemaId: tool.schemaId,
     form: initialState(form.fields),
     tab: form.complete ? 'form' : 'json',
     jsonText: '{}',
@@ -206,15 +209,15 @@ class ToolsStore {
    * calls. A running call stays, so that it can still be cancelled.
    */
   private forgetGone(serverID: string, list: ToolView[]): void {
-    const schemas = new Map(list.map((tool) => [tool.name, tool.inputSchema]));
+    const schemas = new Map(list.map((tool) => [tool.name, tool.schemaId]));
     const chosen = this.chosen[serverID];
     if (chosen !== undefined && !schemas.has(chosen)) delete this.chosen[serverID];
     const prefix = callKey(serverID, '');
     for (const [key, draft] of Object.entries(this.drafts)) {
-      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== draft.schema) this.dropDraft(key);
+      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== draft.schemaId) this.dropDraft(key);
     }
     for (const [key, f] of Object.entries(this.forms)) {
-      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== f.schema) delete this.forms[key];
+      if (key.startsWith(prefix) && schemas.get(key.slice(prefix.length)) !== f.schemaId) delete this.forms[key];
     }
     for (const [key, call] of Object.entries(this.calls)) {
       if (key.startsWith(prefix) && !schemas.has(key.slice(prefix.length)) && !call.running) delete this.calls[key];
@@ -230,13 +233,13 @@ class ToolsStore {
   /** The person's draft for a tool, if they have one for its current input schema. */
   draft(serverID: string, tool: ToolView): ToolDraft | undefined {
     const d = this.drafts[callKey(serverID, tool.name)];
-    return d && d.schema === tool.inputSchema ? d : undefined;
+    return d && d.schemaId === tool.schemaId ? d : undefined;
   }
 
   /** The draft for a tool, made fresh from its form when there is none for its current input schema. */
   openDraft(serverID: string, tool: ToolView, form: Form): ToolDraft {
     const key = callKey(serverID, tool.name);
-    if (this.drafts[key]?.schema !== tool.inputSchema) {
+    if (this.drafts[key]?.schemaId !== tool.schemaId) {
       this.dropDraft(key);
       this.drafts[key] = newDraft(tool, form);
     }
@@ -246,20 +249,21 @@ class ToolsStore {
   /** A tool's form for its current input schema, if it was asked for. */
   form(serverID: string, tool: ToolView): ToolForm | undefined {
     const f = this.forms[callKey(serverID, tool.name)];
-    return f && f.schema === tool.inputSchema ? f : undefined;
+    return f && f.schemaId === tool.schemaId ? f : undefined;
   }
 
   /** Asks Go for a tool's form unless it has it, or is asking, for the tool's current input schema. */
   async loadForm(serverID: string, tool: ToolView): Promise<void> {
     const key = callKey(serverID, tool.name);
     if (this.form(serverID, tool)) return;
-    this.forms[key] = { schema: tool.inputSchema, form: null, error: '' };
+    this.forms[key] = { schemaId: tool.schemaId, form: null, inputSchema: '', error: '' };
     const mine = this.forms[key]; // the store's proxy of it: a later ask replaces it
     let next: ToolForm;
     try {
-      next = { schema: tool.inputSchema, form: await api.toolForm(serverID, tool.name), error: '' };
+      const got = await api.toolForm(serverID, tool.name);
+      next = { schemaId: tool.schemaId, form: got.form, inputSchema: got.inputSchema, error: '' };
     } catch (e) {
-      next = { schema: tool.inputSchema, form: null, error: api.errorText(e) };
+      next = { schemaId: tool.schemaId, form: null, inputSchema: '', error: api.errorText(e) };
     }
     if (this.forms[key] === mine) this.forms[key] = next;
   }

@@ -88,7 +88,7 @@ describe('tools store', () => {
 
   it('a tool whose input schema changed starts a fresh draft', async () => {
     tools.openDraft('s1', forecast, forecast.form).form.values.city = 'Oslo';
-    const changed = { ...forecast, inputSchema: '{"properties":{"town":{"type":"string"}}}' };
+    const changed = { ...forecast, schemaId: 'schema-2', inputSchema: '{"properties":{"town":{"type":"string"}}}' };
     await serverNowLists(add, changed);
     expect(tools.draft('s1', changed)).toBeUndefined();
     expect(tools.openDraft('s1', changed, changed.form).form.values.city).toBe('');

@@ -65,8 +65,8 @@ export function field(name: string, kind: string, over: Partial<Field> = {}): Fi
   return { name, label: name, description: '', kind, required: false, sensitive: false, options: [], hints: [], ...over };
 }
 
-/** A tool of a test's list, with the form Go would give for it (api.toolForm). */
-export type TestTool = ToolView & { form: Form };
+/** A tool of a test's list, with the form and input schema Go would give for it (api.toolForm). */
+export type TestTool = ToolView & { form: Form; inputSchema: string };
 
 export function tool(name: string, over: Partial<TestTool> = {}): TestTool {
   return {
@@ -76,6 +76,7 @@ export function tool(name: string, over: Partial<TestTool> = {}): TestTool {
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
     form: { fields: [], complete: true, secretFields: [] },
     inputSchema: '{\n  "type": "object"\n}',
+    schemaId: 'schema-1',
     hasOutputSchema: false,
     needsTask: false,
     ...over,

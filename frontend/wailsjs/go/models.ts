@@ -1303,6 +1303,40 @@ export namespace app {
 	        this.system = source["system"];
 	    }
 	}
+	export class ToolFormView {
+	    form: forms.Form;
+	    inputSchema: string;
+	    schemaId: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolFormView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.form = this.convertValues(source["form"], forms.Form);
+	        this.inputSchema = source["inputSchema"];
+	        this.schemaId = source["schemaId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	export class ToolResultView {
@@ -1350,7 +1384,7 @@ export namespace app {
 	    title: string;
 	    description: string;
 	    annotations: ToolHints;
-	    inputSchema: string;
+	    schemaId: string;
 	    hasOutputSchema: boolean;
 	    needsTask: boolean;
 	
@@ -1364,7 +1398,7 @@ export namespace app {
 	        this.title = source["title"];
 	        this.description = source["description"];
 	        this.annotations = this.convertValues(source["annotations"], ToolHints);
-	        this.inputSchema = source["inputSchema"];
+	        this.schemaId = source["schemaId"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
 	        this.needsTask = source["needsTask"];
 	    }
