@@ -222,6 +222,48 @@ func TestManager_KilledServerReconnects(t *testing.T) {
 	}
 }
 
+// TestManager_ReconnectIsNoFailure: a reconnect the app asks for (the
+// person's Reconnect, or sampling declared once a model provider is added)
+// goes straight back to connecting: the server never shows as failed, with
+// the untranslated "reconnect requested", while it waits out a backoff.
+func TestManager_ReconnectIsNoFailure(t *testing.T) {
+	cases := []struct {
+		name      string
+		reconnect func(m *Manager, id string) error
+	}{
+		{"Reconnect", func(m *Manager, id string) error { return m.Reconnect(id) }},
+		{"sampling declared", func(m *Manager, _ string) error { m.SetSampling(true); return nil }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, statuses := newTestManager(t)
+			srv := peerServer(t, "steady", "demo", nil)
+			m.Set(srv)
+			connected(t, m, srv.ID)
+			before := len(statuses(srv.ID))
+			if err := c.reconnect(m, srv.ID); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "connected again", 10*time.Second, func() bool {
+				after := statuses(srv.ID)[before:]
+				return len(after) >= 2 && after[len(after)-1].State == StateConnected
+			})
+			var states []string
+			for _, st := range statuses(srv.ID)[before:] {
+				if len(states) == 0 || states[len(states)-1] != string(st.State) {
+					states = append(states, string(st.State)) // a step may be told twice
+				}
+			}
+			if strings.Join(states, ",") != "connecting,connected" {
+				t.Errorf("states after the reconnect = %v, want connecting, connected", states)
+			}
+			if log, _ := m.Log(srv.ID); !strings.Contains(log, "reconnecting, as asked") {
+				t.Errorf("the log does not say why the server reconnected:\n%s", log)
+			}
+		})
+	}
+}
+
 // TestManager_CrashLoopIsBounded: a server that exits at once is restarted
 // with growing delays, never in a busy loop.
 func TestManager_CrashLoopIsBounded(t *testing.T) {

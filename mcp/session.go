@@ -114,6 +114,13 @@ func (s *session) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errReconnect) {
+			// Asked for (Reconnect, or the declared capabilities changed):
+			// not a failure, so no error shown and no backoff wait.
+			s.log.event("reconnecting, as asked")
+			failures = 0
+			continue
+		}
 		if time.Since(started) > stableAfter {
 			failures = 0
 		}
