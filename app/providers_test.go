@@ -317,3 +317,44 @@ func TestCore_ProviderFor(t *testing.T) {
 		t.Error("ProviderFor found a provider that does not exist")
 	}
 }
+
+// TestProvidersService_ImagesSetByThePerson: a provider set up by hand reads
+// images only when the person says so, the setting can be taken back, and a
+// preset whose models read images keeps reading them whatever is sent.
+func TestProvidersService_ImagesSetByThePerson(t *testing.T) {
+	core, svc := providersCore(t, &fakeKeyring{broken: true})
+	steps := []struct {
+		name   string
+		in     ProviderInput
+		update bool
+		want   bool
+	}{
+		{"added by hand without images", ProviderInput{Name: "LLaVA", BaseURL: "http://127.0.0.1:8080/v1", Model: "llava"}, false, false},
+		{"marked as reading images", ProviderInput{Name: "LLaVA", BaseURL: "http://127.0.0.1:8080/v1", Model: "llava", Quirks: llm.Quirks{Images: true}}, true, true},
+		{"the mark taken back", ProviderInput{Name: "LLaVA", BaseURL: "http://127.0.0.1:8080/v1", Model: "llava"}, true, false},
+	}
+	id := ""
+	for _, s := range steps {
+		var v ProviderView
+		var err error
+		if s.update {
+			v, err = svc.Update(id, s.in)
+		} else {
+			v, err = svc.Add(s.in)
+			id = v.ID
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if v.Quirks.Images != s.want {
+			t.Errorf("%s: the view says images = %v, want %v", s.name, v.Quirks.Images, s.want)
+		}
+		if rec, err := core.Store.Provider(id); err != nil || toConfig(rec, "").Quirks.Images != s.want {
+			t.Errorf("%s: the chat would send images = %v (%v), want %v", s.name, toConfig(rec, "").Quirks.Images, err, s.want)
+		}
+	}
+	claude, err := svc.Add(ProviderInput{Name: "Claude", Preset: "anthropic", Model: "claude-sonnet-4-5"})
+	if err != nil || !claude.Quirks.Images {
+		t.Errorf("the Anthropic preset: images = %v (%v), want true", claude.Quirks.Images, err)
+	}
+}

@@ -96,7 +96,7 @@ func (e *env) listProviders(cmds commands) error {
 }
 
 // parseProviderAdd reads `NAME --base-url URL --model MODEL [--api-key-env VAR]
-// [--kind openai|anthropic] [--preset ID]`. The key is read from the named
+// [--kind openai|anthropic] [--preset ID] [--images]`. The key is read from the named
 // environment variable, so it never appears in the command line (which
 // other users of the machine and the shell history can see).
 func parseProviderAdd(args []string) (app.ProviderInput, error) {
@@ -110,6 +110,10 @@ func parseProviderAdd(args []string) (app.ProviderInput, error) {
 		a := args[i]
 		if a == "--api-key" || strings.HasPrefix(a, "--api-key=") {
 			return in, usageErr(i18n.M("cli.providers.keyOnCommandLine"))
+		}
+		if a == "--images" { // the model reads images: attached ones are sent to it
+			in.Quirks.Images = true
+			continue
 		}
 		if i+1 >= len(args) {
 			return in, usageErr(i18n.M("cli.providers.optionOrValue", "option", strconv.Quote(a)))

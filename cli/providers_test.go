@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"net"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func TestCLI_ProviderLifecycle(t *testing.T) {
 		{"add a local server from a preset", []string{"providers", "add", "Ollama", "--preset", "ollama", "--base-url", "http://" + closed + "/v1", "--model", "qwen3:8b"},
 			0, "model qwen3:8b, no API key"},
 		{"an anthropic provider", []string{"providers", "add", "Claude", "--kind", "anthropic", "--base-url", "https://api.anthropic.com", "--model", "claude-sonnet-4-5"}, 0, "Added Claude"},
+		{"a hand-added model that reads images", []string{"providers", "add", "Vision", "--base-url", stand.URL, "--images", "--model", "llava"}, 0, "Added Vision"},
 		{"names are unique", []string{"providers", "add", "stand-in", "--base-url", stand.URL, "--model", "m"}, 1, `A provider named "Stand-in" already exists`},
 		{"a model is needed", []string{"providers", "add", "NoModel", "--base-url", stand.URL}, 1, "Choose a model"},
 		{"a key on the command line is refused", []string{"providers", "add", "Leaky", "--base-url", stand.URL, "--model", "m", "--api-key", key}, 2, "--api-key-env VAR"},
@@ -85,6 +87,17 @@ func TestCLI_ProviderLifecycle(t *testing.T) {
 	// the provider record.
 	if raw, _ := st.Secret(store.SecretAPIKey, wrong.ID); string(raw) != "sk-wrong-0123456789abcdef" {
 		t.Errorf("the data file holds %q for Wrong's key", raw)
+	}
+	// --images is kept; a provider added without it sends no images.
+	for name, want := range map[string]bool{"Vision": true, "Wrong": false} {
+		p, err := st.ProviderByName(name)
+		var q llm.Quirks
+		if err == nil {
+			err = json.Unmarshal(p.Quirks, &q)
+		}
+		if err != nil || q.Images != want {
+			t.Errorf("%s: images = %v (%v), want %v", name, q.Images, err, want)
+		}
 	}
 	if claude, err := st.ProviderByName("Claude"); err != nil || claude.Kind != store.ProviderAnthropic {
 		t.Errorf("--kind anthropic was not stored: %+v, %v", claude, err)

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { outputDir, startApp, waitForState } from './helpers.mjs';
-import { addStandInProvider, lastMessage, messageText, startStandInModel } from './standin-model.mjs';
+import { addStandInProvider, lastMessage, messageText, standInModelName, startStandInModel } from './standin-model.mjs';
 
 const conversation = (page) => page.locator('section.conversation');
 const composer = (page) => page.getByLabel('Message', { exact: true });
@@ -128,6 +128,83 @@ describe('a prompt from the / menu and an attached resource, sent to the model',
     await picker.waitFor({ state: 'detached' });
     await shot(page, 'chips-zh-CN-800x600');
     await page.evaluate(() => window.go.app.SettingsService.SetLanguage(''));
+    assert.deepEqual(app.problems, []);
+  });
+});
+
+// A provider the person sets up by hand (no preset knows its model) reads
+// images only when they tick "The model reads images": then an attached
+// image resource (the demo server's logo) reaches the model as an image;
+// untick it, and the model gets a sentence in its place.
+describe('an image attached for a provider set up by hand', () => {
+  let app;
+  let model;
+
+  before(async () => {
+    model = await startStandInModel({ reply: () => ({ text: 'A small logo.' }) });
+    app = await startApp();
+    await app.page.setViewportSize({ width: 800, height: 600 });
+    await waitForState(app.page, 'Demo server', 'connected');
+  });
+  after(async () => {
+    await app?.close();
+    await model?.close();
+  });
+
+  const imageParts = (req) =>
+    (req.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((p) => p?.type === 'image_url');
+
+  async function sendWithLogo(page, text) {
+    // The first provider makes every server connect again, to offer it sampling.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Servers' }).click();
+    await waitForState(page, 'Demo server', 'connected');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const picker = page.getByRole('dialog', { name: 'Attach a resource' });
+    await picker.getByRole('button', { name: /Demo logo/ }).click();
+    await picker.waitFor({ state: 'detached' });
+    const received = model.nextRequest();
+    const box = composer(page);
+    await box.fill(text);
+    await box.press('Enter');
+    const req = await received;
+    await conversation(page).locator('[aria-busy="true"]').waitFor({ state: 'detached', timeout: 30_000 });
+    return req;
+  }
+
+  async function editImages(page, dialog, tick, screenshot = '') {
+    const box = dialog.getByRole('checkbox', { name: 'The model reads images' });
+    await (tick ? box.check() : box.uncheck());
+    if (screenshot) await shot(page, screenshot);
+    await dialog.locator('button[type="submit"]:not([disabled])').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
+
+  it('ticked, the model receives the image; unticked, a sentence instead', async () => {
+    const { page } = app;
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Add a provider' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a model provider' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Vision stand-in');
+    await dialog.getByLabel('Base URL').fill(model.baseUrl);
+    await dialog.getByLabel('Model', { exact: true }).fill(standInModelName);
+    await editImages(page, dialog, true, 'images-editor-en-800x600');
+
+    const withImage = await sendWithLogo(page, 'What is this?');
+    const parts = imageParts(withImage);
+    assert.equal(parts.length, 1, `one image sent; the last message was ${JSON.stringify(lastMessage(withImage)).slice(0, 300)}`);
+    assert.match(parts[0].image_url.url, /^data:image\/png;base64,iVBOR/);
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('listitem', { name: 'Vision stand-in', exact: true }).getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Vision stand-in' });
+    assert.equal(await edit.getByRole('checkbox', { name: 'The model reads images' }).isChecked(), true);
+    await editImages(page, edit, false);
+
+    const without = await sendWithLogo(page, 'And now?');
+    assert.deepEqual(imageParts(without), [], 'no image goes to a model that reads none');
+    assert.match(messageText(lastMessage(without)), /Demo logo/);
     assert.deepEqual(app.problems, []);
   });
 });

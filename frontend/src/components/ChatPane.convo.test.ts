@@ -25,6 +25,7 @@ const ollama: ProviderView = {
   model: 'qwen3',
   keyHint: '',
   isDefault: true,
+  quirks: {},
 };
 const deepseek: ProviderView = { ...ollama, id: 'p2', name: 'DeepSeek', preset: 'deepseek', model: 'deepseek-chat', isDefault: false };
 

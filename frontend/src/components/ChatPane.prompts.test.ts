@@ -26,6 +26,7 @@ const provider: ProviderView = {
   model: 'qwen3',
   keyHint: '',
   isDefault: true,
+  quirks: {},
 };
 const conversation: Conversation = { id: 'c1', title: '', providerId: 'p1', createdAt: '2026-11-22T10:00:00Z', updatedAt: '2026-11-22T10:00:00Z' };
 

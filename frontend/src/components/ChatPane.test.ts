@@ -22,6 +22,7 @@ const provider: ProviderView = {
   model: 'qwen3',
   keyHint: '',
   isDefault: true,
+  quirks: {},
 };
 
 function conversation(id: string, title: string): Conversation {

@@ -206,6 +206,49 @@ describe('ProviderEditor', () => {
     );
   });
 
+  it('a provider set up by hand can be marked as reading images, and Save sends that', async () => {
+    const user = userEvent.setup();
+    mocked.addProvider.mockResolvedValue(providerView('p2', 'LLaVA'));
+    open();
+    await user.type(screen.getByLabelText('Name'), 'LLaVA');
+    await user.type(screen.getByLabelText('Base URL'), 'http://127.0.0.1:8080/v1');
+    await user.type(screen.getByLabelText('Model'), 'llava');
+    const images = screen.getByRole('checkbox', { name: 'The model reads images' }) as HTMLInputElement;
+    expect(images.checked).toBe(false);
+    expect(images.disabled).toBe(false);
+    await user.click(images);
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.addProvider).toHaveBeenCalledWith(expect.objectContaining({ quirks: { images: true } })));
+  });
+
+  it("a preset whose models read images shows the box ticked and fixed, with the preset's name", async () => {
+    const user = userEvent.setup();
+    open();
+    await user.selectOptions(screen.getByLabelText('Preset'), 'anthropic');
+    const images = screen.getByRole('checkbox', { name: 'The model reads images' }) as HTMLInputElement;
+    expect(images.checked).toBe(true);
+    expect(images.disabled).toBe(true);
+    expect(screen.getByText("Anthropic's models read images: those attached to a message are sent to them.")).toBeTruthy();
+    // Another preset leaves the choice to the person again.
+    await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');
+    expect(images.disabled).toBe(false);
+    expect(images.checked).toBe(false);
+  });
+
+  it('editing shows the saved images setting and can turn it off', async () => {
+    const user = userEvent.setup();
+    const p = providerView('p1', 'LLaVA', { quirks: { images: true } });
+    mocked.updateProvider.mockResolvedValue(p);
+    open(p);
+    const images = screen.getByRole('checkbox', { name: 'The model reads images' }) as HTMLInputElement;
+    expect(images.checked).toBe(true);
+    await user.click(images);
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.updateProvider).toHaveBeenCalledWith('p1', expect.objectContaining({ quirks: {} })));
+  });
+
   it('shows why saving failed and stays open', async () => {
     const user = userEvent.setup();
     mocked.updateProvider.mockRejectedValue(new Error('the keyring refused the key'));

@@ -230,10 +230,10 @@ export type ChatEvent = {
 };
 /**
  * A model provider the person set up (app.ProviderView). It never carries the
- * API key, only a masked keyHint. Its quirks are not used here: the preset's
- * apply on the Go side, and the window sets no others.
+ * API key, only a masked keyHint. Its quirks are the preset's and the
+ * person's (images) together; the editor shows the images one.
  */
-export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'>;
+export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'> & { quirks: Quirks };
 
 /** A file of another app's MCP servers found on this computer (app.ImportLocation). */
 export type ImportLocation = Data<app.ImportLocation>;

@@ -125,7 +125,7 @@ export function presets(): PresetView[] {
     { id: 'ollama', name: 'Ollama', kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', needsKey: false, local: true, quirks: {} },
     { id: 'lmstudio', name: 'LM Studio', kind: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', needsKey: false, local: true, quirks: {} },
     { id: 'deepseek', name: 'DeepSeek', kind: 'openai', baseUrl: 'https://api.deepseek.com', needsKey: true, local: false, quirks: { echoReasoning: true } },
-    { id: 'anthropic', name: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com', needsKey: true, local: false, quirks: {} },
+    { id: 'anthropic', name: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com', needsKey: true, local: false, quirks: { images: true } },
   ];
 }
 
@@ -140,6 +140,7 @@ export function providerView(id: string, name: string, over: Partial<ProviderVie
     model: 'qwen3:8b',
     keyHint: '',
     isDefault: false,
+    quirks: {},
     ...over,
   };
 }
