@@ -53,6 +53,18 @@ type lineMsg struct {
 	err error
 }
 
+// LineTransport is a newline-delimited JSON-RPC transport over conn (the
+// command line's socket to the running app) whose elicitations carry their
+// requestedSchema in _meta[RawSchemaMeta], as the manager's own connections
+// do (see RemoteQuestion). Closing the connection closes conn.
+func LineTransport(conn io.ReadWriteCloser) sdk.Transport { return lineTransport{conn} }
+
+type lineTransport struct{ conn io.ReadWriteCloser }
+
+func (t lineTransport) Connect(context.Context) (sdk.Connection, error) {
+	return newLineConn(t.conn, t.conn, t.conn.Close), nil
+}
+
 // maxLineLength bounds one incoming message, as the SDK's
 // DefaultMaxLineLength bounds its frames.
 const maxLineLength = sdk.DefaultMaxLineLength

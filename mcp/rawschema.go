@@ -340,15 +340,10 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 	return out
 }
 
-// CarrySchemas wraps a newline-delimited transport (stdio, a socket) so that
-// every elicitation read from it carries its requestedSchema in
-// _meta[RawSchemaMeta], as the manager's own connections do: for the
-// command line's session with the running app (see RemoteQuestion).
-func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t} }
-
 // rawSchemaTransport wraps a transport whose connections carry no optional
-// SDK interfaces (stdio and legacy SSE) and carries the schema of every
-// elicitation read from it.
+// SDK interfaces (legacy SSE) and carries the schema of every elicitation
+// read from it. Newline-delimited connections (stdio, the command line's
+// socket) do the same in lineConn as they read.
 type rawSchemaTransport struct{ sdk.Transport }
 
 func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error) {
