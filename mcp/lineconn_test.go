@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // sdkReadLine is what the go-sdk's own newline-delimited connection (the
@@ -293,5 +295,52 @@ func TestLineConn_CarriesTheSchemaOfAnElicitation(t *testing.T) {
 	w := readWire(t, msg.(*jsonrpc.Request).Params)
 	if w.sdkSchema != "" || w.carried != `{"type":"object","properties":{"b":{"type":"string","default":"x"},"a":{"type":"string"}}}` {
 		t.Fatalf("the SDK would see the schema %q and the host %q", w.sdkSchema, w.carried)
+	}
+}
+
+// TestStdioProcess_Stop: closing a stdio server's connection stops its
+// process as the specification asks (input closed, then SIGTERM, then
+// SIGKILL), and exitError says how it ended.
+func TestStdioProcess_Stop(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string // in the exit message
+	}{
+		{"a server that exits when its input closes ends by itself", []string{"cat"}, "exited with code 0"},
+		{"a server that exits with an error says its code", []string{"sh", "-c", "cat; exit 3"}, "exited with code 3"},
+		{"a server that ignores its input closing is sent SIGTERM", []string{"sleep", "60"}, "terminated"},
+		{"a server that ignores SIGTERM is killed", []string{"sh", "-c", `trap "" TERM; while :; do sleep 0.1; done`}, "killed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			proc, err := newStdioProcess(&store.StdioConfig{Command: tc.args[0], Args: tc.args[1:], Dir: t.TempDir()}, &serverLog{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn, err := proc.transport().Connect(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer proc.killGroup()
+			reading := make(chan error, 1)
+			go func() { _, err := conn.Read(context.Background()); reading <- err }()
+			exit := proc.exitError()
+			if exit == nil || !strings.Contains(exit.Error(), tc.want) {
+				t.Fatalf("exitError = %v, want it to say %q", exit, tc.want)
+			}
+			if again := proc.exitError(); again == nil || again.Error() != exit.Error() {
+				t.Fatalf("a second exitError = %v, want the first's %v", again, exit)
+			}
+			select {
+			case err := <-reading:
+				if err != io.EOF {
+					t.Fatalf("a Read during the close returned %v, want io.EOF", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("closing did not end a Read")
+			}
+		})
 	}
 }
