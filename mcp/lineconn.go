@@ -11,10 +11,13 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // A lineConn is Gatehouse's own connection for newline-delimited JSON-RPC
@@ -43,6 +46,9 @@ type lineConn struct {
 	closed   chan struct{}
 
 	writeMu sync.Mutex
+	// refused is the line the peer sent that ended the reading, if one did
+	// (the SDK passes on only the text of a read error).
+	refused atomic.Pointer[wireError]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -72,11 +78,28 @@ const maxLineLength = sdk.DefaultMaxLineLength
 // maxDepth bounds the nesting of a message, as the SDK's decoder does.
 const maxDepth = 1000
 
+// A wireError is a line from the peer that lineConn refuses, which ends the
+// connection. Its message is the reason a person is shown (Describe), and
+// it is preferred to the exit status of a server that was stopped for it.
+type wireError struct{ msg i18n.Message }
+
+func (e *wireError) Error() string { return e.msg.String() }
+
+func wireErr(msg i18n.Message) error { return &wireError{msg} }
+
 // errBatch is the error for a JSON-RPC batch (see lineConn).
-var errBatch = errors.New("the peer sent a JSON-RPC batch (an array of messages), which MCP removed in protocol version 2025-06-18; Gatehouse reads one message a line")
+var errBatch = wireErr(i18n.M("mcp.wire.batch"))
 
 // errLineTooLong is the error for a line over maxLineLength.
-var errLineTooLong = fmt.Errorf("the peer sent a line longer than %d MiB; a JSON-RPC message must fit in that", maxLineLength>>20)
+var errLineTooLong = wireErr(i18n.M("mcp.wire.tooLong", "mib", maxLineLength>>20))
+
+// notMessage is the error for a line that is JSON but not a JSON-RPC 2.0
+// message; what is wrong shows in the line, quoted up to 200 bytes.
+func notMessage(line []byte) error {
+	return wireErr(i18n.M("mcp.wire.notMessage", "line", quoteStart(line)))
+}
+
+func quoteStart(line []byte) string { return fmt.Sprintf("%.200q", line) }
 
 // newLineConn reads messages from r on its own goroutine and writes them to
 // w. Close calls stop (once; every Close returns what it did) and then ends
@@ -111,6 +134,9 @@ func (c *lineConn) readLines(r io.Reader) {
 			// The peer closed its end, or the process ended and its pipe
 			// was closed by Wait.
 			err = io.EOF
+		}
+		if wire, ok := err.(*wireError); ok {
+			c.refused.Store(wire)
 		}
 		select {
 		case c.incoming <- lineMsg{msg, err}:
@@ -212,6 +238,15 @@ func (c *lineConn) Close() error {
 	return c.closeErr
 }
 
+// refusedLine returns why the connection stopped reading the peer's lines,
+// when it was one of them (nil otherwise).
+func (c *lineConn) refusedLine() error {
+	if wire := c.refused.Load(); wire != nil {
+		return wire
+	}
+	return nil
+}
+
 // SessionID is empty: a line connection has no session of its own.
 func (c *lineConn) SessionID() string { return "" }
 
@@ -222,21 +257,21 @@ func (c *lineConn) SessionID() string { return "" }
 // an id. The params, result and error data of the message point into line.
 func decodeMessage(line []byte) (jsonrpc.Message, error) {
 	if !json.Valid(line) {
-		return nil, fmt.Errorf("the peer sent a line that is not JSON: %.200q", line)
+		return nil, wireErr(i18n.M("mcp.wire.notJSON", "line", quoteStart(line)))
 	}
 	if depthOver(line, maxDepth) {
-		return nil, fmt.Errorf("the peer sent a message nested deeper than %d levels", maxDepth)
+		return nil, wireErr(i18n.M("mcp.wire.tooDeep", "depth", maxDepth))
 	}
 	switch line[skipSpace(line, 0)] {
 	case '[':
 		return nil, errBatch
 	case '{':
 	default:
-		return nil, fmt.Errorf("the peer sent a JSON value that is not a message (an object): %.200q", line)
+		return nil, notMessage(line)
 	}
 	var (
 		version, id, method, params, result []byte
-		wireErr                             *jsonrpc.Error
+		errObj                              *jsonrpc.Error
 	)
 	err := eachMember(line, func(name, value []byte) error {
 		switch string(name) {
@@ -252,43 +287,36 @@ func decodeMessage(line []byte) (jsonrpc.Message, error) {
 			result = value
 		case "error":
 			var err error
-			wireErr, err = decodeWireError(wireErr, value)
+			errObj, err = decodeWireError(errObj, value)
 			return err
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, notMessage(line)
 	}
 	if v, err := stringValue(version); err != nil || v != "2.0" {
-		return nil, fmt.Errorf("the peer sent a message whose jsonrpc is %s, not \"2.0\"", orAbsent(version))
+		return nil, notMessage(line)
 	}
 	msgID, err := decodeID(id)
 	if err != nil {
-		return nil, err
+		return nil, notMessage(line)
 	}
 	if method != nil {
 		name, err := stringValue(method)
 		if err != nil {
-			return nil, fmt.Errorf("the peer sent a message whose method is %.100s, not a string", method)
+			return nil, notMessage(line)
 		}
 		return &jsonrpc.Request{ID: msgID, Method: name, Params: params}, nil
 	}
 	if !msgID.IsValid() {
-		return nil, errors.New("the peer sent a response without an id (a message with neither method nor id)")
+		return nil, notMessage(line) // a response needs an id
 	}
 	resp := &jsonrpc.Response{ID: msgID, Result: result}
-	if wireErr != nil {
-		resp.Error = wireErr
+	if errObj != nil {
+		resp.Error = errObj
 	}
 	return resp, nil
-}
-
-func orAbsent(b []byte) string {
-	if b == nil {
-		return "absent"
-	}
-	return fmt.Sprintf("%.50s", b)
 }
 
 // decodeID reads a request id: absent or null (none), a string, or a

@@ -253,6 +253,16 @@ func (p *stdioProcess) stop(stdin io.Closer) error {
 	return errors.New("the server's process did not end, even after SIGKILL")
 }
 
+// refusedLine returns the line the server sent that its connection refused
+// (a wireError), if one ended it: the reason to show rather than the exit
+// status of a server stopped for it.
+func (p *stdioProcess) refusedLine() error {
+	if c := p.conn.Load(); c != nil {
+		return c.refusedLine()
+	}
+	return nil
+}
+
 // killGroup stops every process left in the child's group. The
 // connection's Close has already closed stdin and signalled the leader;
 // this catches the rest.
