@@ -35,10 +35,11 @@ import (
 //     contain embedded newlines"); the SDK's stream decoder would also join
 //     a JSON value written over several lines.
 //   - A line may end in spaces or tabs; the SDK refuses those.
-//   - A batch (a JSON array) is refused with its own error. MCP removed
-//     batching in 2025-06-18; the TypeScript and Python SDKs never send one
-//     and refuse them, and the go-sdk's own server answers in a batch only a
-//     batch it received, which a client never sends.
+//   - A batch (a JSON array) is refused with its own error (the SDK's
+//     client reads its elements one by one). MCP removed batching in
+//     2025-06-18; the TypeScript SDK (1.32, testdata/peers) neither sends
+//     nor accepts one, and the go-sdk's own server answers in a batch only
+//     a batch it received, which no client sends.
 type lineConn struct {
 	w        io.Writer
 	stop     func() error // closes the writing side and what is behind it
