@@ -62,8 +62,17 @@ func startPage(view func() (StartView, error)) assetserver.Middleware {
 				next.ServeHTTP(w, r)
 				return
 			}
+			// The page carries the moment it was served: never "not modified"
+			// (the copy a browser kept has an older view), never kept.
+			r = r.Clone(r.Context())
+			for _, h := range []string{"If-Modified-Since", "If-None-Match", "If-Range", "Range"} {
+				r.Header.Del(h)
+			}
 			page := &pageRecorder{header: http.Header{}, status: http.StatusOK}
 			next.ServeHTTP(page, r)
+			page.header.Del("Last-Modified")
+			page.header.Del("ETag")
+			page.header.Set("Cache-Control", "no-store")
 			body := page.body.Bytes()
 			if page.status == http.StatusOK {
 				if v, err := view(); err != nil {

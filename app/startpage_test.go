@@ -23,6 +23,11 @@ const testIndex = `<!doctype html><html lang="en"><head><meta charset="UTF-8" />
 var assetFiles = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/", "/index.html":
+		if r.Header.Get("If-Modified-Since") != "" { // as http.ServeContent answers a reload
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Last-Modified", "Mon, 23 Nov 2026 00:00:00 GMT")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = io.WriteString(w, testIndex)
 	case "/assets/start.js":
@@ -34,10 +39,19 @@ var assetFiles = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 })
 
 // servePage serves path with startPage as the asset server's middleware, as the window gets it.
-func servePage(t *testing.T, path string, view func() (StartView, error)) (int, string) {
+func servePage(t *testing.T, path string, view func() (StartView, error), header ...string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	startPage(view)(assetFiles).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "wails://wails"+path, nil))
+	req := httptest.NewRequest(http.MethodGet, "wails://wails"+path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	startPage(view)(assetFiles).ServeHTTP(rec, req)
+	if rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), startViewID) &&
+		(rec.Header().Get("Cache-Control") != "no-store" || rec.Header().Get("Last-Modified") != "") {
+		t.Errorf("a page with a start view may be kept: Cache-Control %q, Last-Modified %q",
+			rec.Header().Get("Cache-Control"), rec.Header().Get("Last-Modified"))
+	}
 	body, _ := io.ReadAll(rec.Result().Body)
 	return rec.Code, string(body)
 }
@@ -123,16 +137,19 @@ func TestStartPage_LeavesEverythingElseAsItIs(t *testing.T) {
 		name, path string
 		view       func() (StartView, error)
 		dataShown  bool
+		header     []string
 	}{
-		{"the page at / carries the start view", "/", view, true},
-		{"the page as /index.html carries the start view", "/index.html", view, true},
-		{"a script is served as it is", "/assets/start.js", view, false},
+		{"the page at / carries the start view", "/", view, true, nil},
+		{"the page as /index.html carries the start view", "/index.html", view, true, nil},
+		{"a reload gets the page anew, not a kept copy with an older view", "/", view, true,
+			[]string{"If-Modified-Since", "Mon, 23 Nov 2026 00:00:00 GMT"}},
+		{"a script is served as it is", "/assets/start.js", view, false, nil},
 		{"when Go cannot read the view the page comes without it and asks Go", "/",
-			func() (StartView, error) { return StartView{}, errors.New("the store is closed") }, false},
+			func() (StartView, error) { return StartView{}, errors.New("the store is closed") }, false, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, body := servePage(t, tc.path, tc.view)
+			code, body := servePage(t, tc.path, tc.view, tc.header...)
 			if code != http.StatusOK {
 				t.Fatalf("status %d", code)
 			}
