@@ -172,7 +172,8 @@ func RunGUI(opts GUIOptions) error {
 	themes := NewThemeService(core, gtkTheme{desktopTheme})
 	servers := NewServersService(core)
 	servers.folders = desktop
-	bind := []any{&QuestionService{}, servers, NewToolsService(core), NewSettingsService(core),
+	settings := NewSettingsService(core)
+	bind := []any{&QuestionService{}, servers, NewToolsService(core), settings,
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core))
 	if core != nil {
@@ -195,6 +196,10 @@ func RunGUI(opts GUIOptions) error {
 		}
 	}
 	r, g, b := windowBackground(scheme)
+	assets := &assetserver.Options{Assets: opts.Assets}
+	if core != nil {
+		assets.Middleware = startPage(func() (StartView, error) { return startView(settings, themes, servers) })
+	}
 	return wails.Run(&options.App{
 		Title:            windowTitle,
 		Width:            window.width,
@@ -204,9 +209,8 @@ func RunGUI(opts GUIOptions) error {
 		WindowStartState: window.startState(),
 		// The page's own background, so a dark window does not flash white while it loads.
 		BackgroundColour: &options.RGBA{R: r, G: g, B: b, A: 255},
-		AssetServer: &assetserver.Options{
-			Assets: opts.Assets,
-		},
+		// The page comes with what its first frame shows (startPage).
+		AssetServer: assets,
 		// The window manager shows it in the title bar and the task switcher.
 		// WebKit paints without GPU compositing, as Wails' default does when no
 		// Linux options are given (wails#2977): a non-nil Options' zero value

@@ -4,15 +4,24 @@ import App from './App.svelte';
 import { guardNavigation } from './lib/links';
 import { theme } from './lib/theme.svelte';
 import { settings } from './lib/settings.svelte';
+import { servers } from './lib/servers.svelte';
+import { welcome } from './lib/welcome.svelte';
+import { takeStartView } from './lib/startview';
 
 guardNavigation(document);
+// What Go wrote into the page: the first frame shows it without asking Go.
+const start = takeStartView();
 // Before the first paint, so the window opens in its theme.
-theme.start();
+theme.start(start?.theme);
+if (start) {
+  servers.takeStart(start.servers);
+  welcome.dismissed = start.welcomeDismissed;
+}
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
 
 // The person's language first, so that the first paint speaks it.
-await settings.readLanguage();
+await settings.readLanguage(start?.language);
 
 export default mount(App, { target });

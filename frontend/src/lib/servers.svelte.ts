@@ -10,10 +10,28 @@ class ServersStore {
   /** Set when the list could not be loaded. */
   error = $state('');
 
+  /**
+   * The list Go wrote into the page (startview.ts) is shown at once; it is
+   * read again once the first frame is on its way, for what changed since.
+   */
+  private fromPage = false;
+
+  /** Shows the list Go wrote into the page, before the window mounts. */
+  takeStart(list: ServerView[]): void {
+    this.set(list);
+    this.fromPage = true;
+  }
+
   /** Loads the list and follows changes; returns a function that stops following. */
   start(): () => void {
     const off = api.onServersChanged(() => void this.refresh());
-    void this.refresh();
+    if (this.fromPage) {
+      // Not before the first frame: reading it now would hold that frame back.
+      this.fromPage = false;
+      requestAnimationFrame(() => setTimeout(() => void this.refresh()));
+    } else {
+      void this.refresh();
+    }
     return off;
   }
 

@@ -40,3 +40,20 @@ describe('servers store following Go', () => {
     list.mockRestore();
   });
 });
+
+describe('servers store starting from the list Go wrote into the page', () => {
+  it('shows that list at once and reads it again after the first frame, for what changed since', async () => {
+    const onChanged = vi.spyOn(api, 'onServersChanged').mockImplementation(() => () => {});
+    const list = vi.spyOn(api, 'listServers').mockImplementation(async () => [server('a', 'A', { state: 'connected' })]);
+    servers.loaded = false;
+    servers.takeStart([server('a', 'A', { state: 'connecting' })]);
+    expect(servers.loaded).toBe(true);
+    const stop = servers.start();
+    expect(servers.list[0].status.state).toBe('connecting');
+    expect(list).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(servers.list[0].status.state).toBe('connected'));
+    stop();
+    onChanged.mockRestore();
+    list.mockRestore();
+  });
+});

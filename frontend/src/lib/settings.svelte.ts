@@ -51,14 +51,14 @@ class SettingsStore {
   }
 
   /**
-   * Reads the language setting from Go and loads its catalogue. main.ts
-   * waits for it before the window's first paint, so that the window opens
-   * in the person's language; outside the app (no core) it keeps
-   * navigator.language.
+   * Takes the language setting (from the page Go served, else read from
+   * Go) and loads its catalogue. main.ts waits for it before the window's
+   * first paint, so that the window opens in the person's language; outside
+   * the app (no core) it keeps navigator.language.
    */
-  async readLanguage(): Promise<void> {
+  async readLanguage(fromPage?: api.LanguageView): Promise<void> {
     try {
-      followLanguage(await api.getLanguage());
+      followLanguage(fromPage ?? (await api.getLanguage()));
     } catch {
       // no core: the system's language as the webview reports it
     }

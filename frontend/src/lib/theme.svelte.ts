@@ -18,9 +18,16 @@ class ThemeStore {
   /** Set when the theme could not be read or saved. */
   error = $state('');
 
-  /** Reads the theme, shows it, and follows changes; returns a function that stops following. */
-  start(): () => void {
+  /**
+   * Shows the theme (from the page Go served, else read from Go) and follows
+   * changes; returns a function that stops following.
+   */
+  start(fromPage?: ThemeView): () => void {
     const off = api.onThemeChanged((v) => this.take(v));
+    if (fromPage) {
+      this.take(fromPage);
+      return off;
+    }
     void api
       .getTheme()
       .then((v) => this.take(v))
