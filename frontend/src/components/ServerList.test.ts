@@ -128,6 +128,7 @@ describe('ServerList', () => {
     const user = userEvent.setup();
     render(ServerList);
     await user.click(screen.getByRole('button', { name: 'Add server' }));
-    expect(screen.getByRole('dialog', { name: 'Add a server' })).toBeTruthy();
+    // The editor's code is fetched when first wanted.
+    expect(await screen.findByRole('dialog', { name: 'Add a server' })).toBeTruthy();
   });
 });
