@@ -399,7 +399,19 @@ type rawSchemaConn struct{ sdk.Connection }
 
 func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	carryOnRead(msg) // lineconn.go
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == methodElicit {
+			m.Params = carrySchema(m.Params)
+		}
+	case *jsonrpc.Response:
+		if m.Result != nil && bytes.Contains(m.Result, []byte(methodElicit)) {
+			m.Result = carryInputRequestSchemas(m.Result)
+		}
+		if m.Result != nil {
+			m.Result = carryTaskSupport(m.Result) // tasks.go
+		}
+	}
 	return msg, err
 }
 
