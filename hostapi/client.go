@@ -92,7 +92,7 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 		}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: version}, opts)
-	cs, err := client.Connect(ctx, mcp.LineTransport(conn), &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := client.Connect(ctx, mcp.CarrySchemas(&sdk.IOTransport{Reader: conn, Writer: conn}), &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("talking to the running Gatehouse: %w", err)

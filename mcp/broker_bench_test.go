@@ -1,14 +1,9 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -136,59 +131,4 @@ func BenchmarkCarrySchema(b *testing.B) {
 			b.Fatal("not carried")
 		}
 	}
-}
-
-// BenchmarkReadElicitation reads one elicitation/create line, as a stdio
-// server writes it, through Gatehouse's line connection (its envelope
-// walked once, the schema carried on the same bytes) and, for comparison,
-// through the go-sdk's own newline-delimited connection (which CommandTransport
-// used) followed by the carry on the decoded message (issue 15, P2).
-func BenchmarkReadElicitation(b *testing.B) {
-	var line bytes.Buffer
-	if err := json.Compact(&line, []byte(`{"jsonrpc":"2.0","id":17,"method":"elicitation/create","params":{"message":"Register for the workshop.\nWe need a few details for your badge.","requestedSchema":`+benchForm+`}}`)); err != nil {
-		b.Fatal(err)
-	}
-	line.WriteByte('\n')
-	read := func(b *testing.B, conn sdk.Connection, carry func(jsonrpc.Message)) {
-		b.ReportAllocs()
-		for b.Loop() {
-			msg, err := conn.Read(context.Background())
-			if err != nil {
-				b.Fatal(err)
-			}
-			carry(msg)
-			if !bytes.Contains(msg.(*jsonrpc.Request).Params, []byte(RawSchemaMeta)) {
-				b.Fatal("not carried")
-			}
-		}
-	}
-	b.Run("gatehouse", func(b *testing.B) {
-		conn := newLineConn(&repeatReader{line: line.Bytes()}, io.Discard, func() error { return nil })
-		defer conn.Close()
-		read(b, conn, func(jsonrpc.Message) {}) // lineConn carried it as it read
-	})
-	b.Run("go-sdk", func(b *testing.B) {
-		conn, err := (&sdk.IOTransport{Reader: io.NopCloser(&repeatReader{line: line.Bytes()}), Writer: nopWriteCloser{io.Discard}}).Connect(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer conn.Close()
-		read(b, conn, carryOnRead)
-	})
-}
-
-// repeatReader writes line again and again.
-type repeatReader struct {
-	line []byte
-	off  int
-}
-
-func (r *repeatReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		c := copy(p[n:], r.line[r.off:])
-		n += c
-		r.off = (r.off + c) % len(r.line)
-	}
-	return n, nil
 }

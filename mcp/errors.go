@@ -71,10 +71,6 @@ func Describe(err error) i18n.Message {
 	if errors.As(err, &exitErr) {
 		return exitErr.message()
 	}
-	var wire *wireError
-	if errors.As(err, &wire) {
-		return wire.msg
-	}
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		if host := errorHost(err); host != "" {
 			return i18n.M("mcp.status.refusedBy", "host", host)

@@ -458,20 +458,3 @@ func TestBackoffGrowsAndIsCapped(t *testing.T) {
 		t.Errorf("backoff exceeded the cap: %s", prevMax)
 	}
 }
-
-// TestManager_ServerSendingABatchIsRefused: a stdio server that answers in
-// a JSON-RPC batch, which MCP removed in 2025-06-18, is not connected, and
-// its status says why (not the exit status of the server stopped for it).
-func TestManager_ServerSendingABatchIsRefused(t *testing.T) {
-	m, _ := newTestManager(t)
-	srv := peerServer(t, "batcher", "batch", nil)
-	m.Set(srv)
-	var st Status
-	waitFor(t, "a failed connection attempt", 15*time.Second, func() bool {
-		st, _ = m.Status(srv.ID)
-		return st.State == StateError
-	})
-	if got := st.Message.String(); !strings.Contains(got, "the server sent a JSON-RPC batch") {
-		t.Errorf("status message = %q, want it to say the server sent a batch", got)
-	}
-}

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,18 +51,6 @@ func runPeer(kind string) int {
 		err = pagedServer().Run(ctx, &sdk.StdioTransport{})
 	case "hostile":
 		return hostilePeer()
-	case "batch":
-		// Answers every request inside a JSON-RPC batch, which MCP removed.
-		in := bufio.NewScanner(os.Stdin)
-		for in.Scan() {
-			var req struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal(in.Bytes(), &req) == nil && req.ID != nil {
-				fmt.Printf(`[{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-03-26","serverInfo":{"name":"batch","version":"1"},"capabilities":{}}}]`+"\n", req.ID)
-			}
-		}
-		return 0
 	case "progress":
 		err = progressServer().Run(ctx, &sdk.StdioTransport{})
 	case "spawner":

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -75,10 +74,11 @@ func carrySchema(params json.RawMessage) json.RawMessage {
 	if !hasSchema && !hasOurKey {
 		return params // a URL request, or a form without a schema: nothing to carry
 	}
-	schema, meta, empty, ok := topLevelMembers(params)
+	members, empty, ok := topLevelMembers(params)
 	if !ok {
 		return params
 	}
+	schema, meta := members["requestedSchema"], members["_meta"]
 	if schema.count > 1 || meta.count > 1 {
 		return carrySchemaSlow(params)
 	}
@@ -98,7 +98,7 @@ func carrySchema(params json.RawMessage) json.RawMessage {
 		start, end int
 		with       []byte
 	}
-	edits := make([]edit, 0, 4)
+	var edits []edit
 	if carried != nil {
 		edits = append(edits, edit{schema.start, schema.end, []byte(placeholderSchema)})
 	}
@@ -109,12 +109,15 @@ func carrySchema(params json.RawMessage) json.RawMessage {
 	default:
 		// No _meta yet: add one as the first member.
 		at := bytes.IndexByte(params, '{') + 1
-		edits = append(edits, edit{at, at, []byte(`"_meta":`)}, edit{at, at, newMeta})
-		if !empty {
-			edits = append(edits, edit{at, at, []byte(",")})
+		with := append(append([]byte(`"_meta":`), newMeta...), ',')
+		if empty {
+			with = with[:len(with)-1]
 		}
+		edits = append(edits, edit{at, at, with})
 	}
-	slices.SortStableFunc(edits, func(a, b edit) int { return a.start - b.start })
+	if len(edits) == 2 && edits[1].start < edits[0].start {
+		edits[0], edits[1] = edits[1], edits[0]
+	}
 	out := make([]byte, 0, len(params)+len(newMeta)+len(placeholderSchema)+16)
 	last := 0
 	for _, e := range edits {
@@ -163,9 +166,13 @@ func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool
 			return nil, true
 		}
 		// The usual case: no _meta, one member to write.
-		out := make([]byte, 0, len(carried)+len(carried)/8+len(RawSchemaMeta)+8)
+		quoted, err := marshalAsSent(string(carried))
+		if err != nil {
+			return nil, false
+		}
+		out := make([]byte, 0, len(quoted)+len(RawSchemaMeta)+5)
 		out = append(append(append(out, `{"`...), RawSchemaMeta...), `":`...)
-		return append(appendJSONString(out, carried), '}'), true
+		return append(append(out, quoted...), '}'), true
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(meta, &m); err != nil || m == nil {
@@ -173,59 +180,17 @@ func metaWithSchema(meta json.RawMessage, carried []byte) (json.RawMessage, bool
 	}
 	delete(m, RawSchemaMeta)
 	if carried != nil {
-		m[RawSchemaMeta] = appendJSONString(nil, carried)
+		quoted, err := marshalAsSent(string(carried))
+		if err != nil {
+			return nil, false
+		}
+		m[RawSchemaMeta] = quoted
 	}
 	out, err := marshalAsSent(m)
 	if err != nil {
 		return nil, false
 	}
 	return out, true
-}
-
-// appendJSONString appends s, valid UTF-8, to dst as a JSON string, escaped
-// as marshalAsSent escapes it: without an encoder, a copy into a string and
-// a growing buffer for each carried schema (issue 15, P2).
-func appendJSONString(dst, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRune(s[i:])
-			if r == '\u2028' || r == '\u2029' { // JSON allows them; JavaScript source does not
-				dst = append(append(dst, s[start:i]...), `\u202`...)
-				dst = append(dst, hex[r&0xf])
-				start = i + size
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	return append(append(dst, s[start:]...), '"')
 }
 
 // memberSpan is where the value of a top-level member of a JSON object lies.
@@ -239,44 +204,38 @@ type memberSpan struct {
 // anything that is not one valid object. It runs on every form request, so
 // it checks the text once (json.Valid) and then walks only the top level,
 // skipping strings and nested values by their brackets (issue 15, P1).
-func topLevelMembers(b []byte) (schema, meta memberSpan, empty, ok bool) {
+func topLevelMembers(b []byte) (members map[string]memberSpan, empty, ok bool) {
 	if !json.Valid(b) {
-		return schema, meta, false, false
+		return nil, false, false
 	}
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return schema, meta, false, false
+		return nil, false, false
 	}
+	members = map[string]memberSpan{}
 	empty = true
 	i = skipSpace(b, i+1)
 	for i < len(b) && b[i] != '}' {
 		empty = false
 		keyEnd := stringEnd(b, i)
-		name := b[i+1 : keyEnd-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			var unescaped string
-			_ = json.Unmarshal(b[i:keyEnd], &unescaped) // an escaped name, as the SDK reads it
-			name = []byte(unescaped)
+		name := string(b[i+1 : keyEnd-1])
+		if bytes.IndexByte(b[i:keyEnd], '\\') >= 0 {
+			_ = json.Unmarshal(b[i:keyEnd], &name) // an escaped name, as the SDK reads it
 		}
 		i = skipSpace(b, keyEnd)
 		i = skipSpace(b, i+1) // the colon
 		valueEnd := valueEnd(b, i)
-		var span *memberSpan
-		switch string(name) {
-		case "requestedSchema":
-			span = &schema
-		case "_meta":
-			span = &meta
-		}
-		if span != nil {
+		if name == "requestedSchema" || name == "_meta" {
+			span := members[name]
 			span.start, span.end, span.count = i, valueEnd, span.count+1
+			members[name] = span
 		}
 		i = skipSpace(b, valueEnd)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
 		}
 	}
-	return schema, meta, empty, true
+	return members, empty, true
 }
 
 func skipSpace(b []byte, i int) int {
@@ -381,10 +340,15 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 	return out
 }
 
+// CarrySchemas wraps a newline-delimited transport (stdio, a socket) so that
+// every elicitation read from it carries its requestedSchema in
+// _meta[RawSchemaMeta], as the manager's own connections do: for the
+// command line's session with the running app (see RemoteQuestion).
+func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t} }
+
 // rawSchemaTransport wraps a transport whose connections carry no optional
-// SDK interfaces (legacy SSE) and carries the schema of every elicitation
-// read from it. Newline-delimited connections (stdio, the command line's
-// socket) do the same in lineConn as they read.
+// SDK interfaces (stdio and legacy SSE) and carries the schema of every
+// elicitation read from it.
 type rawSchemaTransport struct{ sdk.Transport }
 
 func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -242,24 +241,4 @@ func compact(t *testing.T, b []byte) string {
 		t.Fatalf("not JSON: %q", b)
 	}
 	return buf.String()
-}
-
-// FuzzAppendJSONString: the carried schema is quoted exactly as
-// marshalAsSent (encoding/json without HTML escaping) would quote it.
-func FuzzAppendJSONString(f *testing.F) {
-	for _, seed := range []string{`{"type":"object"}`, "a\"b\\c\n\r\t\b\f\x00\x1f\u2028\u2029é😀<>&", ""} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, s []byte) {
-		if !utf8.Valid(s) {
-			return // carrySchema carries only valid UTF-8
-		}
-		want, err := marshalAsSent(string(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
-			t.Fatalf("%q: appended %q, want x%q", s, got, want)
-		}
-	})
 }

@@ -189,9 +189,9 @@ func (b *Broker) presentRouted(r *route, pd *pending) {
 // RemoteQuestion rebuilds, in the command line, a question the running app
 // sent it as elicitation/create (see Broker.Route): server is who asks, as
 // the app described it. The request goes through the same checks the broker
-// made (the form's schema, carried exactly as written by LineTransport;
-// the URL's analysis), so the terminal shows and validates it as it would
-// a question of its own.
+// made (the form's schema, carried exactly as written by a transport
+// wrapped with CarrySchemas; the URL's analysis), so the terminal shows and
+// validates it as it would a question of its own.
 func RemoteQuestion(server ServerRef, p *sdk.ElicitParams, now time.Time) (*Question, error) {
 	q := &Question{ID: newQuestionID(), Kind: p.Mode, Server: server, Message: p.Message, ReceivedAt: now,
 		ElicitationID: p.ElicitationID,

@@ -195,13 +195,9 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		cs, err = client.Connect(cctx, proc.transport(), s.m.sessionOptions())
 		if err != nil && proc.cmd.Process != nil {
 			// The handshake failed but the process may still run: stop it and
-			// prefer, as the reason, a line it sent that was refused, else
-			// its exit status when it has one.
+			// prefer its exit status as the reason when it has one.
 			proc.killGroup()
-			exitErr := proc.exitError()
-			if refused := proc.refusedLine(); refused != nil {
-				err = refused
-			} else if exitErr != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+			if exitErr := proc.exitError(); exitErr != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 				err = exitErr
 			}
 		}
@@ -254,10 +250,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	_ = cs.Close()
 	if proc != nil {
 		proc.killGroup()
-		exitErr := proc.exitError()
-		if refused := proc.refusedLine(); refused != nil && reason != nil && !errors.Is(reason, errReconnect) {
-			reason = refused
-		} else if exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) {
+		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) {
 			reason = exitErr
 		}
 	}

@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -86,10 +84,10 @@ func Where(srv store.Server) string {
 // node, shell wrappers, ...).
 type stdioProcess struct {
 	cmd *exec.Cmd
-	// conn is the connection over the process's pipes, once made. Its
-	// Close stops the process and waits for it (stop); every Close returns
+	// conn is the SDK's connection over the process's pipes, once made.
+	// Its Close stops the process and waits for it; every Close returns
 	// what the first one did.
-	conn atomic.Pointer[lineConn]
+	conn atomic.Pointer[sdk.Connection]
 }
 
 // newStdioProcess prepares a stdio server's process: its environment is
@@ -192,80 +190,20 @@ func safeEnv(name string) bool {
 
 func (p *stdioProcess) transport() sdk.Transport { return stdioTransport{p} }
 
-// stdioTransport starts the process and talks to it over its stdin and
-// stdout with Gatehouse's own line connection (lineconn.go), remembering
-// the connection for exitError.
+// stdioTransport is the SDK's command transport with the host's wire
+// reading (rawschema.go), remembering the connection it made for exitError.
 type stdioTransport struct{ p *stdioProcess }
 
 func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	cmd := t.p.cmd
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the server's output: %w", err)
+	c, err := rawSchemaTransport{&sdk.CommandTransport{Command: t.p.cmd, TerminateDuration: stdioTerminateWait}}.Connect(ctx)
+	if err == nil {
+		t.p.conn.Store(&c)
 	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the server's input: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := newLineConn(stdout, stdin, func() error { return t.p.stop(stdin) })
-	t.p.conn.Store(c)
-	return c, nil
+	return c, err
 }
 
-// stop ends the process as the MCP specification asks of a stdio client:
-// close its input, wait for it to exit, then SIGTERM, then SIGKILL, waiting
-// stdioTerminateWait after each. It returns the process's Wait error (nil
-// when it exited with status 0), or why it could not be stopped.
-func (p *stdioProcess) stop(stdin io.Closer) error {
-	if err := stdin.Close(); err != nil {
-		return fmt.Errorf("closing the server's input: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- p.cmd.Wait() }()
-	wait := func() (error, bool) {
-		timer := time.NewTimer(stdioTerminateWait)
-		defer timer.Stop()
-		select {
-		case err := <-exited:
-			return err, true
-		case <-timer.C:
-			return nil, false
-		}
-	}
-	if err, ok := wait(); ok {
-		return err
-	}
-	// If SIGTERM cannot be sent, go straight on to SIGKILL.
-	if p.cmd.Process.Signal(syscall.SIGTERM) == nil {
-		if err, ok := wait(); ok {
-			return err
-		}
-	}
-	if err := p.cmd.Process.Kill(); err != nil {
-		return err
-	}
-	if err, ok := wait(); ok {
-		return err
-	}
-	return errors.New("the server's process did not end, even after SIGKILL")
-}
-
-// refusedLine returns the line the server sent that its connection refused
-// (a wireError), if one ended it: the reason to show rather than the exit
-// status of a server stopped for it.
-func (p *stdioProcess) refusedLine() error {
-	if c := p.conn.Load(); c != nil {
-		return c.refusedLine()
-	}
-	return nil
-}
-
-// killGroup stops every process left in the child's group. The
-// connection's Close has already closed stdin and signalled the leader;
-// this catches the rest.
+// killGroup stops every process left in the child's group. The SDK's Close
+// has already closed stdin and signalled the leader; this catches the rest.
 func (p *stdioProcess) killGroup() {
 	if p.cmd.Process != nil {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
@@ -274,7 +212,7 @@ func (p *stdioProcess) killGroup() {
 
 // exitError describes how the process ended. It closes the connection if
 // nothing has yet (which stops the process) and waits until the close is
-// done: the connection's close is what waits for the process, possibly on another
+// done: the SDK's close is what waits for the process, possibly on another
 // goroutine, so the process state is read only from what that close
 // returned, never from exec.Cmd while it may still be written. It returns
 // nil when the process never started or did not end.
@@ -283,7 +221,7 @@ func (p *stdioProcess) exitError() error {
 	if c == nil {
 		return nil
 	}
-	err := c.Close()
+	err := (*c).Close()
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
@@ -293,7 +231,7 @@ func (p *stdioProcess) exitError() error {
 		// is written and no longer changes.
 		return &exitedError{command: p.cmd.Path, state: p.cmd.ProcessState}
 	}
-	return nil // it did not end (stop gave up waiting), or stdin could not be closed
+	return nil // it did not end (the SDK gave up waiting), or stdin could not be closed
 }
 
 // headerTransport adds the user's configured headers to every request and
