@@ -46,6 +46,9 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 		killWhen func(stand *llmtest.Server, stdout, stderr string) bool
 		// want are the stored messages after the kill, as describe writes them.
 		want []string
+		// wantClosed are the messages the next turn stores before the
+		// person's, to close the killed turn.
+		wantClosed []string
 		// wantSent are substrings of the next turn's request to the model.
 		wantSent []string
 	}{
@@ -63,7 +66,8 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 				"tool c1: 一",
 				"tool c2: 二",
 			},
-			wantSent: []string{`"content":"一"`, `"content":"二"`, `"content":"Go on"`},
+			wantClosed: []string{"assistant:  error: " + interruptedTurn},
+			wantSent:   []string{`{"content":"一","tool_call_id":"c1","role":"tool"},{"content":"二","tool_call_id":"c2","role":"tool"},{"content":"Go on","role":"user"}`},
 		},
 		{
 			name: "killed while the person is asked about the second call: that call is interrupted",
@@ -78,7 +82,9 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 				"assistant: I'll echo twice. [c1 echo on Demo server] [c2 echo on Demo server]",
 				"tool c1: 一",
 			},
-			wantSent: []string{`"content":"一"`, `"tool_call_id":"c2","content":"Interrupted:`, `"content":"Go on"`},
+			wantClosed: []string{"tool c2: " + interruptedCall, "assistant:  error: " + interruptedTurn},
+			wantSent: []string{`{"content":"一","tool_call_id":"c1","role":"tool"},` +
+				`{"content":"` + interruptedCall + `","tool_call_id":"c2","role":"tool"},{"content":"Go on","role":"user"}`},
 		},
 	}
 	for _, tc := range cases {
@@ -142,8 +148,9 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if last := after[len(after)-1]; last.Text != "Carrying on." || last.Error != "" {
-				t.Errorf("the next turn did not get its answer: %+v\nrequests: %d", last, len(stand.ChatRequests()))
+			want := append(append(append([]string{}, tc.want...), tc.wantClosed...), "user: Go on", "assistant: Carrying on.")
+			if got := describe(after); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("stored after the next turn:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 			reqs := stand.ChatRequests()
 			sent := string(reqs[len(reqs)-1].Body)
@@ -158,6 +165,12 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 		})
 	}
 }
+
+// What the model and the person read of a turn that a kill interrupted.
+const (
+	interruptedCall = "Interrupted: Gatehouse closed before this call's result was saved; the tool may or may not have run."
+	interruptedTurn = "This turn did not finish: Gatehouse closed while it ran. What it had finished is kept above."
+)
 
 // describe writes stored messages one a line, for comparing.
 func describe(msgs []store.Message) []string {
