@@ -412,18 +412,13 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		}
 	}}
 	emit := events.emit
-	// Each message is stored as it completes (chat.Turn.Save).
-	var storeErr error
+	saver := &turnSaver{store: s.core.Store, conversationID: turn.ConversationID}
 	turn.Save = func(saved chat.Saved) error {
 		m := storedMessage(saved, providerID, turn.Model)
 		if m.Role == store.RoleUser {
 			m.Attachments = turn.Attachments
 		}
-		if _, err := s.core.Store.AppendMessages(turn.ConversationID, m); err != nil {
-			storeErr = err
-			return err
-		}
-		return nil
+		return saver.save(m)
 	}
 	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
 		if ev.Kind == chat.EventText || ev.Kind == chat.EventReasoning {
@@ -433,6 +428,7 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		}
 		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
 	})
+	storeErr := saver.wait()
 	if err != nil {
 		// The marker of the failed turn, after what it stored.
 		why := turnError(err)

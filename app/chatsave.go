@@ -21,6 +21,54 @@ import (
 // language (store.ToolResult.Interrupted).
 const interruptedResult = "Interrupted: Gatehouse closed before this call's result was saved; the tool may or may not have run."
 
+// turnSaver stores a turn's messages in order, each as soon as it is
+// complete (chat.Turn.Save), on the turn's goroutine.
+type turnSaver struct {
+	store          *store.Store
+	conversationID string
+	// person is the person's message being stored in the background, nil
+	// when none: a disk sync takes milliseconds, which must not delay the
+	// model's first token (P8a), so it is stored while the model is asked.
+	person chan error
+	// err is the first message that could not be stored.
+	err error
+}
+
+// save stores m after the messages before it. The person's message is
+// stored in the background; any other waits until it is written. The error
+// is the first failure to store a message of the turn, then every later
+// save fails with it.
+func (t *turnSaver) save(m store.Message) error {
+	if t.wait() != nil {
+		return t.err
+	}
+	if m.Role == store.RoleUser {
+		done := make(chan error, 1)
+		t.person = done
+		go func() {
+			_, err := t.store.AppendMessages(t.conversationID, m)
+			done <- err
+		}()
+		return nil
+	}
+	if _, err := t.store.AppendMessages(t.conversationID, m); err != nil {
+		t.err = err
+	}
+	return t.err
+}
+
+// wait waits until every message given to save is written, and returns the
+// first failure to store one.
+func (t *turnSaver) wait() error {
+	if t.person != nil {
+		if err := <-t.person; err != nil && t.err == nil {
+			t.err = err
+		}
+		t.person = nil
+	}
+	return t.err
+}
+
 // storedMessage turns a complete message of a turn into the stored one,
 // naming the server and tool behind each call, and the provider and model
 // behind each answer.
