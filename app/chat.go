@@ -292,7 +292,9 @@ var ErrTurnRunning = i18n.Err("chat.error.turnRunning")
 
 // Send adds the person's message to a conversation and starts the model's
 // turn in the background; its events follow as EventChat, ending with
-// ChatDone or ChatFailed once everything is stored.
+// ChatDone or ChatFailed once everything is stored. Each message of the
+// turn is stored as it completes (chat.Turn.Save), so that a crash loses at
+// most the text being streamed.
 func (s *ChatService) Send(conversationID, text string) error {
 	return s.SendWithAttachments(conversationID, text, nil)
 }
