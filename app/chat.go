@@ -61,6 +61,9 @@ type ChatService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
+	// before is, by conversation ID, the Seq of the last message stored
+	// before its running turn: Messages leaves out the later ones.
+	before map[string]uint64
 	// streamed is the model's text of each running turn so far, by
 	// conversation ID: links in it may be opened before it is stored.
 	streamed map[string]*strings.Builder
@@ -76,7 +79,8 @@ type ChatService struct {
 // NewChatService returns the service; resolve finds a conversation's
 // provider (Core.ProviderFor in the app).
 func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
-	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, streamed: map[string]*strings.Builder{},
+	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, before: map[string]uint64{},
+		streamed: map[string]*strings.Builder{},
 		watchers: map[string]func(ChatEvent){},
 		runner:   &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core}}}
 }
@@ -195,11 +199,23 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	return n, err
 }
 
-// Messages returns a conversation's messages, oldest first.
+// Messages returns a conversation's messages, oldest first. While a turn
+// runs in the conversation, the messages it has stored so far (each is
+// stored as it completes) are left out: the window shows that turn from its
+// events until ChatDone or ChatFailed, and reads the messages again then, so
+// nothing shows twice.
 func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
 	msgs, err := s.core.Store.Messages(conversationID)
 	if msgs == nil {
 		msgs = []store.Message{}
+	}
+	// Checked after the read: a turn that stored something the read saw
+	// was running before the read ended (start sets running first).
+	s.mu.Lock()
+	before, running := s.before[conversationID], s.running[conversationID] != nil
+	s.mu.Unlock()
+	if running {
+		msgs = slices.DeleteFunc(msgs, func(m store.Message) bool { return m.Seq > before })
 	}
 	return msgs, err
 }
@@ -276,7 +292,9 @@ var ErrTurnRunning = i18n.Err("chat.error.turnRunning")
 
 // Send adds the person's message to a conversation and starts the model's
 // turn in the background; its events follow as EventChat, ending with
-// ChatDone or ChatFailed once everything is stored.
+// ChatDone or ChatFailed once everything is stored. Each message of the
+// turn is stored as it completes (chat.Turn.Save), so that a crash loses at
+// most the text being streamed.
 func (s *ChatService) Send(conversationID, text string) error {
 	return s.SendWithAttachments(conversationID, text, nil)
 }
@@ -308,16 +326,17 @@ func (s *ChatService) isRunning(conversationID string) bool {
 }
 
 // Retry answers the person's last message again after a turn failed (the
-// conversation was too long, the provider did not answer, Stop): the model
-// gets the conversation as stored, with what the failed turn did (tool
-// results included), and goes on from there. The person's message is not
-// stored again. Events follow as for Send.
+// conversation was too long, the provider did not answer, Stop) or was
+// interrupted (Gatehouse was closed or killed while it ran): the model gets
+// the conversation as stored, with what the failed turn did (tool results
+// included), and goes on from there. The person's message is not stored
+// again. Events follow as for Send.
 func (s *ChatService) Retry(conversationID string) error {
 	msgs, err := s.core.Store.Messages(conversationID)
 	if err != nil {
 		return err
 	}
-	if len(msgs) == 0 || msgs[len(msgs)-1].Error == "" {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Error == "" && !unfinished(msgs) {
 		return i18n.Err("chat.error.nothingToRetry")
 	}
 	return s.start(conversationID, "", nil)
@@ -346,6 +365,15 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	if err != nil {
 		return err
 	}
+	// A turn that never ended (Gatehouse was killed while it ran) is
+	// closed first, so that the history is one a provider accepts.
+	if closing := closeInterrupted(stored); len(closing) > 0 {
+		added, err := s.core.Store.AppendMessages(conversationID, closing...)
+		if err != nil {
+			return err
+		}
+		stored = append(stored, added...)
+	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
 		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored, conv.ProviderID),
 		Text: text, Attachments: attachments, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
@@ -357,6 +385,10 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.running[conv.ID] = cancel
+	s.before[conv.ID] = 0
+	if len(stored) > 0 {
+		s.before[conv.ID] = stored[len(stored)-1].Seq
+	}
 	s.streamed[conv.ID] = &strings.Builder{}
 	s.wg.Add(1)
 	if conv.Title == "" && text != "" {
@@ -382,6 +414,14 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		}
 	}}
 	emit := events.emit
+	saver := &turnSaver{store: s.core.Store, conversationID: turn.ConversationID}
+	turn.Save = func(saved chat.Saved) error {
+		m := storedMessage(saved, providerID, turn.Model)
+		if m.Role == store.RoleUser {
+			m.Attachments = turn.Attachments
+		}
+		return saver.save(m)
+	}
 	res, err := s.runner.Run(ctx, turn, func(ev chat.Event) {
 		if ev.Kind == chat.EventText || ev.Kind == chat.EventReasoning {
 			s.mu.Lock()
@@ -390,21 +430,26 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 		}
 		emit(ChatEvent{Kind: ev.Kind, Text: ev.Text, Call: ev.Call, Usage: ev.Usage})
 	})
-	msgs := toStore(res, providerID, turn.Model)
-	if len(turn.Attachments) > 0 && len(msgs) > 0 && msgs[0].Role == store.RoleUser {
-		msgs[0].Attachments = turn.Attachments
-	}
+	storeErr := saver.wait()
 	if err != nil {
-		msgs = append(msgs, store.Message{Role: store.RoleAssistant, Error: turnError(err), ContextTooLong: errors.Is(err, llm.ErrContextTooLong),
-			ProviderID: providerID, Model: turn.Model})
+		// The marker of the failed turn, after what it stored.
+		why := turnError(err)
+		if storeErr != nil {
+			why = i18n.M("chat.error.notSaved", "detail", storeErr).String()
+		}
+		_, markErr := s.core.Store.AppendMessages(turn.ConversationID, store.Message{Role: store.RoleAssistant, Error: why,
+			ContextTooLong: errors.Is(err, llm.ErrContextTooLong), ProviderID: providerID, Model: turn.Model})
+		if storeErr == nil {
+			storeErr = markErr
+		}
 	}
-	_, storeErr := s.core.Store.AppendMessages(turn.ConversationID, msgs...)
 	for _, key := range res.AllowedHere {
 		serverID, tool, _ := strings.Cut(key, "\x00")
 		_, _ = s.core.Store.AllowToolInConversation(turn.ConversationID, store.ToolKey{ServerID: serverID, Tool: tool})
 	}
 	s.mu.Lock()
 	delete(s.running, turn.ConversationID)
+	delete(s.before, turn.ConversationID)
 	delete(s.streamed, turn.ConversationID)
 	s.mu.Unlock()
 	switch {
@@ -660,39 +705,6 @@ func toolMessage(m store.Message) llm.Message {
 		}
 	}
 	return lm
-}
-
-// toStore turns a turn's messages into stored ones, naming the server and
-// tool behind each call, and the provider and model behind each answer.
-func toStore(res chat.Result, providerID, model string) []store.Message {
-	out := make([]store.Message, 0, len(res.Messages))
-	for i, m := range res.Messages {
-		sm := store.Message{Role: string(m.Role), Text: m.Text, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
-		if m.Role == llm.RoleAssistant {
-			sm.ProviderID, sm.Model = providerID, model
-		}
-		if len(m.Thinking) > 0 {
-			sm.ProviderData, _ = json.Marshal(m.Thinking)
-		}
-		for _, c := range m.ToolCalls {
-			call := res.Calls[c.ID]
-			args := c.Arguments
-			if args == nil {
-				args, _ = json.Marshal(c.MalformedArguments)
-			}
-			sm.ToolCalls = append(sm.ToolCalls, store.ToolCall{ID: c.ID, Name: c.Name, ServerID: call.ServerID, Tool: call.Tool, Arguments: args})
-		}
-		if m.Role == llm.RoleTool {
-			content, _ := json.Marshal(m.Text)
-			sm.ToolResult = &store.ToolResult{Content: content, IsError: m.IsError, Denied: res.Calls[m.ToolCallID].State == chat.CallDenied}
-			sm.Text = ""
-		}
-		if m.Role == llm.RoleAssistant && i == len(res.Messages)-1 && (res.Usage != llm.Usage{}) {
-			sm.Usage = &store.Usage{Input: res.Usage.InputTokens, Output: res.Usage.OutputTokens}
-		}
-		out = append(out, sm)
-	}
-	return out
 }
 
 // storeToolSettings is chat.ToolSettings over the store's tool policies.

@@ -147,6 +147,8 @@ func (t Transcript) writeAnswer(b *strings.Builder, m store.Message, results map
 		case !ok || r.ToolResult == nil:
 		case r.ToolResult.Denied:
 			outcome = "denied"
+		case r.ToolResult.Interrupted:
+			outcome = "interrupted"
 		case r.ToolResult.IsError:
 			outcome = "failed"
 		default:

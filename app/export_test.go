@@ -93,6 +93,13 @@ func TestConversationMarkdown(t *testing.T) {
 				"Result (dropped to save room in the model's context; the model no longer sees it):",
 				"<details>\n<summary>Reasoning</summary>"},
 			map[string]int{"h1": 1, "h2": 2, "h3": 4, "details": 1, "strong": 5}},
+		{"a call whose result never came (Gatehouse was killed) is interrupted",
+			func(tr *Transcript) {
+				tr.Messages[3].ToolResult = &store.ToolResult{Content: json.RawMessage(`"` + interruptedResult + `"`), IsError: true, Interrupted: true}
+			},
+			[]string{interruptedResult},
+			[]string{"**Tool call:** `delete_all` on Weather desk — interrupted"},
+			map[string]int{"h3": 4}},
 		{"attachments are listed under the person's message, their names as text",
 			func(tr *Transcript) {
 				tr.Messages[0].Attachments = []store.Attachment{{ServerName: "Weather desk", URI: "weather://beijing", Name: "<img src=x onerror=alert(1)> **Beijing**", Text: "晴"}}

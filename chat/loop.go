@@ -80,6 +80,26 @@ type Turn struct {
 	// CallTimeout bounds each tool call; its clock stops while the person
 	// answers the server's requests (mcp.Broker.CallTimeout). 0: no limit.
 	CallTimeout time.Duration
+	// Save, when set, stores each message of the turn as soon as it is
+	// complete, so that a crash loses at most the text being streamed: the
+	// person's message before the model is asked, each answer of the model
+	// when its stream ends (before any of its calls is asked about), each
+	// tool result when its call ends. It is called on Run's goroutine, in
+	// the order of Result.Messages. An error from Save ends the turn: Run
+	// returns it.
+	Save func(Saved) error
+}
+
+// Saved is one complete message of a turn, as Turn.Save receives it.
+type Saved struct {
+	Message llm.Message
+	// Calls describe the tool calls of an answer of the model (which
+	// server and tool each names), or the call a tool result answers (and
+	// how it ended), by the model's call ID.
+	Calls map[string]Call
+	// Usage is the turn's token use, on the model's last answer of a turn
+	// that ended without an error; nil otherwise.
+	Usage *llm.Usage
 }
 
 // AllowedKey names a server's tool in Turn.AllowedHere.
@@ -159,8 +179,18 @@ type Event struct {
 // the provider's (llm.Error), ErrTooManyRounds, or ctx's.
 func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, error) {
 	res := Result{Calls: map[string]Call{}}
+	// add appends a complete message to the turn and saves it (Turn.Save).
+	add := func(m llm.Message, calls map[string]Call, usage *llm.Usage) error {
+		res.Messages = append(res.Messages, m)
+		if turn.Save == nil {
+			return nil
+		}
+		return turn.Save(Saved{Message: m, Calls: calls, Usage: usage})
+	}
 	if turn.Text != "" || len(turn.Attachments) > 0 {
-		res.Messages = append(res.Messages, llm.Message{Role: llm.RoleUser, Text: turn.Text, Parts: AttachmentParts(turn.Attachments)})
+		if err := add(llm.Message{Role: llm.RoleUser, Text: turn.Text, Parts: AttachmentParts(turn.Attachments)}, nil, nil); err != nil {
+			return res, err
+		}
 	}
 	catalog := NewCatalog(r.serverTools(turn.Servers))
 	allowedHere := map[string]bool{}
@@ -181,27 +211,53 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 		if err != nil {
 			return res, err
 		}
-		res.Messages = append(res.Messages, answer)
 		if len(answer.ToolCalls) == 0 {
-			return res, nil
+			var usage *llm.Usage
+			if res.Usage != (llm.Usage{}) {
+				u := res.Usage
+				usage = &u
+			}
+			return res, add(answer, nil, usage)
+		}
+		if err := add(answer, callsOf(catalog, answer), nil); err != nil {
+			return res, err
 		}
 		if round > maxRounds {
 			// The calls of this answer are not made: each gets a result
 			// saying so, so the conversation stays well formed.
 			for _, tc := range answer.ToolCalls {
-				res.Messages = append(res.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true,
-					Text: "Not run: Gatehouse stopped this turn after too many tool rounds."})
+				if err := add(llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true,
+					Text: "Not run: Gatehouse stopped this turn after too many tool rounds."}, nil, nil); err != nil {
+					return res, err
+				}
 			}
 			return res, fmt.Errorf("%w (after %d rounds)", ErrTooManyRounds, maxRounds)
 		}
 		for _, tc := range answer.ToolCalls {
 			msg, err := r.runCall(ctx, turn, catalog, tc, allowedHere, &res, emit)
-			res.Messages = append(res.Messages, msg)
+			saveErr := add(msg, map[string]Call{tc.ID: res.Calls[tc.ID]}, nil)
 			if err != nil {
 				return res, err
 			}
+			if saveErr != nil {
+				return res, saveErr
+			}
 		}
 	}
+}
+
+// callsOf describes the tool calls of the model's answer as far as they are
+// known before they are asked about: the server and tool each names.
+func callsOf(catalog *Catalog, answer llm.Message) map[string]Call {
+	calls := make(map[string]Call, len(answer.ToolCalls))
+	for _, tc := range answer.ToolCalls {
+		c := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+		if o, ok := catalog.Lookup(tc.Name); ok {
+			c.ServerID, c.ServerName, c.Tool = o.ServerID, o.ServerName, o.Tool.Name
+		}
+		calls[tc.ID] = c
+	}
+	return calls
 }
 
 // stream runs one model request and returns the assistant's message.

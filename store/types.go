@@ -441,6 +441,11 @@ type ToolResult struct {
 	Content json.RawMessage `json:"content,omitempty"`
 	IsError bool            `json:"isError,omitempty"` // the server, or Gatehouse, reported an error
 	Denied  bool            `json:"denied,omitempty"`  // the person or a policy denied the call: it never reached the server
+	// Interrupted marks the result Gatehouse stored in place of one that
+	// never came: it was closed or killed while the call was asked about
+	// or ran, so whether the tool ran is not known. Content says so to the
+	// model.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Usage is the tokens one model turn used, as the provider reported them.

@@ -208,6 +208,58 @@ describe('ChatPane', () => {
     expect(screen.getByText(/no longer fits in the model’s context/)).toBeTruthy();
   });
 
+  it('a turn Gatehouse was closed during shows what was saved, its unanswered call as interrupted, and that it did not finish', async () => {
+    mocked.listConversations.mockResolvedValue([conversation('c1', 'Echo')]);
+    mocked.conversationMessages.mockResolvedValue([
+      message(1, { role: 'user', text: 'Echo twice' }),
+      message(2, {
+        toolCalls: [
+          { id: 't1', serverId: 's1', tool: 'echo', arguments: { message: 'one' } },
+          { id: 't2', serverId: 's1', tool: 'add', arguments: { a: 1, b: 2 } },
+        ],
+      }),
+      message(3, { role: 'tool', toolCallId: 't1', toolResult: { content: 'one' } }),
+    ]);
+    const user = userEvent.setup();
+    await startPane();
+    await user.click(await screen.findByRole('button', { name: 'Echo' }));
+    expect(await screen.findByText('Echo twice')).toBeTruthy();
+    const done = await screen.findByRole('region', { name: 'Tool call echo' });
+    expect(done.textContent).toContain('done');
+    const open = screen.getByRole('region', { name: 'Tool call add' });
+    expect(open.textContent).toContain('interrupted');
+    expect(open.textContent).toContain('whether the tool ran is not known');
+    expect(screen.getByRole('alert').textContent).toContain('This turn did not finish: Gatehouse closed while it ran.');
+  });
+
+  it('once Go closed an interrupted turn its call shows as interrupted, while a stopped turn’s unanswered call did not run', async () => {
+    const closed = 'This turn did not finish: Gatehouse closed while it ran. What it had finished is kept above.';
+    mocked.listConversations.mockResolvedValue([conversation('c1', 'Echo')]);
+    mocked.conversationMessages.mockResolvedValue([
+      message(1, { role: 'user', text: 'Add first' }),
+      message(2, { toolCalls: [{ id: 't1', serverId: 's1', tool: 'add', arguments: { a: 1, b: 2 } }] }),
+      message(3, { error: 'Stopped.' }),
+      message(4, { role: 'user', text: 'Echo now' }),
+      message(5, { toolCalls: [{ id: 't2', serverId: 's1', tool: 'echo', arguments: { message: 'one' } }] }),
+      message(6, {
+        role: 'tool',
+        toolCallId: 't2',
+        toolResult: { content: 'Interrupted: Gatehouse closed before this call’s result was saved.', isError: true, interrupted: true },
+      }),
+      message(7, { error: closed }),
+    ]);
+    const user = userEvent.setup();
+    await startPane();
+    await user.click(await screen.findByRole('button', { name: 'Echo' }));
+    const stopped = await screen.findByRole('region', { name: 'Tool call add' });
+    expect(stopped.textContent).toContain('not run');
+    expect(stopped.textContent).not.toContain('interrupted');
+    const interrupted = screen.getByRole('region', { name: 'Tool call echo' });
+    expect(interrupted.textContent).toContain('interrupted');
+    expect(interrupted.textContent).toContain('whether the tool ran is not known');
+    expect(screen.getAllByText(closed)).toHaveLength(1);
+  });
+
   it('with no model provider the composer is disabled and says where to add one', async () => {
     mocked.listProviders.mockResolvedValue([]);
     await startPane();

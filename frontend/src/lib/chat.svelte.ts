@@ -1,11 +1,14 @@
 // The Chat pane's state: the conversations, the chosen one's stored
 // messages, and the turns running now, fed by Go's chat events.
 //
-// A turn's messages are stored by Go only when the turn ends (done or
-// failed); until then the window shows what the events said: the person's
-// message, the model's text and reasoning as they stream in, and a card per
-// tool call, updated as its state changes. On done or failed the stored
-// messages are read again and the live turn is dropped.
+// Go stores each message of a turn as it completes, but while the turn runs
+// its read of the messages leaves them out: the window shows the running
+// turn from what the events said (the person's message, the model's text and
+// reasoning as they stream in, and a card per tool call, updated as its
+// state changes). On done or failed the stored messages are read again and
+// the live turn is dropped. A turn Gatehouse was closed (or killed) during
+// stays stored as far as it got, without its end: the window says so, and Go
+// closes it when the conversation goes on.
 
 import { t } from './i18n.svelte';
 import * as api from './api';
@@ -32,6 +35,24 @@ export interface LiveTurn {
 export interface Failure {
   error: string;
   contextTooLong: boolean;
+}
+
+/**
+ * Whether a stored message ends a turn: the model's answer without tool
+ * calls, or the marker of a failed turn (Go's endsTurn).
+ */
+export function endsTurn(m: ChatMessage): boolean {
+  return m.role === 'assistant' && (!m.toolCalls?.length || !!m.error);
+}
+
+/**
+ * Where the conversation's last turn begins when it never ended (Gatehouse
+ * was closed while it ran); the number of messages when it ended.
+ */
+export function unfinishedFrom(messages: ChatMessage[]): number {
+  let i = messages.length;
+  while (i > 0 && !endsTurn(messages[i - 1])) i--;
+  return i;
 }
 
 function newRound(): LiveRound {
@@ -83,13 +104,15 @@ class ChatStore {
   /**
    * How the chosen conversation's last turn failed: as this window saw it,
    * or, after a restart, as it was stored (so the ways on a context that
-   * overflowed are still offered).
+   * overflowed are still offered), or that it never ended.
    */
   get failure(): Failure | undefined {
     const seen = this.failures[this.selected];
     if (seen) return seen;
     const last = this.messages[this.messages.length - 1];
-    return last?.error ? { error: last.error, contextTooLong: !!last.contextTooLong } : undefined;
+    if (last?.error) return { error: last.error, contextTooLong: !!last.contextTooLong };
+    if (unfinishedFrom(this.messages) < this.messages.length) return { error: t('chat.error.interrupted'), contextTooLong: false };
+    return undefined;
   }
 
   get running(): boolean {

@@ -2213,6 +2213,7 @@ export namespace store {
 	    content?: number[];
 	    isError?: boolean;
 	    denied?: boolean;
+	    interrupted?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolResult(source);
@@ -2223,6 +2224,7 @@ export namespace store {
 	        this.content = source["content"];
 	        this.isError = source["isError"];
 	        this.denied = source["denied"];
+	        this.interrupted = source["interrupted"];
 	    }
 	}
 	export class ToolCall {
