@@ -88,7 +88,7 @@ func (c candidate) entry(vars varContext, names *namer) Entry {
 		e.Notes = append(e.Notes, Note{NoteChanged, i18n.M("import.changed.off", "app", vars.format.Name())})
 	}
 	e.Notes = append(e.Notes, c.notes...)
-	e.Notes = append(warnings, e.Notes...)
+	e.Notes = append(append([]Note{}, warnings...), e.Notes...)
 	if e.Import {
 		if free := names.take(e.Name); free != e.Name {
 			e.Notes = append(e.Notes, Note{NoteChanged, i18n.M("import.changed.renamed", "name", e.Name, "new", free)})

@@ -196,6 +196,10 @@ func TestRead_PreviewNeverHoldsASecret(t *testing.T) {
 				t.Errorf("%s: the preview shows the secret %q", f, s)
 			}
 		}
+		// The window takes lists as they come: never null.
+		if strings.Contains(string(b), ":null") {
+			t.Errorf("%s: the preview has a null: %s", f, b)
+		}
 		// The stored servers keep them: masking is for showing only.
 		for _, e := range p.Servers {
 			if b, _ := json.Marshal(e); strings.Contains(string(b), "GATEHOUSEMASKED") {
