@@ -61,6 +61,11 @@ var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s'\"`<>|;()\\\
 // such a value is masked whole after a secret's name.
 var opaque = regexp.MustCompile(`^[A-Za-z0-9._~+/=:@%,-]+$`)
 
+// structural are the characters a shell (or a reader) splits or expands
+// on: a URL's password or parameter holding one is code, not a secret, and
+// is shown.
+const structural = " \t\n\r;|&$`'\"()<>\\{}"
+
 // assignName is the name part of a NAME=value argument (`env TOKEN=x cmd`,
 // `docker run -e TOKEN=x`).
 var assignName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -120,6 +125,8 @@ func maskText(s string) string {
 // parameters named like secrets, working on the text as written: the rest
 // is shown byte for byte, also when the URL does not parse, so the preview
 // never shows another URL than the one that will be used.
+// A password or value holding a structural character is code, not a key,
+// and is shown: "?token=$(cat f)" must not read as "?token=••••••(cat f)".
 func maskURL(raw string) string {
 	scheme, authority, tail := "", "", raw
 	if i := strings.Index(raw, "://"); i >= 0 {
@@ -131,7 +138,7 @@ func maskURL(raw string) string {
 		authority, tail = tail[:end], tail[end:]
 	}
 	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		if user, _, hasPassword := strings.Cut(authority[:at], ":"); hasPassword {
+		if user, password, hasPassword := strings.Cut(authority[:at], ":"); hasPassword && !strings.ContainsAny(password, structural) {
 			authority = user + ":" + Masked + authority[at:]
 		}
 	}
@@ -161,8 +168,8 @@ func maskURL(raw string) string {
 func maskParams(query string) string {
 	parts := strings.Split(query, "&")
 	for i, p := range parts {
-		name, _, ok := strings.Cut(p, "=")
-		if !ok {
+		name, value, ok := strings.Cut(p, "=")
+		if !ok || strings.ContainsAny(value, structural) {
 			continue
 		}
 		unescaped, err := url.QueryUnescape(name)

