@@ -18,6 +18,7 @@ require (
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/text v0.43.0
 	golang.org/x/time v0.16.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

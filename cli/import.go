@@ -79,12 +79,16 @@ func (e *env) importServers(cmds commands, args []string) error {
 	return nil
 }
 
-// printPreview writes the preview: which app wrote the file, a table of its
-// servers, then what each brings, leaves out or changes. File text is made
-// one line and visible (oneLine); secrets are already masked.
+// printPreview writes the preview: which app wrote the file (and that it is
+// a project's), a table of its servers with the command lines that will
+// run, then what each brings, leaves out or changes, warnings first. File
+// text is made one line and visible (oneLine); secrets are already masked.
 func (e *env) printPreview(p importcfg.Preview) {
 	fmt.Fprintln(e.stdout, oneLine(p.File))
 	fmt.Fprintln(e.stdout, p.FormatNote)
+	for _, n := range p.Notes {
+		fmt.Fprintln(e.stdout, oneLine(noteText(n)))
+	}
 	fmt.Fprintln(e.stdout)
 	if len(p.Servers) == 0 {
 		return
@@ -108,13 +112,13 @@ func (e *env) printPreview(p importcfg.Preview) {
 			lines = append(lines, i18n.M("import.cli.dir", "dir", s.Dir).String())
 		}
 		if len(s.Env) > 0 {
-			lines = append(lines, i18n.M("import.cli.env", "values", settingsText(s.Env, "=")).String())
+			lines = append(lines, i18n.M("import.cli.env", "values", settingsText(s.Env)).String())
 		}
 		if len(s.Headers) > 0 {
-			lines = append(lines, i18n.M("import.cli.headers", "values", settingsText(s.Headers, ": ")).String())
+			lines = append(lines, i18n.M("import.cli.headers", "values", settingsText(s.Headers)).String())
 		}
 		for _, n := range s.Notes {
-			lines = append(lines, n.Message.String())
+			lines = append(lines, noteText(n))
 		}
 		if len(lines) == 0 {
 			continue
@@ -130,12 +134,21 @@ func (e *env) printPreview(p importcfg.Preview) {
 	fmt.Fprintln(e.stdout, i18n.M("import.cli.hidden", "mask", importcfg.Masked))
 }
 
-// where is an entry's command line or URL, masked.
+// noteText is a note as a line: a warning says it is one.
+func noteText(n importcfg.Note) string {
+	if n.Kind == importcfg.NoteWarning {
+		return i18n.M("import.cli.warning", "text", n.Message).String()
+	}
+	return n.Message.String()
+}
+
+// where is an entry's command line (quoted as a shell would, by Go's
+// importcfg) or URL, masked.
 func where(s importcfg.Entry) string {
 	if s.URL != "" {
 		return s.URL
 	}
-	return strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+	return s.CommandLine
 }
 
 // maskedWhere is where the preview says the named server runs: the added
@@ -149,11 +162,13 @@ func maskedWhere(p importcfg.Preview, name string) string {
 	return ""
 }
 
-// settingsText writes masked settings as "NAME=••••••, OTHER=••••••".
-func settingsText(settings []importcfg.Setting, sep string) string {
+// settingsText writes settings as the preview gives them, "NAME=••••••,
+// PATH=/usr/bin, NODE_OPTIONS='--require x.js'" (values quoted as a shell
+// would, so a comma or a space inside one is not a separator).
+func settingsText(settings []importcfg.Setting) string {
 	parts := make([]string, len(settings))
 	for i, s := range settings {
-		parts[i] = s.Name + sep + s.Value
+		parts[i] = s.Text
 	}
 	return strings.Join(parts, ", ")
 }

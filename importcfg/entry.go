@@ -7,15 +7,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gatehouse-app/gatehouse/cmdline"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// entry fills in c's variables, chooses its name and masks its secrets.
+// entry fills in c's variables, chooses its name, masks its secrets and
+// warns about what the command line does.
 func (c candidate) entry(vars varContext, names *namer) Entry {
 	e := Entry{Key: c.key, SourceName: c.name, Name: strings.TrimSpace(c.name), Scope: c.scope, Import: c.skip.Key == "",
-		Enabled: c.enabled, Kind: c.kind, Command: c.command, Args: maskArgs(c.args), Dir: c.dir, URL: maskURL(c.url),
+		Enabled: c.enabled, Kind: c.kind, Command: c.command, Args: maskArgs(c.args, nil), Dir: c.dir, URL: maskAddress(c.url),
 		Env: []Setting{}, Headers: []Setting{}, Notes: []Note{}}
+	var warnings []Note
 	if e.Name == "" {
 		e.Name = c.key
 	}
@@ -55,8 +58,22 @@ func (c candidate) entry(vars varContext, names *namer) Entry {
 		}
 		cfg.Env, e.Env = c.settings(vars, c.env, false, &e.Notes)
 		srv.Transport, srv.Stdio = store.TransportStdio, cfg
+		command, args := c.command, c.args
 		if e.Import {
-			e.Command, e.Args, e.Dir = cfg.Command, maskArgs(cfg.Args), cfg.Dir
+			command, args, e.Dir = cfg.Command, cfg.Args, cfg.Dir
+		}
+		// What the preview shows is the command line that will run, as a
+		// shell would write it, with only the secret-looking parts masked.
+		shape := commandShape(command, args)
+		e.Command, e.Args = command, maskArgs(args, shape.scripts)
+		e.CommandLine = cmdline.Join(e.Command, e.Args)
+		for _, w := range shape.warnings {
+			warnings = append(warnings, Note{NoteWarning, w})
+		}
+		for _, s := range e.Env {
+			if class := runtimeVar(s.Name); class != "" {
+				warnings = append(warnings, Note{NoteWarning, runtimeVarWarning(class, s.Name, command)})
+			}
 		}
 	} else if c.kind != "" {
 		e.Transport = store.TransportHTTP
@@ -64,13 +81,14 @@ func (c candidate) entry(vars varContext, names *namer) Entry {
 		cfg.Headers, e.Headers = c.settings(vars, c.headers, true, &e.Notes)
 		srv.Transport, srv.HTTP = store.TransportHTTP, cfg
 		if e.Import {
-			e.URL = maskURL(cfg.URL)
+			e.URL = maskAddress(cfg.URL)
 		}
 	}
 	if !c.enabled {
 		e.Notes = append(e.Notes, Note{NoteChanged, i18n.M("import.changed.off", "app", vars.format.Name())})
 	}
 	e.Notes = append(e.Notes, c.notes...)
+	e.Notes = append(append([]Note{}, warnings...), e.Notes...)
 	if e.Import {
 		if free := names.take(e.Name); free != e.Name {
 			e.Notes = append(e.Notes, Note{NoteChanged, i18n.M("import.changed.renamed", "name", e.Name, "new", free)})
@@ -84,7 +102,9 @@ func (c candidate) entry(vars varContext, names *namer) Entry {
 
 // settings fills in the variables of env entries or headers. An entry whose
 // value refers to a variable that cannot be filled in is left out with a
-// note; the rest are returned to store and, masked, to show.
+// note; the rest are returned to store and, masked, to show. A variable
+// that changes how programs run (runtimeVar) is shown in full but for a
+// key or URL password in it; every other value is masked.
 func (c candidate) settings(vars varContext, in map[string]string, headers bool, notes *[]Note) (map[string]string, []Setting) {
 	shown := []Setting{}
 	if len(in) == 0 {
@@ -102,7 +122,18 @@ func (c candidate) settings(vars varContext, in map[string]string, headers bool,
 			continue
 		}
 		out[name] = value
-		shown = append(shown, Setting{Name: name, Value: Masked})
+		switch {
+		case headers:
+			shown = append(shown, Setting{Name: name, Value: Masked, Text: name + ": " + Masked})
+		case runtimeVar(name) != "":
+			v := maskText(value)
+			if secretName.MatchString(name) {
+				v = maskValue(value) // NPM_CONFIG__AUTHTOKEN: a secret, but never a hidden script
+			}
+			shown = append(shown, Setting{Name: name, Value: v, Text: name + "=" + cmdline.Quote(v), Runtime: true})
+		default:
+			shown = append(shown, Setting{Name: name, Value: Masked, Text: name + "=" + Masked})
+		}
 	}
 	if len(out) == 0 {
 		return nil, shown

@@ -2,9 +2,14 @@
 // Desktop, Cursor, Claude Code, VS Code, Windsurf, Gemini CLI, Codex CLI,
 // Zed, Cherry Studio) and turns them into a Preview: each server as Gatehouse
 // would store it, what will and will not be imported and why, with the
-// values of environment variables and headers masked. It writes nothing;
-// the app layer applies a preview the person confirmed (app.ServersService
-// .Import), through the same checks as adding a server by hand.
+// values of environment variables and headers masked. The preview shows
+// each command line exactly as it will run (quoted as a shell would, only
+// its secret-looking parts masked), the variables that change how programs
+// run in full, and a warning for code written into a command line or
+// downloaded and run, and for a file that belongs to a project folder
+// (mask.go, shape.go, runtimevars.go). It writes nothing; the app layer
+// applies a preview the person confirmed (app.ServersService.Import),
+// through the same checks as adding a server by hand.
 //
 // A file's format is found from its content, never from its name, so a file
 // copied or renamed still imports. Several apps share one shape (an
@@ -88,7 +93,9 @@ var ErrSyntax = errors.New("the file cannot be parsed")
 
 // Preview is what importing one file would do. It holds no secret: values
 // of environment variables and headers, and secrets in arguments and URLs,
-// are masked. It is JSON for the window as it is.
+// are masked. It hides nothing that will run: each command line is shown
+// whole, and the variables that change how programs run are shown. It is
+// JSON for the window as it is.
 type Preview struct {
 	// File is the path that was read.
 	File string `json:"file"`
@@ -103,6 +110,12 @@ type Preview struct {
 	Others []Format `json:"others"`
 	// FormatNote says which app wrote the file and, when guessed, why.
 	FormatNote i18n.Message `json:"formatNote"`
+	// Project is the project folder the file belongs to (a repository's
+	// .mcp.json, .vscode/mcp.json, ...), "" for an app's own file in the
+	// home folder. Whoever can change that folder wrote these commands.
+	Project string `json:"project"`
+	// Notes are about the whole file: a warning when it is a project's.
+	Notes []Note `json:"notes"`
 	// Servers are the file's servers in the file's order.
 	Servers []Entry `json:"servers"`
 }
@@ -141,15 +154,24 @@ type Entry struct {
 	Transport string `json:"transport"`
 	Kind      string `json:"kind"`
 	// Command, Args and Dir start a stdio server; URL reaches a remote one.
-	// Secret-looking arguments and URL parts are masked.
+	// Only the secret-looking parts of arguments and URLs are masked (a key,
+	// a password, a secret parameter, an option's value named like a
+	// secret), never the rest of an argument.
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
 	Dir     string   `json:"dir"`
 	URL     string   `json:"url"`
-	// Env and Headers are the entries that will be imported, values masked.
+	// CommandLine is Command and Args as one line, quoted as a POSIX shell
+	// would quote them (cmdline.Join): exactly what will run, masked as
+	// Args are. The window and the command line show it as it is. Empty for
+	// a remote server.
+	CommandLine string `json:"commandLine"`
+	// Env and Headers are the entries that will be imported, values masked
+	// but for the variables that change how programs run (Setting.Runtime).
 	Env     []Setting `json:"env"`
 	Headers []Setting `json:"headers"`
-	// Notes say what will not be imported and why, and what changes.
+	// Notes say what to look at before importing (NoteWarning, first),
+	// what will not be imported and why, and what changes.
 	Notes []Note `json:"notes"`
 
 	server store.Server // what will be stored, secrets included
@@ -158,10 +180,19 @@ type Entry struct {
 // Server returns the record the entry would store: no ID, values unmasked.
 func (e Entry) Server() store.Server { return e.server }
 
-// Setting is one environment variable or header with its value masked.
+// Setting is one environment variable or header as the preview shows it.
 type Setting struct {
-	Name  string `json:"name"`
+	Name string `json:"name"`
+	// Value is masked, except for a variable that changes how programs run
+	// (Runtime), whose value is shown but for a key or password in it.
 	Value string `json:"value"`
+	// Text is the setting as one piece of text: NAME=VALUE with the value
+	// quoted as a shell would (cmdline.Quote), or "Name: value".
+	Text string `json:"text"`
+	// Runtime is true for a variable that changes how the program runs
+	// (PATH, LD_PRELOAD, NODE_OPTIONS, ...): a note of the entry says what
+	// it does.
+	Runtime bool `json:"runtime"`
 }
 
 // NoteKind says what a note is about.
@@ -177,6 +208,10 @@ const (
 	// NoteChanged: imported differently from the file (a new name, turned
 	// off).
 	NoteChanged NoteKind = "changed"
+	// NoteWarning: something to read before importing — the command runs
+	// code written into it or downloaded, a variable changes how programs
+	// run, the file belongs to a project folder.
+	NoteWarning NoteKind = "warning"
 )
 
 // Note is one sentence about an entry.
@@ -218,7 +253,7 @@ func Parse(path string, data []byte, opts Options) (Preview, error) {
 		opts.Home, _ = os.UserHomeDir()
 	}
 	sum := sha256.Sum256(data)
-	p := Preview{File: path, Digest: hex.EncodeToString(sum[:]), Others: []Format{}, Servers: []Entry{}}
+	p := Preview{File: path, Digest: hex.EncodeToString(sum[:]), Others: []Format{}, Servers: []Entry{}, Notes: []Note{}}
 	found, err := detect(path, data)
 	if err != nil {
 		return Preview{}, err
@@ -231,6 +266,12 @@ func Parse(path string, data []byte, opts Options) (Preview, error) {
 		p.FormatNote = i18n.M("import.format.sure", "format", found.format.Name())
 	}
 	vars := varContext{format: found.format, home: opts.Home, workspace: workspaceOf(path, opts.Home), inputs: found.inputs}
+	if vars.workspace != "" {
+		// A repository's config is the attacker's first choice (CVE-2025-59536,
+		// CVE-2026-21852): say so before anything of it is read.
+		p.Project = vars.workspace
+		p.Notes = append(p.Notes, Note{NoteWarning, i18n.M("import.project", "folder", vars.workspace)})
+	}
 	names := newNamer(opts.Existing)
 	for _, c := range found.servers {
 		p.Servers = append(p.Servers, c.entry(vars, names))

@@ -12,11 +12,17 @@ type Location struct {
 	// Format is the app that keeps its servers there. The file's content
 	// decides how it is read; this is for the list the person chooses from.
 	Format Format `json:"format"`
+	// Project is the project folder the file belongs to (the folder
+	// Gatehouse was started in), "" for a file of the home folder: a
+	// project's file was written by whoever can change the project, and is
+	// offered apart from the person's own apps' files.
+	Project string `json:"project"`
 }
 
 // KnownLocations returns the files that exist at the places the apps keep
 // their servers on Linux: in the home folder, and in the project folder cwd
-// (skipped when empty). Each file is listed once, in the order of Formats.
+// (skipped when empty; its files say so in Project). Each file is listed
+// once, in the order of Formats.
 // Cherry Studio keeps its servers in its own database, so only an export
 // the person saves can be imported from it.
 func KnownLocations(home, cwd string) []Location {
@@ -44,6 +50,10 @@ func KnownLocations(home, cwd string) []Location {
 	}
 	out := []Location{}
 	seen := map[string]bool{}
+	project := ""
+	if cwd != "" && filepath.Clean(cwd) != filepath.Clean(home) {
+		project, _ = filepath.Abs(cwd)
+	}
 	for _, p := range places {
 		if p.base == "" {
 			continue
@@ -56,7 +66,11 @@ func KnownLocations(home, cwd string) []Location {
 			continue
 		}
 		seen[path] = true
-		out = append(out, Location{Path: path, Format: p.format})
+		l := Location{Path: path, Format: p.format}
+		if p.base == cwd {
+			l.Project = project
+		}
+		out = append(out, l)
 	}
 	return out
 }

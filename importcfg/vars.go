@@ -30,16 +30,16 @@ var (
 )
 
 // workspaceOf returns the project folder a file belongs to: the folder
-// holding the .vscode, .cursor or .gemini folder the file is in, or the
-// folder of a Claude Code .mcp.json; "" for the files of the home folder,
-// which serve every project.
+// holding the .vscode, .cursor, .gemini or .zed folder the file is in, or
+// the folder of a Claude Code .mcp.json; "" for the files of the home
+// folder, which serve every project.
 func workspaceOf(path, home string) string {
 	dir := filepath.Dir(path)
 	project := ""
 	switch {
 	case filepath.Base(path) == ".mcp.json":
 		project = dir
-	case filepath.Base(dir) == ".vscode" || filepath.Base(dir) == ".cursor" || filepath.Base(dir) == ".gemini":
+	case filepath.Base(dir) == ".vscode" || filepath.Base(dir) == ".cursor" || filepath.Base(dir) == ".gemini" || filepath.Base(dir) == ".zed":
 		project = filepath.Dir(dir)
 	}
 	if project == "" || home != "" && filepath.Clean(project) == filepath.Clean(home) {

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/cmdline"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -68,11 +69,12 @@ func parseServerURL(raw string) (*url.URL, error) {
 }
 
 // Where says where a server runs, for people: the command line of a stdio
-// server or the URL of an HTTP server.
+// server, quoted as a shell would quote it (cmdline.Join), so that where
+// one argument ends is never a guess; or the URL of an HTTP server.
 func Where(srv store.Server) string {
 	switch {
 	case srv.Transport == store.TransportStdio && srv.Stdio != nil:
-		return strings.Join(append([]string{srv.Stdio.Command}, srv.Stdio.Args...), " ")
+		return cmdline.Join(srv.Stdio.Command, srv.Stdio.Args)
 	case srv.Transport == store.TransportHTTP && srv.HTTP != nil:
 		return srv.HTTP.URL
 	}

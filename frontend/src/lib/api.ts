@@ -237,17 +237,26 @@ export type ProviderView = Omit<Data<app.ProviderView>, 'quirks'> & { quirks: Qu
 
 /** A file of another app's MCP servers found on this computer (app.ImportLocation). */
 export type ImportLocation = Data<app.ImportLocation>;
-/** One sentence about a server of a file to import: skipped (not imported), left-out (part of it) or changed. */
-export type ImportNote = { kind: 'skipped' | 'left-out' | 'changed'; message: Message };
-/** One server of a file as it would be imported (importcfg.Entry); values of env and headers come masked. */
+/**
+ * One sentence about a file or a server of it to import: a warning to read before importing (the file is a
+ * project's, the command runs code written into it or downloaded, a variable changes how programs run),
+ * skipped (not imported), left-out (part of it) or changed.
+ */
+export type ImportNote = { kind: 'warning' | 'skipped' | 'left-out' | 'changed'; message: Message };
+/**
+ * One server of a file as it would be imported (importcfg.Entry): commandLine is the command exactly as it
+ * will run, quoted by Go as a shell would; values of env and headers come masked, but for the variables that
+ * change how programs run (runtime).
+ */
 export type ImportEntry = Omit<Data<importcfg.Entry>, 'env' | 'headers' | 'notes'> & {
   env: Data<importcfg.Setting>[];
   headers: Data<importcfg.Setting>[];
   notes: ImportNote[];
 };
 /** What importing a file would do (importcfg.Preview); nothing is written until importServers. */
-export type ImportPreview = Omit<Data<importcfg.Preview>, 'formatNote' | 'servers'> & {
+export type ImportPreview = Omit<Data<importcfg.Preview>, 'formatNote' | 'notes' | 'servers'> & {
   formatNote: Message;
+  notes: ImportNote[];
   servers: ImportEntry[];
 };
 /** The entries of a preview the person confirmed, by key, with the names they chose. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldOf, fromText, emptyText, parseArgs, parseEnv, parseHeaders, toText } from './editor';
+import { argsExact, fieldOf, fromText, emptyText, parseArgs, parseEnv, parseHeaders, toText } from './editor';
 
 describe('parseArgs', () => {
   const cases: [string, string, string[]][] = [
@@ -11,6 +11,18 @@ describe('parseArgs', () => {
   ];
   it.each(cases)('%s', (_, text, want) => {
     expect(parseArgs(text)).toEqual(want);
+  });
+});
+
+describe('argsExact', () => {
+  it.each([
+    ['plain arguments, spaces inside one', ['-y', 'a b', '/home/x'], true],
+    ['no arguments', [], true],
+    ['a line break inside one', ['-c', 'a\nb'], false],
+    ['a space at an end', ['x '], false],
+    ['an empty one', ['a', ''], false],
+  ])('%s', (_name, args, want) => {
+    expect(argsExact(args)).toBe(want);
   });
 });
 

@@ -86,6 +86,15 @@ export function parseArgs(text: string): string[] {
   return lines(text).map(({ line }) => line.trim());
 }
 
+/**
+ * Whether one argument per line shows these arguments exactly: false when one holds a line break, has
+ * spaces at an end or is empty, which the field would split, trim or drop.
+ */
+export function argsExact(args: string[]): boolean {
+  const back = parseArgs(args.join('\n'));
+  return back.length === args.length && back.every((a, i) => a === args[i]);
+}
+
 /** Reads KEY=VALUE lines; the error is a sentence for the first bad line. */
 export function parseEnv(text: string): { env: Record<string, string>; error: string } {
   const env: Record<string, string> = {};

@@ -281,6 +281,7 @@ export namespace app {
 	    path: string;
 	    format: string;
 	    app: string;
+	    project: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportLocation(source);
@@ -291,6 +292,7 @@ export namespace app {
 	        this.path = source["path"];
 	        this.format = source["format"];
 	        this.app = source["app"];
+	        this.project = source["project"];
 	    }
 	}
 	export class ImportRequest {
@@ -1622,6 +1624,8 @@ export namespace importcfg {
 	export class Setting {
 	    name: string;
 	    value: string;
+	    text: string;
+	    runtime: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Setting(source);
@@ -1631,6 +1635,8 @@ export namespace importcfg {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.value = source["value"];
+	        this.text = source["text"];
+	        this.runtime = source["runtime"];
 	    }
 	}
 	export class Entry {
@@ -1646,6 +1652,7 @@ export namespace importcfg {
 	    args: string[];
 	    dir: string;
 	    url: string;
+	    commandLine: string;
 	    env: Setting[];
 	    headers: Setting[];
 	    notes: Note[];
@@ -1668,6 +1675,7 @@ export namespace importcfg {
 	        this.args = source["args"];
 	        this.dir = source["dir"];
 	        this.url = source["url"];
+	        this.commandLine = source["commandLine"];
 	        this.env = this.convertValues(source["env"], Setting);
 	        this.headers = this.convertValues(source["headers"], Setting);
 	        this.notes = this.convertValues(source["notes"], Note);
@@ -1699,6 +1707,8 @@ export namespace importcfg {
 	    guess: boolean;
 	    others: string[];
 	    formatNote: i18n.Message;
+	    project: string;
+	    notes: Note[];
 	    servers: Entry[];
 	
 	    static createFrom(source: any = {}) {
@@ -1713,6 +1723,8 @@ export namespace importcfg {
 	        this.guess = source["guess"];
 	        this.others = source["others"];
 	        this.formatNote = this.convertValues(source["formatNote"], i18n.Message);
+	        this.project = source["project"];
+	        this.notes = this.convertValues(source["notes"], Note);
 	        this.servers = this.convertValues(source["servers"], Entry);
 	    }
 	
