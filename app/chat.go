@@ -319,6 +319,17 @@ func (s *ChatService) SendWithAttachments(conversationID, text string, attachmen
 	return s.start(conversationID, text, atts)
 }
 
+// whileIdle runs f while no turn runs in the conversation (and none can
+// start), or refuses with ErrTurnRunning.
+func (s *ChatService) whileIdle(conversationID string, f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running[conversationID] != nil {
+		return ErrTurnRunning
+	}
+	return f()
+}
+
 func (s *ChatService) isRunning(conversationID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -376,12 +387,12 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
 		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored, conv.ProviderID),
-		Text: text, Attachments: attachments, AllowedHere: map[string]bool{}, CallTimeout: s.core.toolCallTimeout()}
+		Text: text, Attachments: attachments, AllowedHere: map[string]*store.ToolSeen{}, CallTimeout: s.core.toolCallTimeout()}
 	if turn.Model == "" {
 		turn.Model = record.Model
 	}
-	for _, k := range conv.AllowedTools {
-		turn.AllowedHere[chat.AllowedKey(k.ServerID, k.Tool)] = true
+	for _, g := range conv.AllowedTools {
+		turn.AllowedHere[chat.AllowedKey(g.ServerID, g.Tool)] = g.Seen
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.running[conv.ID] = cancel
@@ -443,9 +454,8 @@ func (s *ChatService) run(ctx context.Context, cancel context.CancelFunc, turn c
 			storeErr = markErr
 		}
 	}
-	for _, key := range res.AllowedHere {
-		serverID, tool, _ := strings.Cut(key, "\x00")
-		_, _ = s.core.Store.AllowToolInConversation(turn.ConversationID, store.ToolKey{ServerID: serverID, Tool: tool})
+	for _, grant := range res.AllowedHere {
+		_, _ = s.core.Store.AllowToolInConversation(turn.ConversationID, grant)
 	}
 	s.mu.Lock()
 	delete(s.running, turn.ConversationID)
@@ -718,6 +728,14 @@ func (t storeToolSettings) ToolPolicy(serverID, tool string) (string, error) {
 	return chatPolicy(p.Tools[tool]), nil
 }
 
+func (t storeToolSettings) Approved(serverID, tool string) (*store.ToolSeen, error) {
+	p, err := t.core.Store.ToolPolicy(serverID)
+	if seen, ok := p.Approved[tool]; ok && err == nil {
+		return &seen, nil
+	}
+	return nil, err
+}
+
 func (t storeToolSettings) ServerPolicy(serverID string) (string, error) {
 	p, err := t.core.Store.ToolPolicy(serverID)
 	if err != nil {
@@ -731,9 +749,10 @@ func (t storeToolSettings) Trusted(serverID string) (bool, error) {
 	return p.Trusted, err
 }
 
-// AllowAlways saves "Always allow this tool" and shows it in Settings.
-func (t storeToolSettings) AllowAlways(serverID, tool string) error {
-	if err := t.core.Store.PutToolMode(serverID, tool, store.ToolAllow); err != nil {
+// AllowAlways saves "Always allow this tool", bound to what the person
+// saw of it, and shows it in Settings.
+func (t storeToolSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
+	if err := t.core.Store.AllowToolAlways(serverID, tool, seen); err != nil {
 		return err
 	}
 	_, _ = t.core.emitPolicies(serverID)

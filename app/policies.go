@@ -69,6 +69,12 @@ type ToolPolicyView struct {
 	// sentence when it is not asked.
 	Effective string       `json:"effective"`
 	Why       i18n.Message `json:"why"`
+	// Held is set for a tool set to ModeAllow that is no longer the tool
+	// the person allowed (its description, schema, annotations or server
+	// changed, or Gatehouse did not record it as they saw it): the
+	// allowance is held, and its next call is asked, saying what changed,
+	// unless the server's mode decides. Effective says what a call does.
+	Held bool `json:"held"`
 }
 
 // PoliciesService is bound to the frontend: Settings → Tool permissions.
@@ -113,7 +119,15 @@ func (s *PoliciesService) SetMode(serverID, mode string) (ServerPolicyView, erro
 	if !ok {
 		return ServerPolicyView{}, i18n.Err("policies.error.serverMode", "mode", strconv.Quote(mode))
 	}
-	return s.change(serverID, func(p *store.ToolPolicy) { p.Mode = stored })
+	v, err := s.change(serverID, func(p *store.ToolPolicy) { p.Mode = stored })
+	if err == nil && stored == store.ToolDeny {
+		// Denying the server now wins over the allowances given before in
+		// conversations.
+		if _, err := s.core.Store.EndToolGrants(v.ServerID, ""); err != nil {
+			return v, i18n.Wrap(err, "policies.error.notSaved", "detail", err)
+		}
+	}
+	return v, err
 }
 
 // SetTrusted marks the server trusted or not: only a trusted server's
@@ -138,8 +152,22 @@ func (s *PoliciesService) SetToolMode(serverID, tool, mode string) (ServerPolicy
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
-	if err := s.core.Store.PutToolMode(srv.ID, tool, stored); err != nil {
+	// An allow is bound to the tool as the server offers it now; a tool not
+	// offered now is held until the person allows one of its calls.
+	if seen, offered := s.core.toolSeen(srv.ID, tool); stored == store.ToolAllow && offered {
+		err = s.core.Store.AllowToolAlways(srv.ID, tool, seen)
+	} else {
+		err = s.core.Store.PutToolMode(srv.ID, tool, stored)
+	}
+	if err != nil {
 		return ServerPolicyView{}, i18n.Wrap(err, "policies.error.toolNotSaved", "tool", tool, "detail", err)
+	}
+	// Asking each time, or denying, chosen now wins over the allowances
+	// given before in conversations.
+	if stored == store.ToolAskEachTime || stored == store.ToolDeny {
+		if _, err := s.core.Store.EndToolGrants(srv.ID, tool); err != nil {
+			return ServerPolicyView{}, i18n.Wrap(err, "policies.error.toolNotSaved", "tool", tool, "detail", err)
+		}
 	}
 	return s.core.emitPolicies(srv.ID)
 }
@@ -158,7 +186,8 @@ func (s *PoliciesService) SetRequests(serverID, mode string) (ServerPolicyView, 
 }
 
 // Reset puts the server back to the defaults: every tool call and every
-// request is asked, no claim is trusted, no tool has a mode of its own.
+// request is asked, no claim is trusted, no tool has a mode of its own, and
+// no tool stays allowed in a conversation.
 func (s *PoliciesService) Reset(serverID string) (ServerPolicyView, error) {
 	srv, err := s.core.policyServer(serverID)
 	if err != nil {
@@ -167,10 +196,78 @@ func (s *PoliciesService) Reset(serverID string) (ServerPolicyView, error) {
 	if err := s.core.Store.PutToolPolicy(srv.ID, store.ToolPolicy{}); err != nil {
 		return ServerPolicyView{}, err
 	}
+	if _, err := s.core.Store.EndToolGrants(srv.ID, ""); err != nil {
+		return ServerPolicyView{}, err
+	}
 	if err := s.core.Store.PutPolicy(srv.ID, store.Policy{}); err != nil {
 		return ServerPolicyView{}, err
 	}
 	return s.core.emitPolicies(srv.ID)
+}
+
+// ConversationGrant is a tool the person allowed "in this conversation", as
+// the conversation's settings list it.
+type ConversationGrant struct {
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"` // the name the person gave it
+	Tool       string `json:"tool"`       // as the server lists it
+	// AllowedAt is when the person allowed it (RFC 3339); "" when
+	// Gatehouse did not record it.
+	AllowedAt string `json:"allowedAt"`
+	// Held: the tool is no longer the one the person allowed (or Gatehouse
+	// did not record it as they saw it), so its next call is asked, saying
+	// what changed. Known only while the server is connected, or when
+	// nothing was recorded.
+	Held bool `json:"held"`
+}
+
+// ConversationGrants lists the tools allowed in the conversation, in the
+// order they were allowed. Grants of servers since removed are left out:
+// their IDs are never given to another server.
+func (s *PoliciesService) ConversationGrants(conversationID string) ([]ConversationGrant, error) {
+	conv, err := s.core.Store.Conversation(conversationID)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := s.core.Store.Servers()
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, srv := range servers {
+		names[srv.ID] = srv.Name
+	}
+	out := []ConversationGrant{}
+	for _, g := range conv.AllowedTools {
+		name, ok := names[g.ServerID]
+		if !ok {
+			continue
+		}
+		v := ConversationGrant{ServerID: g.ServerID, ServerName: name, Tool: g.Tool, Held: g.Seen == nil}
+		if g.Seen != nil {
+			v.AllowedAt = rfc3339(g.Seen.At)
+		}
+		if now, offered := s.core.toolSeen(g.ServerID, g.Tool); offered {
+			v.Held = !g.Seen.Same(now)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// RevokeConversationGrant ends the allowance of one tool in the
+// conversation, so that its next call there is asked, and returns the
+// grants left. It is refused while a turn runs in the conversation (the
+// turn goes on with the allowances it started with).
+func (s *PoliciesService) RevokeConversationGrant(conversationID, serverID, tool string) ([]ConversationGrant, error) {
+	err := s.core.Chat().whileIdle(conversationID, func() error {
+		_, err := s.core.Store.RevokeToolInConversation(conversationID, store.ToolKey{ServerID: serverID, Tool: tool})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ConversationGrants(conversationID)
 }
 
 // change edits the server's tool policy and tells the window.
@@ -236,13 +333,17 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 			}
 			offered[t.Name] = true
 			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolHints(t), Offered: true}
+			if peer, err := c.Manager.Peer(srv.ID); err == nil {
+				tv.Held = p.Tools[t.Name] == store.ToolAllow && !approved(p, t.Name).Same(mcp.ToolFingerprint(peer.Server, t))
+			}
 			v.Tools = append(v.Tools, tv.with(p))
 		}
 	}
 	var others []ToolPolicyView
 	for name := range p.Tools {
 		if !offered[name] {
-			others = append(others, ToolPolicyView{Name: name, Title: name}.with(p))
+			tv := ToolPolicyView{Name: name, Title: name, Held: p.Tools[name] == store.ToolAllow && approved(p, name) == nil}
+			others = append(others, tv.with(p))
 		}
 	}
 	slices.SortFunc(others, func(a, b ToolPolicyView) int { return strings.Compare(a.Name, b.Name) })
@@ -250,15 +351,44 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 	return v, nil
 }
 
+// approved is what the person saw of the tool when they allowed it always,
+// or nil.
+func approved(p store.ToolPolicy, tool string) *store.ToolSeen {
+	if seen, ok := p.Approved[tool]; ok {
+		return &seen
+	}
+	return nil
+}
+
+// toolSeen is the tool as the server offers it now, fingerprinted (see
+// mcp.ToolFingerprint), and whether it offers it.
+func (c *Core) toolSeen(serverID, tool string) (store.ToolSeen, bool) {
+	t, err := c.Manager.Tool(serverID, tool)
+	if err != nil {
+		return store.ToolSeen{}, false
+	}
+	peer, err := c.Manager.Peer(serverID)
+	if err != nil {
+		return store.ToolSeen{}, false
+	}
+	seen := mcp.ToolFingerprint(peer.Server, t)
+	seen.At = time.Now()
+	return seen, true
+}
+
 // with fills the tool's own mode and what a call of it does under p, as
-// the chat decides it.
+// the chat decides it (an allowance that is held counts as none).
 func (t ToolPolicyView) with(p store.ToolPolicy) ToolPolicyView {
 	own := p.Tools[t.Name]
 	t.Mode = ModeDefault
 	if own != store.ToolAsk {
 		t.Mode = viewMode(own)
 	}
-	policy, why := chat.Decide(chatPolicy(own), chatPolicy(p.Mode), p.Trusted, t.Hints.ReadOnly)
+	decided := chatPolicy(own)
+	if t.Held {
+		decided = ""
+	}
+	policy, why := chat.Decide(decided, chatPolicy(p.Mode), p.Trusted, t.Hints.ReadOnly)
 	switch policy {
 	case mcp.ToolPolicyAllow:
 		t.Effective = ModeAllow

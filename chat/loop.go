@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -75,8 +77,10 @@ type Turn struct {
 	// With attachments, Text may be empty.
 	Attachments []store.Attachment
 	// AllowedHere are the tools allowed for the rest of this conversation,
-	// as AllowedKey gives them.
-	AllowedHere map[string]bool
+	// as AllowedKey gives them, each with what the person saw of it when
+	// they allowed it (nil when that was not recorded): an allowance holds
+	// only while its tool is the same.
+	AllowedHere map[string]*store.ToolSeen
 	// CallTimeout bounds each tool call; its clock stops while the person
 	// answers the server's requests (mcp.Broker.CallTimeout). 0: no limit.
 	CallTimeout time.Duration
@@ -113,9 +117,10 @@ type Result struct {
 	Messages []llm.Message
 	// Calls describe the tool calls, by the model's call ID.
 	Calls map[string]Call
-	// AllowedHere are tools the person allowed for the rest of the
-	// conversation during the turn, as AllowedKey gives them.
-	AllowedHere []string
+	// AllowedHere are the tools the person allowed for the rest of the
+	// conversation during the turn, or allowed again as they are now after
+	// they changed, each at most once.
+	AllowedHere []store.ToolGrant
 	Usage       llm.Usage
 }
 
@@ -193,9 +198,9 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 		}
 	}
 	catalog := NewCatalog(r.serverTools(turn.Servers))
-	allowedHere := map[string]bool{}
-	for k, v := range turn.AllowedHere {
-		allowedHere[k] = v
+	allowedHere := maps.Clone(turn.AllowedHere)
+	if allowedHere == nil {
+		allowedHere = map[string]*store.ToolSeen{}
 	}
 	maxRounds := r.MaxRounds
 	if maxRounds <= 0 {
@@ -285,7 +290,7 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 
 // runCall decides on one tool call, runs it when allowed, and returns the
 // tool message for the model. An error ends the turn (Stop).
-func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]bool,
+func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]*store.ToolSeen,
 	res *Result, emit func(Event)) (llm.Message, error) {
 	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
 	asked := time.Now()
@@ -331,13 +336,22 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	if err != nil {
 		return failed(fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName)), nil
 	}
-	policy, why := r.policy(offered, allowedHere)
+	// The tool as its server lists it now, which may have changed since the
+	// turn began: what the person is asked about, and what a grant must
+	// still match.
+	tool, err := r.Manager.Tool(offered.ServerID, offered.Tool.Name)
+	if err != nil {
+		return failed(fmt.Sprintf("%s no longer offers this tool, so it was not called.", offered.ServerName)), nil
+	}
+	seen := mcp.ToolFingerprint(peer.Server, tool)
+	d := r.policy(offered.ServerID, tool, seen, allowedHere)
 	call.State = CallAsking
 	c := call
 	emit(Event{Kind: EventCall, Call: &c})
-	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: offered.Tool.Name, Title: toolTitle(offered.Tool),
-		Description: offered.Tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(offered.Tool),
-		Destructive: destructive(offered.Tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle}, policy, why)
+	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: toolTitle(tool),
+		Description: tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(tool),
+		Destructive: destructive(tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle,
+		Held: d.held, Changes: d.changes}, d.policy, d.why)
 	if err != nil {
 		record(store.OutcomeCancelled, "The person stopped the turn before answering.", "")
 		result(CallDenied, "The person stopped the turn before answering.", i18n.Message{}, true)
@@ -349,18 +363,21 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		record(store.OutcomeDenied, reason, "")
 		return result(CallDenied, reason, approval.Reason, true), nil
 	}
-	note := why
+	note := d.why
+	seen.At = time.Now()
 	switch approval.Scope {
 	case mcp.ScopeConversation:
-		key := AllowedKey(offered.ServerID, offered.Tool.Name)
-		if !allowedHere[key] {
-			allowedHere[key] = true
-			res.AllowedHere = append(res.AllowedHere, key)
+		key := AllowedKey(offered.ServerID, tool.Name)
+		if !allowedHere[key].Same(seen) {
+			allowedHere[key] = &seen
+			grant := store.ToolGrant{ServerID: offered.ServerID, Tool: tool.Name, Seen: &seen}
+			res.AllowedHere = slices.DeleteFunc(res.AllowedHere, func(g store.ToolGrant) bool { return g.Key() == grant.Key() })
+			res.AllowedHere = append(res.AllowedHere, grant)
 		}
 		note = i18n.M("chat.why.conversation")
 	case mcp.ScopeAlways:
 		if r.Settings != nil {
-			if err := r.Settings.AllowAlways(offered.ServerID, offered.Tool.Name); err != nil {
+			if err := r.Settings.AllowAlways(offered.ServerID, tool.Name, seen); err != nil {
 				note = i18n.M("chat.note.alwaysNotSaved", "detail", err)
 			} else {
 				note = i18n.M("chat.note.always")
@@ -461,16 +478,56 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 	return out, err
 }
 
-// policy decides, from the person's settings, whether a call is asked.
-func (r *Runner) policy(o OfferedTool, allowedHere map[string]bool) (string, i18n.Message) {
+// decision is what the person's settings do with one call.
+type decision struct {
+	policy string       // mcp.ToolPolicyAsk, Allow or Deny
+	why    i18n.Message // why it is not asked
+	// held is the scope of a grant held because the tool changed since the
+	// person gave it (mcp.ScopeConversation or ScopeAlways; "" for none),
+	// and changes say how; the question shows both.
+	held    string
+	changes []mcp.ToolChange
+}
+
+// policy decides, from the person's settings, whether a call of tool (as
+// its server lists it now, seen) is asked. A grant for a tool that is no
+// longer the one the person saw counts as none; when the call is then
+// asked, the question says what changed.
+func (r *Runner) policy(serverID string, t *sdk.Tool, seen store.ToolSeen, allowedHere map[string]*store.ToolSeen) decision {
 	var tool, server string
 	var trusted bool
-	if r.Settings != nil {
-		tool, _ = r.Settings.ToolPolicy(o.ServerID, o.Tool.Name)
-		server, _ = r.Settings.ServerPolicy(o.ServerID)
-		trusted, _ = r.Settings.Trusted(o.ServerID)
+	var d decision
+	var heldAt time.Time
+	hold := func(scope string, was *store.ToolSeen) {
+		var at time.Time
+		if was != nil {
+			at = was.At
+		}
+		if d.held == "" || at.After(heldAt) { // the latest grant says what changed
+			d.held, d.changes, heldAt = scope, mcp.ToolChanges(was, seen), at
+		}
 	}
-	return decide(tool, server, trusted, readOnly(o.Tool), allowedHere[AllowedKey(o.ServerID, o.Tool.Name)])
+	if r.Settings != nil {
+		tool, _ = r.Settings.ToolPolicy(serverID, t.Name)
+		server, _ = r.Settings.ServerPolicy(serverID)
+		trusted, _ = r.Settings.Trusted(serverID)
+		if tool == PolicyAllow {
+			if approved, err := r.Settings.Approved(serverID, t.Name); err != nil || !approved.Same(seen) {
+				tool = ""
+				hold(mcp.ScopeAlways, approved)
+			}
+		}
+	}
+	here, granted := allowedHere[AllowedKey(serverID, t.Name)]
+	allowed := granted && here.Same(seen)
+	if granted && !allowed {
+		hold(mcp.ScopeConversation, here)
+	}
+	d.policy, d.why = decide(tool, server, trusted, readOnly(t), allowed)
+	if d.policy != mcp.ToolPolicyAsk {
+		d.held, d.changes = "", nil
+	}
+	return d
 }
 
 // serverTools lists the tools of the servers offered (those not connected

@@ -100,22 +100,27 @@ func (p *person) questions() []*mcp.Question {
 	return append([]*mcp.Question(nil), p.asked...)
 }
 
-// memSettings keeps tool policies in memory (the store keeps them in the app).
+// memSettings keeps tool policies in memory (the store keeps them in the
+// app): always holds the tools set to always allow, with what the person
+// saw of each.
 type memSettings struct {
-	always  map[string]bool
+	always  map[string]*store.ToolSeen
 	trusted bool
 }
 
 func (m *memSettings) ToolPolicy(serverID, tool string) (string, error) {
-	if m.always[serverID+"/"+tool] {
+	if _, ok := m.always[serverID+"/"+tool]; ok {
 		return PolicyAllow, nil
 	}
 	return "", nil
 }
+func (m *memSettings) Approved(serverID, tool string) (*store.ToolSeen, error) {
+	return m.always[serverID+"/"+tool], nil
+}
 func (m *memSettings) ServerPolicy(string) (string, error) { return "", nil }
 func (m *memSettings) Trusted(string) (bool, error)        { return m.trusted, nil }
-func (m *memSettings) AllowAlways(serverID, tool string) error {
-	m.always[serverID+"/"+tool] = true
+func (m *memSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
+	m.always[serverID+"/"+tool] = &seen
 	return nil
 }
 
@@ -149,7 +154,7 @@ func newFixture(t *testing.T, answer func(*mcp.Question) mcp.Response) *fixture 
 	if err := m.WaitConnected(ctx, srv.ID); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[string]bool{}}},
+	return &fixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[string]*store.ToolSeen{}}},
 		tools: ts, person: p, serverID: srv.ID, st: st}
 }
 
@@ -291,8 +296,9 @@ func TestRun_ScopesAndPolicies(t *testing.T) {
 		if n := len(f.person.questions()); n != 1 || len(f.tools.received()) != 2 {
 			t.Errorf("asked %d times, %d calls ran", n, len(f.tools.received()))
 		}
-		if len(res.AllowedHere) != 1 || res.AllowedHere[0] != AllowedKey(f.serverID, "echo") {
-			t.Errorf("allowed here = %q", res.AllowedHere)
+		if len(res.AllowedHere) != 1 || res.AllowedHere[0].Key() != (store.ToolKey{ServerID: f.serverID, Tool: "echo"}) ||
+			res.AllowedHere[0].Seen == nil || res.AllowedHere[0].Seen.Fingerprint == "" {
+			t.Errorf("allowed here = %+v, want echo bound to what the person saw", res.AllowedHere)
 		}
 	})
 	t.Run("a read-only tool of a trusted server is not asked; of an untrusted one it is", func(t *testing.T) {

@@ -3,6 +3,7 @@ package chat
 import (
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // Stored tool-call policies, as the person set them in Settings, per tool
@@ -18,13 +19,19 @@ const (
 type ToolSettings interface {
 	// ToolPolicy is the policy set for one tool of a server; "" for none.
 	ToolPolicy(serverID, tool string) (string, error)
+	// Approved is what the person saw of a tool set to PolicyAllow when
+	// they allowed it (nil when not recorded): the allowance holds only
+	// while the tool is the same (store.ToolSeen.Same).
+	Approved(serverID, tool string) (*store.ToolSeen, error)
 	// ServerPolicy is the policy set for all of a server's tools; "" for none.
 	ServerPolicy(serverID string) (string, error)
 	// Trusted reports whether the person marked the server trusted: only
 	// then may its annotations (a read-only hint) skip the question.
 	Trusted(serverID string) (bool, error)
-	// AllowAlways records "Always allow this tool".
-	AllowAlways(serverID, tool string) error
+	// AllowAlways records "Always allow this tool", bound to what the
+	// person saw of it (also when it re-binds an allowance held because
+	// the tool changed).
+	AllowAlways(serverID, tool string, seen store.ToolSeen) error
 }
 
 // Decide returns what the person's settings do with a call of one tool
@@ -38,8 +45,11 @@ func Decide(tool, server string, trusted, readOnly bool) (policy string, why i18
 // decide returns the broker policy for one call and why, in a sentence: the
 // tool's own allow or deny first, then an allowance for this conversation
 // (the person's answer in the dialog, which a tool set to ask each time
-// also honours), then the tool's own ask, then the server's policy, then a
-// read-only tool of a trusted server; anything else is asked.
+// also honours: setting a tool to ask each time, or denying it, in Settings
+// ends the allowances given before it, see store.EndToolGrants), then the
+// tool's own ask, then the server's policy, then a read-only tool of a
+// trusted server; anything else is asked. An allowance held because its
+// tool changed is passed as none (tool "", allowedHere false).
 func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy string, why i18n.Message) {
 	switch {
 	case tool == PolicyDeny:

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,9 +10,6 @@ import (
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
-
-// maxToolName is the longest tool name every provider accepts (OpenAI: 64).
-const maxToolName = 64
 
 // OfferedTool is one server tool as the model sees it.
 type OfferedTool struct {
@@ -40,49 +36,30 @@ type ServerTools struct {
 
 // NewCatalog offers the servers' tools to the model. A tool whose
 // _meta.ui.visibility leaves out the model (MCP Apps) is not offered.
-// Names are made safe for every provider and unique across servers: a name
-// two servers share is prefixed with its server's name.
+// The names are ToolNames': safe for every provider, unique across
+// servers, and never in another server's name space.
 func NewCatalog(servers []ServerTools) *Catalog {
-	count := map[string]int{}
-	for _, s := range servers {
+	named := make([]NamedServer, len(servers))
+	offered := make([][]*sdk.Tool, len(servers))
+	for i, s := range servers {
+		named[i] = NamedServer{ID: s.ServerID, Name: s.ServerName}
 		for _, t := range s.Tools {
 			if ForModel(t) {
-				count[safeName(t.Name)]++
+				offered[i] = append(offered[i], t)
+				named[i].Tools = append(named[i].Tools, t.Name)
 			}
 		}
 	}
+	names := ToolNames(named)
 	c := &Catalog{byName: map[string]OfferedTool{}}
-	for _, s := range servers {
-		for _, t := range s.Tools {
-			if !ForModel(t) {
-				continue
-			}
-			name := safeName(t.Name)
-			if count[name] > 1 {
-				name = safeName(s.ServerName + "__" + t.Name)
-			}
-			name = c.unique(name)
-			o := OfferedTool{Name: name, ServerID: s.ServerID, ServerName: s.ServerName, Tool: t}
+	for i, s := range servers {
+		for j, t := range offered[i] {
+			o := OfferedTool{Name: names[i][j], ServerID: s.ServerID, ServerName: s.ServerName, Tool: t}
 			c.tools = append(c.tools, o)
-			c.byName[name] = o
+			c.byName[o.Name] = o
 		}
 	}
 	return c
-}
-
-// unique shortens name to maxToolName and numbers it when taken.
-func (c *Catalog) unique(name string) string {
-	name = truncateName(name, maxToolName)
-	if _, taken := c.byName[name]; !taken {
-		return name
-	}
-	for i := 2; ; i++ {
-		suffix := fmt.Sprintf("_%d", i)
-		candidate := truncateName(name, maxToolName-len(suffix)) + suffix
-		if _, taken := c.byName[candidate]; !taken {
-			return candidate
-		}
-	}
 }
 
 // Lookup returns the tool a model's call names.
@@ -118,29 +95,4 @@ func ForModel(t *sdk.Tool) bool {
 		return true
 	}
 	return slices.ContainsFunc(vis, func(v any) bool { return v == "model" })
-}
-
-// safeName keeps letters, digits, '_' and '-', and turns anything else into
-// '_'.
-func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "tool"
-	}
-	return b.String()
-}
-
-func truncateName(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
 }

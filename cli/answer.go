@@ -447,6 +447,35 @@ func (a *terminalAnswerer) showCall(req *mcp.Question) {
 	if c.Destructive {
 		fmt.Fprintln(a.out, i18n.M("consent.toolCall.destructive"))
 	}
+	if c.Held != "" {
+		held := i18n.M("consent.held.conversation")
+		if c.Held == mcp.ScopeAlways {
+			held = i18n.M("consent.held.always")
+		}
+		fmt.Fprintln(a.out, held)
+		for _, ch := range c.Changes {
+			fmt.Fprintf(a.out, "  - %s\n", changeSentence(ch))
+		}
+		fmt.Fprintln(a.out, i18n.M("consent.held.rebind"))
+	}
+}
+
+// changeSentence says how a tool changed since the person allowed it, the
+// server's text made visible.
+func changeSentence(ch mcp.ToolChange) i18n.Message {
+	switch ch.Part {
+	case mcp.ChangeServer:
+		return i18n.M("consent.change.server")
+	case mcp.ChangeTitle:
+		return i18n.M("consent.change.title")
+	case mcp.ChangeDescription:
+		return i18n.M("consent.change.description", "was", i18n.Text("“"+oneLine(ch.Was)+"”"), "now", i18n.Text("“"+oneLine(ch.Now)+"”"))
+	case mcp.ChangeSchema:
+		return i18n.M("consent.change.schema")
+	case mcp.ChangeAnnotations:
+		return i18n.M("consent.change.annotations")
+	}
+	return i18n.M("consent.change.unrecorded")
 }
 
 // interactiveCall asks whether to allow a tool call: once, for the

@@ -141,6 +141,11 @@ type ToolCall struct {
 	// ConversationID and Conversation name the chat the call comes from.
 	ConversationID string `json:"conversationId"`
 	Conversation   string `json:"conversation"`
+	// Held is ScopeConversation or ScopeAlways when the person allowed the
+	// tool that far but it changed since, so that the grant is held and
+	// this call is asked; "" otherwise. Changes say what changed.
+	Held    string       `json:"held,omitempty"`
+	Changes []ToolChange `json:"changes,omitempty"`
 }
 
 // Sampling is a server's request to the host's model, as the person reviews

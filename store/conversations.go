@@ -147,22 +147,6 @@ func (s *Store) RenameConversation(id, title string) (Conversation, error) {
 	})
 }
 
-// AllowToolInConversation adds the tool to the conversation's
-// AllowedTools, unless it is there already, and returns the stored record:
-// what "Allow in this conversation" saves. It returns ErrNotFound for an
-// unknown conversation and ErrInvalid for an empty server ID or tool name.
-func (s *Store) AllowToolInConversation(id string, key ToolKey) (Conversation, error) {
-	if key.ServerID == "" || strings.TrimSpace(key.Tool) == "" {
-		return Conversation{}, fmt.Errorf("%w: a tool to allow needs a server and a name", ErrInvalid)
-	}
-	return s.editConversation(id, func(c *Conversation) error {
-		if !slices.Contains(c.AllowedTools, key) {
-			c.AllowedTools = append(c.AllowedTools, key)
-		}
-		return nil
-	})
-}
-
 // DeleteConversation removes the conversation with the given ID and all its
 // messages in one transaction, or returns ErrNotFound. A conversation whose
 // record cannot be read can still be deleted. Its ID is not given to any

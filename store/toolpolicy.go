@@ -38,10 +38,30 @@ func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
 
 // PutToolMode sets the mode of one tool of the server (ToolAsk removes the
 // tool's own mode, so Mode applies; ToolAskEachTime asks whatever Mode
-// says), keeping the rest of its policy: what "Always allow this tool"
-// saves. It returns ErrNotFound if no server has the ID, and ErrInvalid for
-// an unknown mode or an empty tool name.
+// says), keeping the rest of its policy. What the person saw of the tool
+// is not known here: a tool set to ToolAllow this way is held (see
+// ToolPolicy.Approved) until AllowToolAlways binds it. It returns
+// ErrNotFound if no server has the ID, and ErrInvalid for an unknown mode
+// or an empty tool name.
 func (s *Store) PutToolMode(serverID, tool, mode string) error {
+	return s.putToolMode(serverID, tool, mode, nil)
+}
+
+// AllowToolAlways sets one tool of the server to ToolAllow, bound to what
+// the person saw of it: what "Always allow this tool" saves, and what
+// allowing the tool again after it changed re-binds. It returns ErrNotFound
+// if no server has the ID, and ErrInvalid for an empty tool name or a seen
+// tool without a fingerprint.
+func (s *Store) AllowToolAlways(serverID, tool string, seen ToolSeen) error {
+	if seen.Fingerprint == "" {
+		return fmt.Errorf("%w: an allowed tool needs the fingerprint of what the person saw", ErrInvalid)
+	}
+	return s.putToolMode(serverID, tool, ToolAllow, &seen)
+}
+
+// putToolMode sets one tool's mode and what the person saw of it (nil:
+// not known), in one transaction.
+func (s *Store) putToolMode(serverID, tool, mode string, seen *ToolSeen) error {
 	if err := validToolMode(mode, true); err != nil {
 		return err
 	}
@@ -58,6 +78,14 @@ func (s *Store) PutToolMode(serverID, tool, mode string) error {
 			p.Tools = map[string]string{}
 		}
 		p.Tools[tool] = mode
+		p.Approved = maps.Clone(p.Approved)
+		delete(p.Approved, tool)
+		if seen != nil {
+			if p.Approved == nil {
+				p.Approved = map[string]ToolSeen{}
+			}
+			p.Approved[tool] = *seen
+		}
 		if p, err = cleanToolPolicy(p); err != nil {
 			return err
 		}
@@ -91,7 +119,8 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 	return nil
 }
 
-// cleanToolPolicy checks p and returns it without tools set to ToolAsk.
+// cleanToolPolicy checks p and returns it without tools set to ToolAsk,
+// and with Approved only for tools set to ToolAllow.
 func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	if err := validToolMode(p.Mode, false); err != nil {
 		return ToolPolicy{}, err
@@ -111,6 +140,16 @@ func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	p.Tools = nil
 	if len(tools) > 0 {
 		p.Tools = tools
+	}
+	approved := map[string]ToolSeen{}
+	for name, seen := range p.Approved {
+		if tools[name] == ToolAllow {
+			approved[name] = seen
+		}
+	}
+	p.Approved = nil
+	if len(approved) > 0 {
+		p.Approved = approved
 	}
 	return p, nil
 }

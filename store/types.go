@@ -302,6 +302,57 @@ type ToolKey struct {
 	Tool     string `json:"tool"`     // the tool's name as the server lists it
 }
 
+// MaxSeenDescription bounds the description a ToolSeen keeps to say what
+// changed (in characters); the fingerprint covers all of it.
+const MaxSeenDescription = 500
+
+// ToolSeen is what the person saw of a tool when they allowed it: a grant
+// ("Always allow", "Allow in this conversation") holds only while the tool
+// is still the same (issue 22, item 8; the "rug pull", CVE-2025-54136).
+// The store keeps it as it is given; package mcp makes it
+// (mcp.ToolFingerprint) and says what changed (mcp.ToolChanges).
+type ToolSeen struct {
+	// Fingerprint is the hash of all the parts below, taken together: a
+	// grant holds only while the tool's fingerprint is this one.
+	Fingerprint string `json:"fingerprint"`
+	// Server, Name, Title, Schema and Annotations are the hashes of each
+	// part (the server's command line or URL, the tool's name, its titles,
+	// its input schema, its annotations), to say which changed.
+	Server      string `json:"server,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Schema      string `json:"schema,omitempty"`
+	Annotations string `json:"annotations,omitempty"`
+	// DescriptionHash is the hash of the whole description; Description is
+	// its start (at most MaxSeenDescription characters), to show the
+	// change.
+	DescriptionHash string `json:"descriptionHash,omitempty"`
+	Description     string `json:"description,omitempty"`
+	// At is when the person allowed the tool.
+	At time.Time `json:"at"`
+}
+
+// Same reports whether the tool now is the one seen: s is not nil and has
+// the same fingerprint. A nil s (a grant from before Gatehouse recorded
+// what was seen) is never the same, so such a grant asks once more.
+func (s *ToolSeen) Same(now ToolSeen) bool {
+	return s != nil && s.Fingerprint != "" && s.Fingerprint == now.Fingerprint
+}
+
+// ToolGrant is a tool the person allowed "in this conversation", bound to
+// what they saw of it.
+type ToolGrant struct {
+	ServerID string `json:"serverId"` // Server.ID
+	Tool     string `json:"tool"`     // the tool's name as the server lists it
+	// Seen is the tool as the person allowed it. Grants stored before it
+	// was recorded have none: they are held, like a grant whose tool
+	// changed, until the person allows the tool again.
+	Seen *ToolSeen `json:"seen,omitempty"`
+}
+
+// Key names the granted tool.
+func (g ToolGrant) Key() ToolKey { return ToolKey{ServerID: g.ServerID, Tool: g.Tool} }
+
 // Conversation is one chat with a model. Its messages are kept apart and
 // read with Store.Messages.
 type Conversation struct {
@@ -318,10 +369,12 @@ type Conversation struct {
 	// model; empty means every enabled server.
 	Servers []string `json:"servers,omitempty"`
 	// AllowedTools are the tools the person allowed "in this conversation":
-	// their calls are not asked about again here. Only
-	// AllowToolInConversation adds to it; PutConversation keeps it.
-	AllowedTools []ToolKey `json:"allowedTools,omitempty"`
-	CreatedAt    time.Time `json:"createdAt"`
+	// their calls are not asked about again here while each tool is still
+	// the one they saw (ToolGrant.Seen). Only AllowToolInConversation adds
+	// to it and RevokeToolInConversation and EndToolGrants take from it;
+	// PutConversation keeps it.
+	AllowedTools []ToolGrant `json:"allowedTools,omitempty"`
+	CreatedAt    time.Time   `json:"createdAt"`
 	// UpdatedAt is the time of the last change to the conversation or its
 	// messages; Conversations lists the latest first.
 	UpdatedAt time.Time `json:"updatedAt"`
@@ -488,6 +541,12 @@ type ToolPolicy struct {
 	// Tools holds modes of single tools, by tool name; they win over Mode.
 	// A tool's mode may also be ToolAskEachTime.
 	Tools map[string]string `json:"tools,omitempty"`
+	// Approved holds, by tool name, what the person saw of each tool set to
+	// ToolAllow when they allowed it: the allowance holds only while the
+	// tool is the same (ToolSeen.Same). A tool allowed without one (before
+	// Gatehouse recorded it, or in Settings while the server did not offer
+	// it) is held until the person allows it again.
+	Approved map[string]ToolSeen `json:"approved,omitempty"`
 	// Trusted means the person believes the server's tool annotations: a
 	// tool it marks readOnlyHint may then be called without asking.
 	// Annotations of servers not trusted are claims and change nothing.

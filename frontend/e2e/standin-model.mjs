@@ -228,8 +228,15 @@ export function offeredTool(request, tool, serverName = '') {
   const names = (request.tools ?? []).map((t) => t.function?.name).filter(Boolean);
   if (names.includes(tool)) return tool;
   const safe = (s) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+  // A server's prefix as chat.ToolNames makes it: safe, runs of '_' made one, outer '_' removed, at most 24 characters.
+  const prefix = (s) =>
+    safe(s)
+      .replace(/_+/g, '_')
+      .replace(/^_|_$/g, '')
+      .slice(0, 24)
+      .replace(/_+$/, '');
   const prefixed = names.filter((n) => n.endsWith(`__${safe(tool)}`));
-  const pick = serverName ? prefixed.find((n) => n === `${safe(serverName)}__${safe(tool)}`) : prefixed[0];
+  const pick = serverName ? prefixed.find((n) => n === `${prefix(serverName)}__${safe(tool)}`) : prefixed[0];
   if (!pick) throw new Error(`the request offers no tool ${tool}${serverName ? ` of ${serverName}` : ''}: ${names.join(', ')}`);
   return pick;
 }

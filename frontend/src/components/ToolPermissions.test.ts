@@ -16,7 +16,17 @@ const mocked = vi.mocked(api);
 const noHints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
 
 function tool(name: string, over: Partial<ToolPolicyView> = {}): ToolPolicyView {
-  return { name, title: name, hints: noHints, offered: true, mode: 'default', effective: 'ask', why: { key: '', args: {}, text: '' }, ...over };
+  return {
+    name,
+    title: name,
+    hints: noHints,
+    offered: true,
+    mode: 'default',
+    effective: 'ask',
+    why: { key: '', args: {}, text: '' },
+    held: false,
+    ...over,
+  };
 }
 
 function serverPolicy(id: string, name: string, over: Partial<ServerPolicyView> = {}): ServerPolicyView {
@@ -165,6 +175,16 @@ describe('ToolPermissions', () => {
     await screen.findByRole('listitem', { name: 'Files' });
     expect(within(toolRow('Files', 'delete_file')).getByRole('note').textContent).toMatch(
       /may delete or overwrite things, and it runs without asking/,
+    );
+    expect(within(toolRow('Files', 'read_file')).queryByRole('note')).toBeNull();
+  });
+
+  it('says when an Always allow is held because the tool changed since', async () => {
+    list[0].tools[1] = tool('delete_file', { mode: 'allow', effective: 'ask', held: true });
+    render(ToolPermissions);
+    await screen.findByRole('listitem', { name: 'Files' });
+    expect(within(toolRow('Files', 'delete_file')).getByRole('note').textContent).toBe(
+      'Changed since you allowed it: its next call asks you again.',
     );
     expect(within(toolRow('Files', 'read_file')).queryByRole('note')).toBeNull();
   });

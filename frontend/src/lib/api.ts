@@ -157,6 +157,8 @@ export type HistoryPage = { entries: HistoryView[]; more: boolean };
 export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints' | 'why'> & { hints: ToolHints; why: Message };
 /** One server's tool permissions and how its requests are answered (app.ServerPolicyView). */
 export type ServerPolicyView = Omit<Data<app.ServerPolicyView>, 'tools'> & { tools: ToolPolicyView[] };
+/** A tool the person allowed in one conversation (app.ConversationGrant); held when it changed since. */
+export type ConversationGrant = Data<app.ConversationGrant>;
 /** What a server's tool calls do: ask each time, allow or deny without asking. */
 export type ToolCallMode = 'ask' | 'allow' | 'deny';
 export type SubmitResult = { sent: boolean; errors: MessageErrors };
@@ -636,6 +638,16 @@ export async function setRequestPolicy(serverID: string, mode: 'ask' | 'decline'
 /** Puts the server back to the defaults: everything asked, no claim trusted. */
 export async function resetPolicies(serverID: string): Promise<void> {
   await call(() => Policies.Reset(serverID));
+}
+
+/** The tools allowed in a conversation, in the order they were allowed. */
+export async function conversationGrants(conversationID: string): Promise<ConversationGrant[]> {
+  return (await call(() => Policies.ConversationGrants(conversationID))) as unknown as ConversationGrant[];
+}
+
+/** Ends one tool's allowance in a conversation (refused while a turn runs there); returns those left. */
+export async function revokeConversationGrant(conversationID: string, serverID: string, tool: string): Promise<ConversationGrant[]> {
+  return (await call(() => Policies.RevokeConversationGrant(conversationID, serverID, tool))) as unknown as ConversationGrant[];
 }
 
 // --- Questions (consent dialog, queue, opened pages) ---------------------------

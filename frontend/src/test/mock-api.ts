@@ -54,6 +54,8 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     onQuestions: vi.fn(() => () => {}),
     openPage: vi.fn(async () => {}),
     allowToolCall: vi.fn(async () => {}),
+    conversationGrants: vi.fn(async () => []),
+    revokeConversationGrant: vi.fn(async () => []),
     reviewSampling: vi.fn(async () => {}),
     acceptModelAnswer: vi.fn(async () => {}),
     openResultLink: vi.fn(async () => {}),

@@ -150,6 +150,26 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ConversationGrant {
+	    serverId: string;
+	    serverName: string;
+	    tool: string;
+	    allowedAt: string;
+	    held: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationGrant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.tool = source["tool"];
+	        this.allowedAt = source["allowedAt"];
+	        this.held = source["held"];
+	    }
+	}
 	export class HistoryView {
 	    id: number;
 	    time: string;
@@ -1092,6 +1112,7 @@ export namespace app {
 	    mode: string;
 	    effective: string;
 	    why: i18n.Message;
+	    held: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolPolicyView(source);
@@ -1106,6 +1127,7 @@ export namespace app {
 	        this.mode = source["mode"];
 	        this.effective = source["effective"];
 	        this.why = this.convertValues(source["why"], i18n.Message);
+	        this.held = source["held"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2066,6 +2088,22 @@ export namespace mcp {
 	        this.selfVersion = source["selfVersion"];
 	    }
 	}
+	export class ToolChange {
+	    part: string;
+	    was?: string;
+	    now?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.part = source["part"];
+	        this.was = source["was"];
+	        this.now = source["now"];
+	    }
+	}
 	export class ToolCall {
 	    tool: string;
 	    title: string;
@@ -2075,6 +2113,8 @@ export namespace mcp {
 	    destructive: boolean;
 	    conversationId: string;
 	    conversation: string;
+	    held?: string;
+	    changes?: ToolChange[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2090,8 +2130,29 @@ export namespace mcp {
 	        this.destructive = source["destructive"];
 	        this.conversationId = source["conversationId"];
 	        this.conversation = source["conversation"];
+	        this.held = source["held"];
+	        this.changes = this.convertValues(source["changes"], ToolChange);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 	export class Waiting {
 	    id: string;
 	    kind: string;
@@ -2145,19 +2206,86 @@ export namespace store {
 	        this.image = source["image"];
 	    }
 	}
-	export class ToolKey {
-	    serverId: string;
-	    tool: string;
+	export class ToolSeen {
+	    fingerprint: string;
+	    server?: string;
+	    name?: string;
+	    title?: string;
+	    schema?: string;
+	    annotations?: string;
+	    descriptionHash?: string;
+	    description?: string;
+	    // Go type: time
+	    at: any;
 	
 	    static createFrom(source: any = {}) {
-	        return new ToolKey(source);
+	        return new ToolSeen(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fingerprint = source["fingerprint"];
+	        this.server = source["server"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.schema = source["schema"];
+	        this.annotations = source["annotations"];
+	        this.descriptionHash = source["descriptionHash"];
+	        this.description = source["description"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolGrant {
+	    serverId: string;
+	    tool: string;
+	    seen?: ToolSeen;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolGrant(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.serverId = source["serverId"];
 	        this.tool = source["tool"];
+	        this.seen = this.convertValues(source["seen"], ToolSeen);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Conversation {
 	    id: string;
@@ -2166,7 +2294,7 @@ export namespace store {
 	    model?: string;
 	    systemPrompt?: string;
 	    servers?: string[];
-	    allowedTools?: ToolKey[];
+	    allowedTools?: ToolGrant[];
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -2184,7 +2312,7 @@ export namespace store {
 	        this.model = source["model"];
 	        this.systemPrompt = source["systemPrompt"];
 	        this.servers = source["servers"];
-	        this.allowedTools = this.convertValues(source["allowedTools"], ToolKey);
+	        this.allowedTools = this.convertValues(source["allowedTools"], ToolGrant);
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
@@ -2324,6 +2452,7 @@ export namespace store {
 		    return a;
 		}
 	}
+	
 	
 	
 	

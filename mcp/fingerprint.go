@@ -1,0 +1,159 @@
+package mcp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// A grant ("Always allow", "Allow in this conversation") is bound to what the
+// person saw when they gave it: the server as configured, the tool's name,
+// titles, description, input schema and annotations. A server that changes
+// any of them after the grant (the "rug pull": CVE-2025-54136, MCPoison)
+// does not keep it: the grant is held and the next call is asked again,
+// saying what changed (issue 22, item 8).
+
+// Parts of a tool that a ToolChange names.
+const (
+	// ChangeUnrecorded: Gatehouse did not record the tool as the person
+	// allowed it (a grant from before fingerprints, or an allow set in
+	// Settings while the server did not offer the tool).
+	ChangeUnrecorded = "unrecorded"
+	// ChangeServer: the server's command line or URL changed.
+	ChangeServer = "server"
+	// ChangeTitle: the tool's title (or its annotations' title) changed.
+	ChangeTitle = "title"
+	// ChangeDescription: the tool's description changed; Was and Now say
+	// how.
+	ChangeDescription = "description"
+	// ChangeSchema: the tool's input schema changed.
+	ChangeSchema = "schema"
+	// ChangeAnnotations: the tool's annotations changed.
+	ChangeAnnotations = "annotations"
+)
+
+// ToolChange is one way a tool differs from what the person allowed.
+type ToolChange struct {
+	// Part is ChangeUnrecorded, ChangeServer, ChangeTitle,
+	// ChangeDescription, ChangeSchema or ChangeAnnotations.
+	Part string `json:"part"`
+	// Was and Now are the description as allowed and as it is now (each at
+	// most store.MaxSeenDescription characters), for ChangeDescription:
+	// server text, shown as text.
+	Was string `json:"was,omitempty"`
+	Now string `json:"now,omitempty"`
+}
+
+// ToolFingerprint returns what a person sees of a server's tool when they
+// allow it, with the fingerprint a grant is bound to: the SHA-256 of the
+// canonical JSON (object keys sorted, no spaces, numbers as the server
+// wrote them) of the server's command line or URL, the tool's name, its
+// title, description, input schema and annotations. At is left zero for
+// the caller to set.
+func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
+	where := map[string]any{"transport": srv.Transport}
+	if srv.Stdio != nil {
+		where["command"], where["args"] = srv.Stdio.Command, srv.Stdio.Args
+	}
+	if srv.HTTP != nil {
+		where["url"] = srv.HTTP.URL
+	}
+	parts := map[string]any{
+		"server":      where,
+		"name":        t.Name,
+		"title":       t.Title,
+		"description": t.Description,
+		"inputSchema": t.InputSchema,
+		"annotations": t.Annotations,
+	}
+	return store.ToolSeen{
+		Fingerprint:     hashJSON(parts),
+		Server:          hashJSON(where),
+		Name:            hashJSON(t.Name),
+		Title:           hashJSON(t.Title),
+		DescriptionHash: hashJSON(t.Description),
+		Description:     cut(t.Description, store.MaxSeenDescription),
+		Schema:          hashJSON(t.InputSchema),
+		Annotations:     hashJSON(t.Annotations),
+	}
+}
+
+// ToolChanges says how the tool now differs from what the person allowed
+// (was): nothing when it is the same; ChangeUnrecorded alone when nothing
+// was recorded.
+func ToolChanges(was *store.ToolSeen, now store.ToolSeen) []ToolChange {
+	if was.Same(now) {
+		return nil
+	}
+	if was == nil || was.Fingerprint == "" {
+		return []ToolChange{{Part: ChangeUnrecorded}}
+	}
+	var changes []ToolChange
+	if was.Server != now.Server {
+		changes = append(changes, ToolChange{Part: ChangeServer})
+	}
+	if was.Title != now.Title {
+		changes = append(changes, ToolChange{Part: ChangeTitle})
+	}
+	if was.DescriptionHash != now.DescriptionHash {
+		changes = append(changes, ToolChange{Part: ChangeDescription, Was: was.Description, Now: now.Description})
+	}
+	if was.Schema != now.Schema {
+		changes = append(changes, ToolChange{Part: ChangeSchema})
+	}
+	if was.Annotations != now.Annotations {
+		changes = append(changes, ToolChange{Part: ChangeAnnotations})
+	}
+	if len(changes) == 0 { // the name, or parts recorded differently by another version
+		changes = append(changes, ToolChange{Part: ChangeUnrecorded})
+	}
+	return changes
+}
+
+// hashJSON is the hex SHA-256 of v's canonical JSON.
+func hashJSON(v any) string {
+	sum := sha256.Sum256(canonicalJSON(v))
+	return hex.EncodeToString(sum[:])
+}
+
+// canonicalJSON encodes v as JSON with every object's keys sorted, without
+// insignificant space, and with numbers as written (a schema's 1.0 stays
+// 1.0): encoding/json sorts map keys, so v goes through a generic value
+// decoded with UseNumber. A value that cannot be encoded is its error's
+// text, which no JSON value equals.
+func canonicalJSON(v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return []byte("unencodable: " + err.Error())
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return raw
+	}
+	out, err := json.Marshal(generic)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// cut returns s's first n characters.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "…"
+}
