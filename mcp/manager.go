@@ -871,7 +871,7 @@ func (m *Manager) SignIn(id string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.signInRequested, s.signInDeclined = true, false
+	s.signInPending, s.signInDeclined = true, false
 	s.mu.Unlock()
 	return m.Reconnect(id)
 }
@@ -886,7 +886,7 @@ func (m *Manager) SignOut(id string) error {
 	}
 	if s, err := m.session(id); err == nil {
 		s.mu.Lock()
-		s.oauth = nil // forget the handler and its tokens in memory too
+		s.oauth, s.stepUp = nil, nil // forget the handler and its tokens in memory too
 		s.mu.Unlock()
 	}
 	return m.Reconnect(id)

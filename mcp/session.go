@@ -62,8 +62,12 @@ type session struct {
 	// Manager.newClient for the newest connection).
 	peerOf func(*sdk.ClientSession) Peer
 	// oauth is the sign-in handler of an HTTP server (oauth.go);
-	// signInRequested is set when the person asked to sign in.
+	// signInPending is set when the person asked to sign in
+	// (Manager.SignIn), and becomes signInRequested for the next
+	// connection attempt, which it covers (signInDone): a Sign in pressed
+	// while an attempt ends is not spent by that attempt.
 	oauth           *oauthState
+	signInPending   bool
 	signInRequested bool
 	signInDeclined  bool // the person said no to the last sign-in
 	// signInFailure is why the last sign-in did not complete (ErrSignInFailed);
@@ -171,6 +175,7 @@ func (s *session) run(ctx context.Context) {
 func (s *session) connectAndServe(ctx context.Context) error {
 	s.mu.Lock()
 	s.attempts++
+	s.signInRequested, s.signInPending = s.signInPending, false
 	s.mu.Unlock()
 	if err := ValidateConfig(s.srv); err != nil {
 		return err
@@ -515,7 +520,8 @@ func (s *session) stepUpFirst(ctx context.Context, oauth auth.OAuthHandler) erro
 	s.mu.Lock()
 	c := s.stepUp
 	if !s.signInRequested || oauth == nil {
-		c = nil
+		s.mu.Unlock()
+		return nil // kept for the sign-in the person asks for
 	}
 	s.stepUp = nil
 	s.mu.Unlock()
