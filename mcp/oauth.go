@@ -207,13 +207,15 @@ func signInWait(ctx context.Context) *oauthflow.Wait {
 // client refused, in its own words; a request that timed out; else the
 // SDK's wording (which names the value that was refused). The SDK flattens
 // some errors to text, so a timeout of the HTTP client is also recognised
-// by net/http's wording.
+// by net/http's wording, with or without its "Client.Timeout" note (which
+// net/http leaves out when the request's deadline fires before its timer).
 func describeSignInError(err error) i18n.Message {
 	if why, ok := oauthflow.Refusal(err); ok {
 		return why
 	}
 	msg := err.Error()
-	if isTimeout(err) || strings.Contains(msg, "Client.Timeout exceeded") {
+	if isTimeout(err) || errors.Is(err, context.DeadlineExceeded) ||
+		strings.Contains(msg, "Client.Timeout exceeded") || strings.Contains(msg, context.DeadlineExceeded.Error()) {
 		return i18n.M("mcp.signin.timeout")
 	}
 	return i18n.ErrorMessage(err)
