@@ -177,8 +177,9 @@ func (h askingHandler) signIn(ctx context.Context, req *http.Request, resp *http
 		wait.Stop(i18n.M("mcp.signin.youDeclined"))
 		return ErrSignInDeclined
 	}
-	// The person agreed: from here requests go out, each through
-	// oauthflow's guarded client.
+	// The person agreed, and their browser was sent to the start page: from
+	// here requests go out, each through oauthflow's guarded client.
+	wait.Opened()
 	err = oauthflow.CheckResourceMetadata(ctx, resp, req.URL.String())
 	var handler *auth.AuthorizationCodeHandler
 	if err == nil {

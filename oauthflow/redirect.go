@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -85,11 +86,17 @@ func (r *Redirect) Close() {
 	srv := r.srv
 	r.srv = nil
 	r.mu.Unlock()
-	if srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
+	shutdown(srv)
+}
+
+// shutdown stops srv (nil: nothing), giving a page being written a moment.
+func shutdown(srv *http.Server) {
+	if srv == nil {
+		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
 }
 
 func (r *Redirect) callback(rw http.ResponseWriter, req *http.Request) {
@@ -134,14 +141,20 @@ func (r *Redirect) start(rw http.ResponseWriter, req *http.Request) {
 	case <-req.Context().Done():
 		return
 	}
+	defer w.seenOnce.Do(func() { close(w.seen) })
 	if w.next == "" {
-		page(rw, http.StatusOK, i18n.M("signin.page.failed", "detail", w.stopped))
+		page(rw, http.StatusOK, w.stopped)
 		return
 	}
 	rw.Header().Set("Referrer-Policy", "no-referrer")
 	rw.Header().Set("Cache-Control", "no-store")
 	http.Redirect(rw, req, w.next, http.StatusSeeOther)
 }
+
+// startLinger is how long a start page the browser was sent to, but has not
+// opened yet, stays served after its sign-in ended, so that the browser can
+// still say why (a sign-in may fail before the browser has started).
+var startLinger = 30 * time.Second
 
 // Wait is one sign-in's wait at the loopback address: its start page sends
 // the browser on to the authorization server, and the redirect that
@@ -157,7 +170,11 @@ type Wait struct {
 	decide  sync.Once
 	decided chan struct{} // closed by Proceed or Stop
 	next    string        // where the start page sends the browser; "" after Stop
-	stopped i18n.Message  // why, after Stop
+	stopped i18n.Message  // the start page's text, after Stop
+
+	opened   atomic.Bool   // the person's browser was sent to the start page
+	seen     chan struct{} // closed once the start page has answered the browser
+	seenOnce sync.Once
 }
 
 // Begin starts a sign-in's wait, listening on the port again if no other
@@ -174,7 +191,7 @@ func (r *Redirect) Begin() (*Wait, error) {
 		return nil, err
 	}
 	w := &Wait{r: r, key: hex.EncodeToString(b[:]), got: make(chan *auth.AuthorizationResult, 1), fail: make(chan error, 1),
-		decided: make(chan struct{})}
+		decided: make(chan struct{}), seen: make(chan struct{})}
 	r.starts[w.key] = w
 	return w, nil
 }
@@ -220,12 +237,20 @@ func (w *Wait) Proceed(authURL string) {
 
 // Stop ends the start page with why the sign-in stopped, unless it already
 // sent the browser on.
-func (w *Wait) Stop(why i18n.Message) {
+func (w *Wait) Stop(why i18n.Message) { w.end(i18n.M("signin.page.failed", "detail", why)) }
+
+// end ends the start page with text, unless it already sent the browser on.
+func (w *Wait) end(text i18n.Message) {
 	w.decide.Do(func() {
-		w.stopped = why
+		w.stopped = text
 		close(w.decided)
 	})
 }
+
+// Opened records that the person's browser was sent to the start page: if
+// the sign-in ends before the browser opened it, the page stays served for
+// a while (startLinger) to say why.
+func (w *Wait) Opened() { w.opened.Store(true) }
 
 // Result waits for the redirect, the context, or the timeout. An error
 // answer from the authorization server (error=...) is returned as an error.
@@ -248,17 +273,42 @@ func (w *Wait) Result(ctx context.Context, timeout time.Duration) (*auth.Authori
 // closes when no other sign-in waits, so the port is open only while the
 // browser is expected.
 func (w *Wait) Close() {
-	w.Stop(i18n.M("signin.page.ended"))
+	w.end(i18n.M("signin.page.ended"))
+	w.r.mu.Lock()
+	if w.state != "" {
+		delete(w.r.waits, w.state) // no answer is taken any more
+	}
+	w.r.mu.Unlock()
+	select {
+	case <-w.seen:
+	default:
+		if w.opened.Load() {
+			go func() {
+				select {
+				case <-w.seen:
+				case <-time.After(startLinger):
+				}
+				w.closeStart()
+			}()
+			return
+		}
+	}
+	w.closeStart()
+}
+
+// closeStart stops serving the start page, and the listener when no other
+// sign-in waits.
+func (w *Wait) closeStart() {
 	w.r.mu.Lock()
 	delete(w.r.starts, w.key)
-	if w.state != "" {
-		delete(w.r.waits, w.state)
+	var srv *http.Server
+	if len(w.r.waits) == 0 && len(w.r.starts) == 0 {
+		// Decided under the lock, so that a sign-in beginning now listens
+		// again instead of finding a server about to stop.
+		srv, w.r.srv = w.r.srv, nil
 	}
-	idle := len(w.r.waits) == 0 && len(w.r.starts) == 0
 	w.r.mu.Unlock()
-	if idle {
-		w.r.Close()
-	}
+	shutdown(srv)
 }
 
 // page answers the browser with a small page of plain text, in the language

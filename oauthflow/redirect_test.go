@@ -156,3 +156,56 @@ func TestRedirect_StartPage_E33(t *testing.T) {
 		t.Errorf("unknown start page: %d", code)
 	}
 }
+
+// TestRedirect_StartPageOutlivesAFailure_E33: a sign-in may fail before the
+// browser the person agreed to open has reached the start page; the page
+// still says why when it arrives, and only then does the listener close. A
+// start page no browser was sent to (the person declined) closes at once.
+func TestRedirect_StartPageOutlivesAFailure_E33(t *testing.T) {
+	r, err := NewRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	listening := func() bool {
+		resp, err := http.Get(r.URL())
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	}
+
+	declined, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	declined.Stop(i18n.Text("you did not sign in"))
+	declined.Close()
+	if listening() {
+		t.Error("a start page no browser was sent to kept the port open")
+	}
+
+	w, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Opened()
+	w.Stop(i18n.Text("the registration endpoint redirected elsewhere"))
+	w.Close()
+	resp, err := http.Get(w.StartURL()) // the browser, arriving late
+	if err != nil {
+		t.Fatalf("the late browser: %v", err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), "Signing in did not work: the registration endpoint redirected elsewhere.") {
+		t.Errorf("the late browser's page: %s", page)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for listening() {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener stayed open after the late browser read the page")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
