@@ -93,6 +93,8 @@ func TestServersService_Validate(t *testing.T) {
 		{"a stdio server needs a command", "", stdio("Files", " "), "command", "A stdio server needs a command to run."},
 		{"an HTTP server needs a URL", "", web("", nil), "url", "An HTTP server needs a URL."},
 		{"only http and https URLs", "", web("file:///etc/passwd", nil), "url", "The URL must start with http:// or https://."},
+		{"plain http only to this computer", "", web("http://example.com/mcp", nil), "url", "Plain http:// is only for servers on this computer; use https:// for example.com."},
+		{"plain http to this computer is valid", "", web("http://127.0.0.1:3000/mcp", nil), "", ""},
 		{"no credentials in the URL", "", web("https://u:p@example.com", nil), "url", "must not contain a user name or password"},
 		{"header names are checked", "", web("https://example.com", map[string]string{"Bad Header": "x"}), "headers", `"Bad Header" is not a valid header name.`},
 		{"header values cannot split lines", "", web("https://example.com", map[string]string{"X-A": "a\r\nb"}), "headers", "cannot carry"},

@@ -53,3 +53,31 @@ func TestServersService_Import(t *testing.T) {
 		t.Errorf("stored %+v (%v)", srv, err)
 	}
 }
+
+// TestServersService_ImportPlainHTTP (issue 22, item 9): an imported
+// remote server gets the same URL check as one added by hand: plain http
+// only to this computer, said in the preview.
+func TestServersService_ImportPlainHTTP(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewServersService(core)
+	file := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {"local": {"url": "http://127.0.0.1:3000/mcp"}, "plain": {"url": "http://mcp.example.com/mcp"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.PreviewImport(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]bool{}
+	for _, e := range p.Servers {
+		byName[e.Name] = e.Import
+		if e.Name == "plain" {
+			if got := skipReason(e).In(i18n.English); !strings.Contains(got, "Plain http:// is only for servers on this computer; use https:// for mcp.example.com.") {
+				t.Errorf("the plain http server's reason is %q", got)
+			}
+		}
+	}
+	if !byName["local"] || byName["plain"] {
+		t.Errorf("import flags %v; want local imported, plain not", byName)
+	}
+}

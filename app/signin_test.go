@@ -15,10 +15,11 @@ import (
 
 // TestSignIn_ThroughTheDialog_E33 drives sign-in the way the person does:
 // the server waits in "needs sign-in"; Sign in shows the consent naming the
-// server and the authorization server; Open sends the authorization URL to
-// the (stand-in) browser, which follows it back to the loopback redirect;
-// the token lands in the data file (no keyring here) bound to the server,
-// and Sign out deletes it.
+// server, before anything is sent to its authorization server; Open sends
+// Gatehouse's start page to the (stand-in) browser, which is sent on to the
+// authorization URL and follows it back to the loopback redirect; the token
+// lands in the data file (no keyring here) bound to the server, and Sign
+// out deletes it.
 func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	log := fakeBrowser(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -53,15 +54,19 @@ func TestSignIn_ThroughTheDialog_E33(t *testing.T) {
 	if got := browserArgs(t, log); len(got) != 0 {
 		t.Fatal("the browser opened before consent")
 	}
+	if c := peer.Counts(); c != (oauthtest.Counters{}) {
+		t.Fatalf("requests to the authorization server before consent: %+v", c)
+	}
 	if err := svc.Open(v.ID); err != nil {
 		t.Fatal(err)
 	}
 	args := browserArgs(t, log)
-	if len(args) != 1 || !strings.HasPrefix(args[0], "ARG:"+peer.Issuer+"/authorize?") {
+	if len(args) != 1 || !strings.HasPrefix(args[0], "ARG:http://127.0.0.1:") || !strings.Contains(args[0], "/start?s=") {
 		t.Fatalf("browser got %q", args)
 	}
-	// What the browser does with it: the authorization server approves and
-	// redirects to Gatehouse's loopback address.
+	// What the browser does with it: Gatehouse's start page sends it on to
+	// the authorization server, which approves and redirects to Gatehouse's
+	// loopback address.
 	resp, err := http.Get(strings.TrimPrefix(args[0], "ARG:"))
 	if err != nil {
 		t.Fatal(err)

@@ -68,6 +68,7 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 		{[]string{"servers", "add", "Remote", "--url", "https://mcp.example.com/mcp", "--header", "X-Team=blue"}, 0, "Added Remote"},
 		{[]string{"servers", "add", "files", "--", "other"}, 1, `A server named "Files" already exists`},
 		{[]string{"servers", "add", "Ftp", "--url", "ftp://example.com"}, 1, "must start with http:// or https://"},
+		{[]string{"servers", "add", "Plain", "--url", "http://example.com/mcp"}, 1, "Plain http:// is only for servers on this computer; use https:// for example.com."},
 		{[]string{"servers", "add", "NoCommand"}, 2, "give either -- COMMAND"},
 		{[]string{"servers", "add", "Mixed", "--env", "A=1", "--url", "https://x.example"}, 2, "--env is for stdio servers"},
 		{[]string{"servers", "add", "Trusted", "--inherit-env", "--", "node", "trusted.js"}, 0, "It gets your whole environment"},

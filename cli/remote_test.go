@@ -436,7 +436,8 @@ func TestCLI_URLTypedThroughTheApp(t *testing.T) {
 // TestCLI_SignInThroughTheApp_E33: with the window open, `servers signin`
 // signs in the app's own connection: the consent is asked in the terminal
 // that ran it (the app's broker routes it there and records it), the
-// authorization page opens in the (stand-in) browser only after "o", and
+// start page, and through it the authorization page, opens in the
+// (stand-in) browser only after "o", and
 // the window shows the server connected as soon as the command says so.
 // The terminal says the same as without the app (TestCLI_SignIn_E33),
 // addresses aside: each side has its own authorization server and port.
@@ -466,11 +467,11 @@ func TestCLI_SignInThroughTheApp_E33(t *testing.T) {
 		}
 		done, run := ghAsync(t, dir, "o\n", "servers", "signin", "Calendar")
 		run.stderr.waitFor(t, "Calendar wants you to sign in", done)
-		authURL := waitBrowser(t, record, done)
-		if !strings.HasPrefix(authURL, peer.Issuer+"/authorize?") {
-			t.Fatalf("browser got %q", authURL)
+		startURL := waitBrowser(t, record, done)
+		if !strings.HasPrefix(startURL, "http://127.0.0.1:") || !strings.Contains(startURL, "/start?s=") {
+			t.Fatalf("browser got %q; want Gatehouse's start page", startURL)
 		}
-		resp, err := http.Get(authURL) // the browser, back to Gatehouse's loopback address
+		resp, err := http.Get(startURL) // the browser: on to the authorization server, back to Gatehouse's loopback address
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,10 @@ import (
 )
 
 // TestCLI_SignIn_E33: a call to a server that requires sign-in says how to
-// sign in; `servers signin` asks on the terminal, opens the authorization
-// page in the (stand-in) browser, and once the browser comes back the
+// sign in; `servers signin` asks on the terminal before anything is sent to
+// the authorization server, opens Gatehouse's start page in the (stand-in)
+// browser, which is sent on to the authorization page, and once the
+// browser comes back the
 // server is usable; `servers signout` forgets the sign-in.
 func TestCLI_SignIn_E33(t *testing.T) {
 	record := standInBrowser(t)
@@ -33,11 +35,11 @@ func TestCLI_SignIn_E33(t *testing.T) {
 
 	done, run := ghAsync(t, dir, "o\n", "servers", "signin", "Calendar")
 	run.stderr.waitFor(t, "Calendar wants you to sign in", done)
-	authURL := waitBrowser(t, record, done)
-	if !strings.HasPrefix(authURL, peer.Issuer+"/authorize?") {
-		t.Fatalf("browser got %q", authURL)
+	startURL := waitBrowser(t, record, done)
+	if !strings.HasPrefix(startURL, "http://127.0.0.1:") || !strings.Contains(startURL, "/start?s=") {
+		t.Fatalf("browser got %q; want Gatehouse's start page", startURL)
 	}
-	resp, err := http.Get(authURL) // what the browser does: back to Gatehouse's loopback address
+	resp, err := http.Get(startURL) // what the browser does: on to the authorization server, back to Gatehouse's loopback address
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -476,28 +476,6 @@ func linkWarnings(r *Report, h linkHost) []Warning {
 	return ws
 }
 
-// sharedAddressSpace is 100.64.0.0/10, used by carrier-grade NAT.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
-// thisNetwork is 0.0.0.0/8, which never names a host on the internet.
-var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
-
-// PublicIP reports whether ip may be a host on the public internet: it is
-// none of private, loopback, link-local, unspecified, multicast, shared
-// (100.64.0.0/10), "this network" (0.0.0.0/8) or broadcast. A link to any
-// other IP address gets WarnPrivate.
-func PublicIP(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	switch {
-	case ip.IsPrivate(), ip.IsLoopback(), ip.IsLinkLocalUnicast(), ip.IsUnspecified(),
-		ip.IsMulticast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast():
-		return false
-	case ip.Is4() && (sharedAddressSpace.Contains(ip) || thisNetwork.Contains(ip) || ip == netip.AddrFrom4([4]byte{255, 255, 255, 255})):
-		return false
-	}
-	return true
-}
-
 // nameWarnings lists the warnings about a host name: mapped letter forms,
 // IDN, mixed scripts, whole-script confusables and ASCII look-alikes.
 func nameWarnings(r *Report, h linkHost) []Warning {

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
 // A Provider streams model turns from one endpoint. It is safe for
@@ -146,7 +148,7 @@ func New(cfg Config) (Provider, error) {
 			d.software = preset.Name
 		}
 	}
-	client := &http.Client{Transport: newTransport()}
+	client := &http.Client{Transport: newTransport(), CheckRedirect: sameOriginRedirects(u, d)}
 	switch cfg.Kind {
 	case KindOpenAI:
 		return newOpenAI(cfg, u, client, d), nil
@@ -166,6 +168,23 @@ func hostPort(u *url.URL) string {
 		return net.JoinHostPort(u.Hostname(), "443")
 	}
 	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// sameOriginRedirects follows a provider's redirects only within the origin
+// of its base URL: the API key travels in a header (Anthropic's x-api-key,
+// which Go does not strip on a redirect, or Bearer), and goes only where the
+// person configured it (issue 22). A redirect elsewhere fails with a
+// sentence.
+func sameOriginRedirects(base *url.URL, d describer) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if !linkcheck.SameOrigin(req.URL, base) {
+			return d.fail(ErrUnreachable, i18n.M("llm.error.redirect", "provider", d.provider, "to", linkcheck.Origin(req.URL)))
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 }
 
 // newTransport is the HTTP transport of one provider: the default one (with

@@ -316,15 +316,20 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 
 // SignIn implements Asker: the sign-in consent is asked like a URL request,
 // one question at a time, and recorded in the history. The person started
-// it, so it spends no rate-limit token.
+// it, so it spends no rate-limit token. The question names the server's
+// own address (peer.Where), where the person signs in; link is the page
+// that accepting opens (Gatehouse's start page, see Asker.SignIn).
 func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error) {
 	now := b.opts.Now()
-	where := link.Domain
-	if where == "" {
-		where = link.Host
+	where := peer.Where
+	if l, err := linkcheck.Check(peer.Where); err == nil {
+		where = l.Domain
+		if where == "" {
+			where = l.Host
+		}
 	}
 	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSignIn, Message: msg, URL: link.URL}
+	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSignIn, Message: msg, URL: peer.Where}
 	q := &Question{ID: newQuestionID(), Kind: KindSignIn, Server: serverRef(peer), Message: msg, Link: link,
 		ReceivedAt: now, Deadline: now.Add(SignInTimeout), Peer: peer}
 	resp, shown, err := b.ask(ctx, q, true)

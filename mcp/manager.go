@@ -110,8 +110,12 @@ type Asker interface {
 	// WaitCompleted waits until the URL request the person opened for peer
 	// is done (E25); nil means the call may be retried.
 	WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error
-	// SignIn asks the person to sign in to peer at link (E33); true means
-	// they agreed and the answerer opened it in the browser.
+	// SignIn asks the person whether to sign in to peer (E33), before
+	// anything is sent to its authorization server; true means they
+	// agreed and the answerer opened link in the browser. link is
+	// Gatehouse's own start page on this computer, which sends the
+	// browser on to the authorization server's sign-in page once Gatehouse
+	// has learnt it (or says why the sign-in stopped).
 	SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error)
 	// Sample reviews a server's sampling request with the person and runs
 	// the host's model on it (see Broker.Sample).
@@ -705,6 +709,10 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.signInFailure, s.signInRefused = nil, false // a new attempt
+	select {
+	case <-s.signInNeeded: // from the last connection
+	default:
+	}
 	if s.oauth == nil {
 		s.oauth = &oauthState{initial: m.savedTokenSource(s.srv.ID, serverURL)}
 	}
@@ -720,7 +728,7 @@ func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSourc
 	}
 	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
 		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
-	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient())
+	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient(serverURL))
 	return m.savingTokenSource(serverID, saved, c.TokenSource(ctx, saved.Token))
 }
 
@@ -741,14 +749,14 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 	}
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect.URL(),
-		AuthorizationCodeFetcher: m.codeFetcher(s, redirect),
+		AuthorizationCodeFetcher: m.codeFetcher(s),
 		RequestRefreshToken:      true,
 		// RFC 9207 section 2.4: an iss in the authorization response is
 		// compared with the issuer whether or not the metadata advertised
 		// it; a match is the right answer and is accepted, anything else
 		// (and a missing iss where it was advertised) is refused.
 		AcceptUnadvertisedIss: true,
-		Client:                oauthHTTPClient(),
+		Client:                oauthHTTPClient(serverURL),
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName:              "Gatehouse",
 			RedirectURIs:            []string{redirect.URL()},
@@ -829,12 +837,13 @@ func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oau
 	})
 }
 
-// codeFetcher asks the person to sign in: it shows the authorization URL in
-// the consent display, and once they agreed (and the answerer opened it in
-// the browser) waits for the loopback redirect.
-func (m *Manager) codeFetcher(s *session, redirect *oauthflow.Redirect) auth.AuthorizationCodeFetcher {
+// codeFetcher sends the person's browser, waiting at the sign-in's start
+// page since they agreed (askingHandler.signIn), on to the authorization
+// URL once it passed linkcheck, and waits for the loopback redirect.
+func (m *Manager) codeFetcher(s *session) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		if !s.mayAskSignIn() {
+		wait := signInWait(ctx)
+		if wait == nil || !s.mayAskSignIn() {
 			return nil, ErrNeedsSignIn
 		}
 		link, err := linkcheck.Check(args.URL)
@@ -846,24 +855,10 @@ func (m *Manager) codeFetcher(s *session, redirect *oauthflow.Redirect) auth.Aut
 		if state == "" {
 			return nil, errors.New("the sign-in address has no state parameter")
 		}
-		wait, err := redirect.Listen(state)
-		if errors.Is(err, oauthflow.ErrPortTaken) {
-			m.dropRedirect(redirect, s) // the next sign-in registers a new port
-		}
-		if err != nil {
+		if err := wait.Expect(state); err != nil {
 			return nil, err
 		}
-		defer wait.Close()
-		ok, err := m.opts.Asker.SignIn(ctx, m.peer(s), link)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			s.mu.Lock()
-			s.signInRequested, s.signInDeclined = false, true
-			s.mu.Unlock()
-			return nil, ErrSignInDeclined
-		}
+		wait.Proceed(link.URL)
 		return wait.Result(ctx, SignInTimeout)
 	}
 }
@@ -876,7 +871,7 @@ func (m *Manager) SignIn(id string) error {
 		return err
 	}
 	s.mu.Lock()
-	s.signInRequested, s.signInDeclined = true, false
+	s.signInPending, s.signInDeclined = true, false
 	s.mu.Unlock()
 	return m.Reconnect(id)
 }
@@ -891,7 +886,7 @@ func (m *Manager) SignOut(id string) error {
 	}
 	if s, err := m.session(id); err == nil {
 		s.mu.Lock()
-		s.oauth = nil // forget the handler and its tokens in memory too
+		s.oauth, s.stepUp = nil, nil // forget the handler and its tokens in memory too
 		s.mu.Unlock()
 	}
 	return m.Reconnect(id)

@@ -315,8 +315,10 @@ func TestManager_BadConfigurations(t *testing.T) {
 			"The URL must start with http:// or https://"},
 		{"URL with credentials", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "https://user:pw@example.com/mcp"}},
 			"must not contain a user name or password"},
-		{"unknown host", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "http://gatehouse-test.invalid/mcp"}},
-			"gatehouse-test.invalid"},
+		{"unknown host", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "https://gatehouse-test.invalid/mcp"}},
+			"unknown host: gatehouse-test.invalid"},
+		{"plain http to another computer", store.Server{Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: "http://gatehouse-test.invalid/mcp"}},
+			"Plain http:// is only for servers on this computer; use https:// for gatehouse-test.invalid."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

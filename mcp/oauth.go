@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/oauthflow"
 )
 
@@ -18,11 +19,14 @@ import (
 // itself (protected resource metadata, authorization server metadata,
 // client registration, PKCE, the token exchange, refresh, step-up) is the
 // go-sdk's auth.AuthorizationCodeHandler. Gatehouse adds what a desktop app
-// must: the person's consent before the browser opens (the same display as
+// must: the person's consent before anything is sent to the server's
+// authorization server and before the browser opens (the same display as
 // URL mode), a loopback redirect (RFC 8252, package oauthflow) that accepts
-// one answer with the right state, tokens kept in a TokenStore bound to the server and its URL,
-// and no sign-in prompt out of the blue: a server that needs one waits in
-// the "needs sign-in" state until the person asks to sign in.
+// one answer with the right state, tokens kept in a TokenStore bound to the
+// server and its URL, every sign-in request kept to the addresses a sign-in
+// may reach (oauthflow.NewClient), and no sign-in prompt out of the blue: a
+// server that needs one, connected or not, waits in the "needs sign-in"
+// state until the person asks to sign in.
 //
 // This file holds the sign-in types and errors; the sign-in methods of the
 // Manager and of a session are in manager.go and session.go.
@@ -80,11 +84,12 @@ type oauthState struct {
 	handler *auth.AuthorizationCodeHandler // nil until the first sign-in
 }
 
-// askingHandler is the session's auth.OAuthHandler. It lets the go-sdk
-// handler start a sign-in (metadata discovery, client registration, the
-// authorization request) only when the person may be asked; otherwise the
-// server waits in "needs sign-in" and nothing is sent to its authorization
-// server.
+// askingHandler is the session's auth.OAuthHandler. Nothing of a sign-in
+// (metadata discovery, client registration, the authorization request) is
+// sent before the person has asked to sign in to the server and agreed to
+// its consent: a 401, or a 403 asking for more scope, on a server the
+// person has not asked to sign in to, connected or not, leaves it waiting
+// in "needs sign-in" (issue 22).
 type askingHandler struct {
 	m         *Manager
 	s         *session
@@ -105,28 +110,25 @@ func (h askingHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 	return st.initial, nil
 }
 
-// Authorize lets the go-sdk handler sign in when the person may be asked,
-// after the protected resource metadata passed oauthflow's check; a failure
-// ends the attempt's sign-in with ErrSignInFailed and the reason.
+// Authorize signs in when the person asked to: it asks their consent
+// first, and only then lets the go-sdk handler discover, register and
+// authorize, every request through oauthflow's guarded client. When they
+// have not asked, the server waits in "needs sign-in" (a connected one
+// drops its connection) and nothing is sent. A failure ends the attempt's
+// sign-in with ErrSignInFailed and the reason.
 func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	// Only the status and headers are read: the body would hold the
+	// connection while the person decides.
+	resp.Body.Close()
+	if !oauthflow.StartsSignIn(resp) {
+		return nil // a 403 that asks for no more scope: the SDK retries as it is, and that answer stands
+	}
 	s := h.s
 	if !s.mayAskSignIn() {
-		resp.Body.Close()
-		s.mu.Lock()
-		s.signInRefused = true
-		s.mu.Unlock()
+		s.needSignIn(req, resp)
 		return ErrNeedsSignIn
 	}
-	err := oauthflow.CheckResourceMetadata(ctx, resp, req.URL.String())
-	var handler *auth.AuthorizationCodeHandler
-	if err == nil {
-		handler, err = h.m.signInHandler(s, h.serverURL)
-	}
-	if err == nil {
-		err = handler.Authorize(ctx, req, resp)
-	} else {
-		resp.Body.Close()
-	}
+	err := h.signIn(ctx, req, resp)
 	if err == nil || errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrNeedsSignIn) {
 		return err
 	}
@@ -139,13 +141,82 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	return err
 }
 
-// describeSignInError says why a sign-in failed, keeping the SDK's wording
-// (which names the value that was refused) unless a request timed out. The
-// SDK flattens some errors to text, so a timeout of the HTTP client is also
-// recognised by net/http's wording.
+// signIn is one sign-in the person asked for. Its consent names the
+// server and its URL and comes before any request: the authorization
+// server's sign-in page cannot be known before them, so the page the
+// person agrees to open is Gatehouse's own start page on the loopback
+// address, which sends the browser on to the sign-in page once the
+// metadata and the registration are done (or says why they failed). One
+// question, and the person's yes precedes every request.
+func (h askingHandler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
+	m, s := h.m, h.s
+	redirect, err := m.loopback()
+	if err != nil {
+		return err
+	}
+	wait, err := redirect.Begin()
+	if errors.Is(err, oauthflow.ErrPortTaken) {
+		m.dropRedirect(redirect, s) // the next sign-in registers a new port
+	}
+	if err != nil {
+		return err
+	}
+	defer wait.Close()
+	link, err := linkcheck.Check(wait.StartURL())
+	if err != nil {
+		return err
+	}
+	ok, err := m.opts.Asker.SignIn(ctx, m.peer(s), link)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		s.mu.Lock()
+		s.signInRequested, s.signInDeclined = false, true
+		s.mu.Unlock()
+		wait.Stop(i18n.M("mcp.signin.youDeclined"))
+		return ErrSignInDeclined
+	}
+	// The person agreed, and their browser was sent to the start page: from
+	// here requests go out, each through oauthflow's guarded client.
+	wait.Opened()
+	err = oauthflow.CheckResourceMetadata(ctx, resp, req.URL.String())
+	var handler *auth.AuthorizationCodeHandler
+	if err == nil {
+		handler, err = m.signInHandler(s, h.serverURL)
+	}
+	if err == nil {
+		err = handler.Authorize(context.WithValue(ctx, signInWaitKey{}, wait), req, resp)
+	}
+	if err != nil {
+		wait.Stop(describeSignInError(err))
+	}
+	return err
+}
+
+// signInWaitKey carries a sign-in's wait at the loopback address from
+// askingHandler.signIn, through the go-sdk handler, to the code fetcher.
+type signInWaitKey struct{}
+
+// signInWait is the wait of the sign-in ctx belongs to, or nil.
+func signInWait(ctx context.Context) *oauthflow.Wait {
+	w, _ := ctx.Value(signInWaitKey{}).(*oauthflow.Wait)
+	return w
+}
+
+// describeSignInError says why a sign-in failed: a request the guarded
+// client refused, in its own words; a request that timed out; else the
+// SDK's wording (which names the value that was refused). The SDK flattens
+// some errors to text, so a timeout of the HTTP client is also recognised
+// by net/http's wording, with or without its "Client.Timeout" note (which
+// net/http leaves out when the request's deadline fires before its timer).
 func describeSignInError(err error) i18n.Message {
+	if why, ok := oauthflow.Refusal(err); ok {
+		return why
+	}
 	msg := err.Error()
-	if isTimeout(err) || strings.Contains(msg, "Client.Timeout exceeded") {
+	if isTimeout(err) || errors.Is(err, context.DeadlineExceeded) ||
+		strings.Contains(msg, "Client.Timeout exceeded") || strings.Contains(msg, context.DeadlineExceeded.Error()) {
 		return i18n.M("mcp.signin.timeout")
 	}
 	return i18n.ErrorMessage(err)
@@ -161,5 +232,9 @@ func (e *signInFailure) Error() string {
 
 func (e *signInFailure) Unwrap() error { return ErrSignInFailed }
 
-// oauthHTTPClient makes Gatehouse's requests to authorization servers.
-func oauthHTTPClient() *http.Client { return &http.Client{Timeout: oauthRequestTimeout} }
+// oauthHTTPClient makes Gatehouse's requests to the authorization server of
+// the MCP server at serverURL, and for its metadata: every one guarded (see
+// oauthflow.NewClient), refreshes of saved tokens included.
+func oauthHTTPClient(serverURL string) *http.Client {
+	return oauthflow.NewClient(serverURL, oauthRequestTimeout)
+}

@@ -283,11 +283,21 @@ func TestOAuth_RefusesNonHTTPSAuthorization_E33(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	fetch := h.m.codeFetcher(s, r)
+	wait, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wait.Close()
+	fetch := h.m.codeFetcher(s)
+	ctx := context.WithValue(context.Background(), signInWaitKey{}, wait)
 	for _, u := range []string{"http://auth.example/authorize?state=s", "javascript:alert(1)", "https://user@auth.example/authorize?state=s"} {
-		if _, err := fetch(context.Background(), &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refused") {
+		if _, err := fetch(ctx, &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("%s: %v", u, err)
 		}
+	}
+	// Without a sign-in the person agreed to, nothing is fetched at all.
+	if _, err := fetch(context.Background(), &auth.AuthorizationArgs{URL: "https://auth.example/authorize?state=s"}); !errors.Is(err, ErrNeedsSignIn) {
+		t.Errorf("without a wait: %v", err)
 	}
 	if h.ans.shownCount() != 0 {
 		t.Error("a refused sign-in address was shown")
@@ -308,10 +318,12 @@ func TestOAuth_SignInRefused_E33(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts oauthtest.Options
-		// want is in the status message; consents is how often the person
-		// was asked (once when the refusal comes after the browser).
-		want     string
-		consents int
+		// want is in the status message; authorizations is how often the
+		// browser reached the authorization endpoint (once when the
+		// refusal comes after it). The person is asked once either way,
+		// before anything is sent.
+		want           string
+		authorizations int
 	}{
 		{"iss of another issuer (RFC 9207)", oauthtest.Options{AdvertiseIss: true, RedirectIss: evil},
 			`authorization response issuer "https://evil.example" does not match expected issuer`, 1},
@@ -344,14 +356,19 @@ func TestOAuth_SignInRefused_E33(t *testing.T) {
 				t.Errorf("after the refusal: %s, %d attempts (was %d)", st2.State, st2.Attempts, st.Attempts)
 			}
 			c := h.peer.Counts()
-			if n := h.ans.shownCount(); n != tc.consents || c.Authorizations != tc.consents {
-				t.Errorf("consents %d, authorization requests %d; want %d", n, c.Authorizations, tc.consents)
+			if n := h.ans.shownCount(); n != 1 || c.Authorizations != tc.authorizations {
+				t.Errorf("consents %d, authorization requests %d; want 1, %d", n, c.Authorizations, tc.authorizations)
 			}
 			if c.TokenGrants != 0 || len(h.tokens.tokens) != 0 || h.tokens.saves != 0 {
 				t.Errorf("a refused sign-in got or kept a token: counts %+v, %d saved", c, h.tokens.saves)
 			}
-			if tc.consents == 0 && c.Registrations != 0 {
+			if tc.authorizations == 0 && c.Registrations != 0 {
 				t.Errorf("registered a client (%d) with an authorization server that failed its checks", c.Registrations)
+			}
+			// The browser, sent to the start page when the person agreed,
+			// is told too.
+			if page := <-h.pages; tc.authorizations == 0 && !strings.Contains(page, "Signing in did not work") {
+				t.Errorf("the browser page: %q", page)
 			}
 			if err := h.m.WaitConnected(context.Background(), srv.ID); !errors.Is(err, ErrNeedsSignIn) {
 				t.Errorf("WaitConnected = %v", err)
@@ -417,9 +434,12 @@ func TestOAuth_HandshakeWithoutToken_E33(t *testing.T) {
 }
 
 // TestOAuth_StepUp_E33: on a connected server, a call answered 403
-// insufficient_scope asks the person again and authorizes the challenged
-// scope together with those granted before (SEP-2350); the call then goes
-// through and the new token is kept.
+// insufficient_scope fails saying the server needs sign-in, and the server
+// waits in "needs sign-in" without asking (issue 22: nothing is sent for a
+// sign-in the person did not ask for). When they press Sign in, the consent
+// comes first, then the challenged scope is authorized together with those
+// granted before (SEP-2350); the call then goes through and the new token
+// is kept.
 func TestOAuth_StepUp_E33(t *testing.T) {
 	h := newOAuthHarnessWith(t, oauthtest.Options{}, ActionAccept)
 	srv := h.addServer(t, "Protected", h.peer.URL)
@@ -427,6 +447,27 @@ func TestOAuth_StepUp_E33(t *testing.T) {
 		t.Fatalf("status %s %q", st.State, st.Message)
 	}
 	first, _ := h.tokens.LoadToken(srv.ID, h.peer.URL)
+	before := h.peer.Counts()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := h.m.CallTool(ctx, srv.ID, "admin", nil); !errors.Is(err, ErrNeedsSignIn) {
+		t.Fatalf("admin without the scope: %v; want needs sign-in", err)
+	}
+	if n := h.ans.shownCount(); n != 1 {
+		t.Fatalf("the step-up asked the person by itself (%d consents)", n)
+	}
+	// Sign in at once, as the command line does: the press is not lost to
+	// the connection that is still ending.
+	if err := h.m.SignIn(srv.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the step-up's sign-in", 30*time.Second, func() bool {
+		st, _ := h.m.Status(srv.ID)
+		return h.ans.shownCount() == 2 && st.State == StateConnected
+	})
+	if c := h.peer.Counts(); c.MetadataRequests != before.MetadataRequests+1 {
+		t.Errorf("counts before %+v, after %+v; want one sign-in more", before, c)
+	}
 	if got := h.call(t, srv, "admin", nil); got != "admin" {
 		t.Errorf("admin = %q", got)
 	}

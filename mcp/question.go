@@ -17,7 +17,9 @@ const (
 	// KindURL is a URL-mode elicitation: a web page to open (E18–E25).
 	KindURL = "url"
 	// KindSignIn is a sign-in consent (E33): the host asks it, not the
-	// server, before opening an authorization page.
+	// server, when the person pressed Sign in, before anything is sent to
+	// the server's authorization server. Its Link is Gatehouse's own start
+	// page, which sends the browser on to the authorization page.
 	KindSignIn = "signin"
 	// KindToolCall is a model's tool call waiting for the person's approval
 	// (the chat): the tool, its server and the exact arguments.

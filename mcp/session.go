@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -61,8 +62,12 @@ type session struct {
 	// Manager.newClient for the newest connection).
 	peerOf func(*sdk.ClientSession) Peer
 	// oauth is the sign-in handler of an HTTP server (oauth.go);
-	// signInRequested is set when the person asked to sign in.
+	// signInPending is set when the person asked to sign in
+	// (Manager.SignIn), and becomes signInRequested for the next
+	// connection attempt, which it covers (signInDone): a Sign in pressed
+	// while an attempt ends is not spent by that attempt.
 	oauth           *oauthState
+	signInPending   bool
 	signInRequested bool
 	signInDeclined  bool // the person said no to the last sign-in
 	// signInFailure is why the last sign-in did not complete (ErrSignInFailed);
@@ -71,6 +76,12 @@ type session struct {
 	// of each attempt (oauthHandler).
 	signInFailure error
 	signInRefused bool
+	// signInNeeded ends a connected session's connection when a request
+	// on it needed a sign-in the person has not asked for (needSignIn);
+	// stepUp is the 403 that asked for more scope then, for the sign-in
+	// the person asks for next.
+	signInNeeded chan struct{}
+	stepUp       *challenge
 	// subscribed are the resource URIs subscribed to (resources.go), made
 	// again on every connection.
 	subscribed map[string]bool
@@ -100,6 +111,8 @@ func newSession(m *Manager, srv store.Server, log *serverLog) *session {
 		kick:     make(chan struct{}, 1),
 		roots:    srv.Roots,
 		logLevel: srv.LogLevel,
+
+		signInNeeded: make(chan struct{}, 1), // buffered: needSignIn never waits
 	}
 }
 
@@ -162,6 +175,7 @@ func (s *session) run(ctx context.Context) {
 func (s *session) connectAndServe(ctx context.Context) error {
 	s.mu.Lock()
 	s.attempts++
+	s.signInRequested, s.signInPending = s.signInPending, false
 	s.mu.Unlock()
 	if err := ValidateConfig(s.srv); err != nil {
 		return err
@@ -206,6 +220,9 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		if oauth, err = s.m.oauthHandler(s, s.srv.HTTP.URL); err != nil {
 			return err
 		}
+		if err = s.stepUpFirst(cctx, oauth); err != nil {
+			return s.signInOutcome(err)
+		}
 		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log)
 	}
 	if err != nil {
@@ -241,6 +258,8 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	case <-ctx.Done():
 	case <-s.kick:
 		reason = errReconnect
+	case <-s.signInNeeded:
+		reason = ErrNeedsSignIn
 	case reason = <-ended:
 	}
 	s.mu.Lock()
@@ -453,13 +472,67 @@ func (s *session) signInMessage() i18n.Message {
 	return i18n.M("mcp.signin.needed")
 }
 
-// mayAskSignIn reports whether a sign-in may be shown now: when the person
-// asked for it, or for a server in use (step-up: more permissions for a
-// call the person made).
+// mayAskSignIn reports whether a sign-in may be started now: only when the
+// person asked to sign in to this server (Manager.SignIn). A connected
+// server that asks for one (a 401, or a 403 for more scope: step-up) waits
+// for the person like any other (needSignIn), so that no server can make
+// Gatehouse send requests on its own (issue 22).
 func (s *session) mayAskSignIn() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.signInRequested || s.status.State == StateConnected
+	return s.signInRequested
+}
+
+// challenge is the part of a 401 or 403 a sign-in needs: the request's URL
+// (the resource) and the answer's status and WWW-Authenticate header.
+type challenge struct {
+	url    string
+	status int
+	header http.Header
+}
+
+// needSignIn records that a request needed a sign-in the person has not
+// asked for: the attempt ends in "needs sign-in" (signInOutcome), and a
+// connected session drops its connection to wait for the person. A 403 for
+// more scope is kept, so that the next sign-in asks for that scope.
+func (s *session) needSignIn(req *http.Request, resp *http.Response) {
+	s.mu.Lock()
+	s.signInRefused = true
+	if resp.StatusCode == http.StatusForbidden {
+		s.stepUp = &challenge{url: req.URL.String(), status: resp.StatusCode, header: resp.Header.Clone()}
+	}
+	connected := s.status.State == StateConnected
+	s.mu.Unlock()
+	if connected {
+		s.log.event("a request needs sign-in; waiting for the person to sign in")
+		select {
+		case s.signInNeeded <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// stepUpFirst signs in for the scope a connected server asked for last
+// (needSignIn), when the person asked to sign in: the connection would
+// otherwise succeed with the token it has, and the step-up would never be
+// asked for.
+func (s *session) stepUpFirst(ctx context.Context, oauth auth.OAuthHandler) error {
+	s.mu.Lock()
+	c := s.stepUp
+	if !s.signInRequested || oauth == nil {
+		s.mu.Unlock()
+		return nil // kept for the sign-in the person asks for
+	}
+	s.stepUp = nil
+	s.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, nil)
+	if err != nil {
+		return err
+	}
+	return oauth.Authorize(ctx, req, &http.Response{StatusCode: c.status, Header: c.header, Body: http.NoBody, Request: req})
 }
 
 // signInDone spends the sign-in the person asked for: it covers one

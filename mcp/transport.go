@@ -21,6 +21,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/cmdline"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -50,7 +51,10 @@ func ValidateConfig(srv store.Server) error {
 	return nil
 }
 
-// parseServerURL accepts only absolute http and https URLs with a host.
+// parseServerURL accepts only absolute https URLs with a host, and plain
+// http ones only to this computer (linkcheck.LoopbackHost). It is the one
+// check of a remote server's URL: the editor, the command line and imports
+// all reach it through ValidateConfig.
 func parseServerURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
@@ -64,6 +68,11 @@ func parseServerURL(raw string) (*url.URL, error) {
 	}
 	if u.User != nil {
 		return nil, badConfig(i18n.M("mcp.config.userinfo"))
+	}
+	if u.Scheme == "http" && !linkcheck.LoopbackHost(u.Hostname()) {
+		// Headers, tokens and every message would cross the network in
+		// the clear; on this computer they do not leave it.
+		return nil, badConfig(i18n.M("mcp.config.plainHTTP", "host", u.Hostname()))
 	}
 	return u, nil
 }
@@ -236,19 +245,33 @@ func (p *stdioProcess) exitError() error {
 	return nil // it did not end (the SDK gave up waiting), or stdin could not be closed
 }
 
-// headerTransport adds the user's configured headers to every request and
-// records whether any POST was answered with a 4xx status, which is how a
-// legacy SSE-only server answers a Streamable HTTP initialize.
+// ErrOtherOrigin is wrapped by the error of a request a remote server
+// tried to send elsewhere than its own origin (a redirect, a legacy SSE
+// endpoint): Gatehouse does not send it, so the person's headers and
+// sign-in never leave for an address they did not configure.
+var ErrOtherOrigin = i18n.Err("mcp.http.otherOriginShort")
+
+// headerTransport sends a remote server's requests only to the origin of
+// its configured URL, with the user's configured headers, and records
+// whether any POST was answered with a 4xx status, which is how a legacy
+// SSE-only server answers a Streamable HTTP initialize. A request for
+// another origin (a legacy SSE endpoint elsewhere, a redirect) is refused,
+// and the first refusal kept to say why the connection failed.
 type headerTransport struct {
 	base    http.RoundTripper
+	origin  *url.URL // the configured URL
 	headers map[string]string
 	post4xx atomic.Bool
+	refused atomic.Pointer[error]
 	// rawSchema rewrites response bodies to carry form schemas past the
 	// SDK (see rawschema.go); only Streamable HTTP needs it.
 	rawSchema bool
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !linkcheck.SameOrigin(req.URL, t.origin) {
+		return nil, t.refuse(i18n.M("mcp.http.otherOrigin", "to", linkcheck.Origin(req.URL), "origin", linkcheck.Origin(t.origin)))
+	}
 	if len(t.headers) > 0 {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
@@ -266,6 +289,35 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
+// refuse makes the error of a request for another origin, keeping the first.
+func (t *headerTransport) refuse(msg i18n.Message) error {
+	err := error(&i18n.Error{Message: msg, Err: ErrOtherOrigin})
+	t.refused.CompareAndSwap(nil, &err)
+	return err
+}
+
+// refusal is the first request refused for another origin, or nil.
+func (t *headerTransport) refusal() error {
+	if p := t.refused.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// client is the HTTP client over t: it follows a redirect only within the
+// origin, and refuses one to another origin with a sentence.
+func (t *headerTransport) client() *http.Client {
+	return &http.Client{Transport: t, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if !linkcheck.SameOrigin(req.URL, t.origin) {
+			return t.refuse(i18n.M("mcp.http.redirectOtherOrigin", "to", linkcheck.Origin(req.URL), "origin", linkcheck.Origin(t.origin)))
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}}
+}
+
 // connectHTTP connects over Streamable HTTP and, when the server answers the
 // initialize POST with a 4xx status, falls back to the legacy HTTP+SSE
 // transport as the specification's backwards-compatibility section advises.
@@ -274,18 +326,25 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	if err != nil {
 		return nil, "", err
 	}
-	ht := &headerTransport{base: http.DefaultTransport, headers: cfg.Headers, rawSchema: true}
-	httpClient := &http.Client{Transport: ht}
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: httpClient, OAuthHandler: oauth}, copts)
+	ht := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers, rawSchema: true}
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: ht.client(), OAuthHandler: oauth}, copts)
 	if err == nil {
 		return cs, "streamable HTTP", nil
+	}
+	if refused := ht.refusal(); refused != nil {
+		log.event("refused: " + err.Error())
+		return nil, "", refused
 	}
 	if !ht.post4xx.Load() || ctx.Err() != nil {
 		return nil, "", err
 	}
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
-	sseHTTP := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}}
-	cs, sseErr := client.Connect(ctx, rawSchemaTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHTTP}}, copts)
+	sse := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers}
+	cs, sseErr := client.Connect(ctx, rawSchemaTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sse.client()}}, copts)
+	if refused := sse.refusal(); sseErr != nil && refused != nil {
+		log.event("refused: " + sseErr.Error())
+		return nil, "", refused
+	}
 	if sseErr != nil {
 		return nil, "", errors.Join(err, sseErr)
 	}

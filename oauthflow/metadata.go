@@ -4,13 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -34,18 +30,16 @@ func CheckResourceMetadata(ctx context.Context, resp *http.Response, serverURL s
 	if err != nil {
 		return nil // the SDK reports it
 	}
-	metadataURL, bearerError := "", ""
+	if !StartsSignIn(resp) {
+		return nil // not a sign-in: the SDK retries the request as it is
+	}
+	metadataURL := ""
 	for _, c := range challenges {
 		if metadataURL == "" {
 			metadataURL = c.Params["resource_metadata"]
 		}
-		if c.Scheme == "bearer" && bearerError == "" {
-			bearerError = c.Params["error"]
-		}
 	}
-	if resp.StatusCode == http.StatusForbidden && bearerError != "insufficient_scope" {
-		return nil // not a sign-in: the SDK retries the request as it is
-	}
+	client := NewClient(serverURL, metadataTimeout)
 	var wrong []string
 	tried := map[string]bool{}
 	for _, c := range resourceMetadataCandidates(metadataURL, serverURL) {
@@ -53,7 +47,7 @@ func CheckResourceMetadata(ctx context.Context, resp *http.Response, serverURL s
 			continue // the challenge named the usual place
 		}
 		tried[c.url] = true
-		resource, ok := fetchResourceMetadata(ctx, c.url)
+		resource, ok := fetchResourceMetadata(ctx, client, c.url)
 		if !ok {
 			continue
 		}
@@ -67,6 +61,27 @@ func CheckResourceMetadata(ctx context.Context, resp *http.Response, serverURL s
 	}
 	return fmt.Errorf("the server's protected resource metadata is for another resource than %s (%s); Gatehouse does not sign in with it",
 		serverURL, strings.Join(wrong, "; "))
+}
+
+// StartsSignIn reports whether a 401 or 403 answer asks for a sign-in, as
+// the SDK's handler decides: a 401 does, a 403 only when its Bearer
+// challenge asks for more scope (error="insufficient_scope", the step-up of
+// the MCP specification); the SDK retries a request answered with another
+// 403 as it is, and that answer stands.
+func StartsSignIn(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusForbidden {
+		return true
+	}
+	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil {
+		return true // the SDK's handler reports it
+	}
+	for _, c := range challenges {
+		if c.Scheme == "bearer" && c.Params["error"] != "" {
+			return c.Params["error"] == "insufficient_scope"
+		}
+	}
+	return false
 }
 
 type metadataCandidate struct{ url, resource string }
@@ -93,11 +108,14 @@ func resourceMetadataCandidates(challengeURL, serverURL string) []metadataCandid
 	return append(out, metadataCandidate{wk.String(), origin.String()})
 }
 
+// metadataTimeout bounds each request for protected resource metadata.
+const metadataTimeout = 10 * time.Second
+
 // fetchResourceMetadata reads the resource a protected resource metadata
-// document names; ok is false when there is no readable document at u. Like
-// the SDK it fetches only https (or http on this computer) and only from
-// public addresses, and it does not follow redirects.
-func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok bool) {
+// document names; ok is false when there is no readable document at u.
+// Like the SDK it fetches only https (or http on this computer), and
+// client (NewClient's) keeps it to the addresses a sign-in may reach.
+func fetchResourceMetadata(ctx context.Context, client *http.Client, u string) (resource string, ok bool) {
 	if _, err := linkcheck.Check(u); err != nil { // https, or http on this computer
 		return "", false
 	}
@@ -106,10 +124,6 @@ func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok b
 		return "", false
 	}
 	req.Header.Set("Accept", "application/json")
-	client := metadataClient
-	if proxy, _ := http.ProxyFromEnvironment(req); proxy != nil {
-		client = proxiedMetadataClient // the address check would only see the proxy
-	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return "", false
@@ -121,36 +135,8 @@ func fetchResourceMetadata(ctx context.Context, u string) (resource string, ok b
 	var prm struct {
 		Resource *string `json:"resource"`
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&prm); err != nil || prm.Resource == nil {
+	if err := json.NewDecoder(resp.Body).Decode(&prm); err != nil || prm.Resource == nil {
 		return "", false
 	}
 	return *prm.Resource, true
-}
-
-// metadataClient fetches metadata from public addresses and this computer
-// only, so a server cannot make Gatehouse reach into the local network.
-var metadataClient = &http.Client{
-	Timeout:       10 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	Transport: func() http.RoundTripper {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy = nil
-		t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				host = address
-			}
-			ip, err := netip.ParseAddr(host)
-			if err != nil || !(linkcheck.PublicIP(ip) || ip.Unmap().IsLoopback()) {
-				return fmt.Errorf("metadata is not fetched from %s, which is not a public address", host)
-			}
-			return nil
-		}}).DialContext
-		return t
-	}(),
-}
-
-var proxiedMetadataClient = &http.Client{
-	Timeout:       10 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 }

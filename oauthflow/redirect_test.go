@@ -2,10 +2,13 @@ package oauthflow
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // TestRedirect_E33: the redirect listener takes one answer with the
@@ -17,8 +20,11 @@ func TestRedirect_E33(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	w, err := r.Listen("good-state")
+	w, err := r.Begin()
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Expect("good-state"); err != nil {
 		t.Fatal(err)
 	}
 	get := func(q string) int {
@@ -53,8 +59,11 @@ func TestRedirect_E33(t *testing.T) {
 	if _, err := http.Get(r.URL() + "?code=late&state=good-state"); err == nil {
 		t.Error("the redirect still listens after the sign-in ended")
 	}
-	w2, err := r.Listen("next-state")
+	w2, err := r.Begin()
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.Expect("next-state"); err != nil {
 		t.Fatal(err)
 	}
 	defer w2.Close()
@@ -71,5 +80,132 @@ func TestRedirect_E33(t *testing.T) {
 	// Only loopback: the listener is not reachable on other addresses.
 	if strings.Contains(r.URL(), "0.0.0.0") || !strings.HasPrefix(r.URL(), "http://127.0.0.1:") {
 		t.Errorf("redirect URL %s", r.URL())
+	}
+}
+
+// TestRedirect_StartPage_E33: a sign-in's start page (what the browser
+// opens when the person agrees) waits until the sign-in page is known and
+// sends the browser there, or says why the sign-in stopped; an unknown key
+// gets a page saying so, and a closed wait ends its page.
+func TestRedirect_StartPage_E33(t *testing.T) {
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(u string) (int, string, string) {
+		resp, err := noFollow.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Location"), string(b)
+	}
+	r, err := NewRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tc := range []struct {
+		name     string
+		decide   func(w *Wait)
+		code     int
+		location string
+		page     string
+	}{
+		{"proceeding sends the browser on to the sign-in page", func(w *Wait) { w.Proceed("https://as.example/authorize?state=s") },
+			http.StatusSeeOther, "https://as.example/authorize?state=s", ""},
+		{"stopping says why", func(w *Wait) { w.Stop(i18n.Text("the metadata was refused")) },
+			http.StatusOK, "", "Signing in did not work: the metadata was refused."},
+		{"closing ends the page", func(w *Wait) { w.Close() },
+			http.StatusOK, "", "This sign-in has ended"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := r.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			if !strings.HasPrefix(w.StartURL(), "http://127.0.0.1:") {
+				t.Fatalf("start URL %s", w.StartURL())
+			}
+			type answer struct {
+				code           int
+				location, page string
+			}
+			got := make(chan answer, 1)
+			go func() {
+				code, loc, page := get(w.StartURL())
+				got <- answer{code, loc, page}
+			}()
+			select {
+			case a := <-got:
+				t.Fatalf("the start page answered before the sign-in page was known: %+v", a)
+			case <-time.After(200 * time.Millisecond):
+			}
+			tc.decide(w)
+			a := <-got
+			if a.code != tc.code || a.location != tc.location || !strings.Contains(a.page, tc.page) {
+				t.Errorf("start page: %d %q %q; want %d %q %q", a.code, a.location, a.page, tc.code, tc.location, tc.page)
+			}
+		})
+	}
+	w, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if code, _, _ := get(strings.Replace(w.StartURL(), "s=", "s=x", 1)); code != http.StatusBadRequest {
+		t.Errorf("unknown start page: %d", code)
+	}
+}
+
+// TestRedirect_StartPageOutlivesAFailure_E33: a sign-in may fail before the
+// browser the person agreed to open has reached the start page; the page
+// still says why when it arrives, and only then does the listener close. A
+// start page no browser was sent to (the person declined) closes at once.
+func TestRedirect_StartPageOutlivesAFailure_E33(t *testing.T) {
+	r, err := NewRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	listening := func() bool {
+		resp, err := http.Get(r.URL())
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	}
+
+	declined, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	declined.Stop(i18n.Text("you did not sign in"))
+	declined.Close()
+	if listening() {
+		t.Error("a start page no browser was sent to kept the port open")
+	}
+
+	w, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Opened()
+	w.Stop(i18n.Text("the registration endpoint redirected elsewhere"))
+	w.Close()
+	resp, err := http.Get(w.StartURL()) // the browser, arriving late
+	if err != nil {
+		t.Fatalf("the late browser: %v", err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), "Signing in did not work: the registration endpoint redirected elsewhere.") {
+		t.Errorf("the late browser's page: %s", page)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for listening() {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener stayed open after the late browser read the page")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

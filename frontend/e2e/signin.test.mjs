@@ -1,9 +1,11 @@
 // Signing in to a server that requires OAuth (E33), through the real app:
 // the server card says it needs sign-in, Sign in shows the consent with the
-// server's name, Open sends the authorization URL to the (stand-in) browser,
-// and once the browser comes back to Gatehouse's loopback address the server
-// connects. Sign out returns it to "needs sign-in". The OAuth server is the
-// test authorization server of mcp/oauthtest, run by tests/oauthpeer.
+// server's name and address before anything is sent to its authorization
+// server, Open sends Gatehouse's start page to the (stand-in) browser, which
+// goes on to the authorization URL, and once the browser comes back to
+// Gatehouse's loopback address the server connects. Sign out returns it to
+// "needs sign-in". The OAuth server is the test authorization server of
+// mcp/oauthtest, run by tests/oauthpeer.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,7 +66,12 @@ describe('sign-in (OAuth)', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Calendar wants you to sign in' });
     await dialog.waitFor();
-    assert.match(await dialog.getByTestId('url').innerText(), /^http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    // The consent names the server and its address; nothing has been sent
+    // to its authorization server yet, so there is no sign-in page to show.
+    const text = await dialog.innerText();
+    assert.ok(text.includes(peer.url), `the dialog names the server's address: ${text}`);
+    assert.match(text, /contacts this server's authorization server only once you agree/);
+    assert.equal(await dialog.getByTestId('url').count(), 0);
     assert.deepEqual(await browser.args(), [], 'nothing opens before consent');
     await page.screenshot({ path: join(outputDir, 'e2e-signin.png') });
     await dialog.getByRole('button', { name: 'Sign in in browser' }).click();
@@ -72,8 +79,10 @@ describe('sign-in (OAuth)', () => {
 
     const args = await browser.args();
     assert.equal(args.length, 1);
-    // What the person's browser does: the authorization server approves and
-    // sends it back to Gatehouse's loopback address.
+    assert.match(args[0], /^ARG:http:\/\/127\.0\.0\.1:\d+\/start\?s=/);
+    // What the person's browser does: Gatehouse's start page sends it on to
+    // the authorization server, which approves and sends it back to
+    // Gatehouse's loopback address.
     const res = await fetch(args[0].slice('ARG:'.length));
     assert.match(await res.text(), /Gatehouse received your sign-in/);
     await waitForState(page, 'Calendar', 'connected');

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
 import LinkDisplay from './LinkDisplay.svelte';
-import { question } from '../test/fixtures';
+import { msg, question } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -119,5 +119,46 @@ describe('ConsentDialog in URL mode', () => {
     await user.click(screen.getByRole('button', { name: 'Decline' }));
     await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
     expect(mocked.openPage).not.toHaveBeenCalled();
+  });
+});
+
+describe('ConsentDialog for a sign-in', () => {
+  // Gatehouse's own start page: the authorization server's page is not
+  // known before the person agrees (nothing is sent to it before).
+  const start: api.LinkReport = {
+    url: 'http://127.0.0.1:40123/start?s=abc',
+    scheme: 'http',
+    host: '127.0.0.1',
+    asciiHost: '127.0.0.1',
+    port: '40123',
+    domain: '',
+    asciiDomain: '',
+    display: 'http://127.0.0.1:40123/start?s=abc',
+    before: 'http://127.0.0.1:40123/start?s=abc',
+    domainPart: '',
+    after: '',
+    loopback: true,
+    warnings: [{ kind: 'loopback', message: msg('This address is on this computer.') }],
+  };
+
+  it('names the server and its address, shows no link, and Sign in asks Go to open the start page', async () => {
+    const user = userEvent.setup();
+    const request = question({
+      kind: 'signin',
+      serverName: 'Calendar',
+      where: 'https://calendar.example/mcp',
+      message: 'Calendar wants you to sign in at calendar.example.',
+      link: start,
+      fields: [],
+    });
+    render(ConsentDialog, { props: { request, onproblem: vi.fn(), onrefuse: vi.fn() } });
+    expect(screen.getByText('https://calendar.example/mcp')).toBeTruthy();
+    expect(screen.getByText(/contacts this server's authorization server only once you agree/)).toBeTruthy();
+    expect(screen.queryByTestId('url')).toBeNull();
+    const signIn = screen.getByRole('button', { name: 'Sign in in browser' });
+    expect(signIn.classList.contains('primary')).toBe(true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Decline' }));
+    await user.click(signIn);
+    await waitFor(() => expect(mocked.openPage).toHaveBeenCalledWith('req-1'));
   });
 });
