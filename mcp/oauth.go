@@ -77,8 +77,10 @@ type SavedToken struct {
 
 // oauthState is a session's sign-in state, kept across reconnects: the
 // token saved from an earlier run, and the go-sdk handler, made at the
-// session's first sign-in so that its dynamic registration and tokens are
-// reused until the session ends or the person signs out.
+// session's first sign-in so that its tokens are used (and refreshed) until
+// the session ends or the person signs out. The go-sdk registers a client
+// again at each sign-in it runs (a step-up too); the handler does not keep
+// the registration between them.
 type oauthState struct {
 	initial oauth2.TokenSource             // the saved token, until the handler exists
 	handler *auth.AuthorizationCodeHandler // nil until the first sign-in
