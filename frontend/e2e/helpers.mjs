@@ -93,10 +93,11 @@ function stopGroup(child) {
  * env adds to (or overrides) the app's environment, e.g. a PATH with a
  * stand-in browser (see fakeBrowser). dataDir starts it on an existing data
  * folder instead (a restart), which close() then leaves in place.
+ * browserArgs are added to Chromium's command line (e.g. --log-net-log=FILE).
  * Returns { page, url, dataDir, logs, problems, close }. problems collects
  * page errors and console errors (CSP violations show up there).
  */
-export async function startApp({ env = {}, dataDir: reuse = '' } = {}) {
+export async function startApp({ env = {}, dataDir: reuse = '', browserArgs = [] } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
@@ -121,7 +122,7 @@ export async function startApp({ env = {}, dataDir: reuse = '' } = {}) {
   let browser;
   try {
     await waitForHTTP(url, child, logs, 30_000);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...chromiumArgs, ...browserArgs], headless: true });
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     const page = await context.newPage();
     const problems = [];
