@@ -17,6 +17,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // EventChat carries a ChatEvent: something that happened in a running turn
@@ -195,11 +196,20 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	return n, err
 }
 
-// Messages returns a conversation's messages, oldest first.
+// Messages returns a conversation's messages, oldest first, each tool
+// call with the view of its arguments the window draws.
 func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
 	msgs, err := s.core.Store.Messages(conversationID)
 	if msgs == nil {
 		msgs = []store.Message{}
+	}
+	for i := range msgs {
+		for j, c := range msgs[i].ToolCalls {
+			if c.Arguments != nil {
+				view := visible.JSON(c.Arguments)
+				msgs[i].ToolCalls[j].View = &view
+			}
+		}
 	}
 	return msgs, err
 }

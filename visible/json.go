@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 )
 
 // Kinds of Node.
@@ -42,12 +43,13 @@ type Node struct {
 	// Kind is KindObject, KindArray, KindString, KindNumber, KindBoolean,
 	// KindNull or KindText.
 	Kind string `json:"kind"`
-	// Key is the member's name in its object (nil for "", and for the root
-	// and the items of an array).
+	// Key is the member's name in its object, escaped as in JSON (nil for
+	// "", and for the root and the items of an array).
 	Key []Segment `json:"key,omitempty"`
 	// Text is a number's, a boolean's or null's literal as written.
 	Text string `json:"text,omitempty"`
-	// Segments are a string's value (or a KindText node's text).
+	// Segments are a string's value, escaped as in JSON (Escaped), for the
+	// window to put in quotes; or a KindText node's text as written.
 	Segments []Segment `json:"segments,omitempty"`
 	// Children are an object's members or an array's items, in order.
 	Children []Node `json:"children,omitempty"`
@@ -92,6 +94,27 @@ func Value(v any) Node {
 	return JSON(raw)
 }
 
+// Escaped is Segments for a JSON string shown between quotes: a quote, a
+// backslash, a newline and a tab are written as JSON writes them (\", \\,
+// \n, \t), so that no string can look like the end of itself and the start
+// of another member, or like a line of the tree; other hidden characters
+// are codes.
+func Escaped(s string) []Segment {
+	if !strings.ContainsAny(s, "\"\\\n\t") {
+		return Segments(s)
+	}
+	var out []Segment
+	for _, seg := range Segments(s) {
+		if seg.Code == "" {
+			seg.Text = jsonEscapes.Replace(seg.Text)
+		}
+		out = append(out, seg)
+	}
+	return out
+}
+
+var jsonEscapes = strings.NewReplacer(`"`, `\"`, `\`, `\\`, "\n", `\n`, "\t", `\t`)
+
 // errTooDeep stops a tree nested deeper than MaxDepth.
 var errTooDeep = errors.New("nested too deep")
 
@@ -121,7 +144,7 @@ func (b *builder) value(depth int) (Node, error) {
 		}
 		return Node{}, errors.New("unexpected " + t.String())
 	case string:
-		return Node{Kind: KindString, Segments: Segments(t)}, nil
+		return Node{Kind: KindString, Segments: Escaped(t)}, nil
 	case json.Number:
 		return Node{Kind: KindNumber, Text: t.String()}, nil
 	case bool:
@@ -164,7 +187,7 @@ func (b *builder) object(depth int) (Node, error) {
 		if err != nil {
 			return Node{}, err
 		}
-		c.Key = Segments(key) // nil for "": every member of an object has a key
+		c.Key = Escaped(key) // nil for "": every member of an object has a key
 		if i, seen := at[key]; seen {
 			c.Repeated = true
 			n.Children[i] = c

@@ -2,6 +2,9 @@ package visible
 
 import (
 	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -86,6 +89,16 @@ func TestJSON(t *testing.T) {
 			c := n.Children[0]
 			if key(c) != "n<U+202E>ote" || leaf(c) != "pay<U+202E>exe<U+200B><U+2028>x" {
 				t.Errorf("member = %q: %q", key(c), leaf(c))
+			}
+		}},
+		{"a string that looks like another member stays one string", `{"a":"x\", \"admin\": true\n\tz\\"}`, func(t *testing.T, n Node) {
+			if len(n.Children) != 1 || leaf(n.Children[0]) != `x\", \"admin\": true\n\tz\\` {
+				t.Errorf("members = %+v", n.Children)
+			}
+		}},
+		{"a key cannot fake a line of the tree", `{"a\nb: 1\"":2}`, func(t *testing.T, n Node) {
+			if key(n.Children[0]) != `a\nb: 1\"` {
+				t.Errorf("key = %q", key(n.Children[0]))
 			}
 		}},
 		{"a small tree is open to its last level", `{"a":{"b":{"c":{"d":{"e":[1]}}}}}`, func(t *testing.T, n Node) {
@@ -203,4 +216,40 @@ func FuzzJSON(f *testing.F) {
 			t.Errorf("valid JSON %q shown as text", raw)
 		}
 	})
+}
+
+// hostileArguments are tool-call arguments built to mislead: a name turned
+// around by U+202E, a zero-width space, a line separator, numbers that
+// JavaScript cannot keep, and a leaf five levels down.
+const hostileArguments = `{"note":"pay\u202Eexe.txt\u200B and\u2028more","big":9007199254740993,"huge":1e400,"deep":{"l1":{"l2":{"l3":{"l4":"bottom"}}}}}`
+
+var update = flag.Bool("update", false, "rewrite testdata/hostile.json")
+
+// TestJSON_HostileGolden keeps testdata/hostile.json, the tree Go sends the
+// window for hostileArguments: the frontend's JsonTree test draws this very
+// file, so the two sides are tested on the same model.
+func TestJSON_HostileGolden(t *testing.T) {
+	got, err := json.MarshalIndent(JSON([]byte(hostileArguments)), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "hostile.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./visible -run Golden -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the tree differs from %s (run with -update if the change is meant):\n%s", path, got)
+	}
+	for _, want := range []string{`"text": "9007199254740993"`, `"text": "1e400"`, `"code": "U+202E"`, `"code": "U+200B"`, `"code": "U+2028"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the tree lacks %s", want)
+		}
+	}
 }

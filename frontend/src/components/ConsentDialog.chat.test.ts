@@ -6,7 +6,7 @@ import { render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
-import { question } from '../test/fixtures';
+import { jsonNode, question } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -21,7 +21,7 @@ const toolCall = (over: Partial<api.ToolCallView> = {}) =>
   question({
     kind: 'tool-call',
     message: 'Returns what it was given.',
-    toolCall: { tool: 'echo', title: 'Echo', description: '', arguments: { message: '你好', n: 1 }, readOnly: false, destructive: true,
+    toolCall: { tool: 'echo', title: 'Echo', description: '', arguments: { message: '你好', n: 1 }, view: jsonNode({ message: '你好', n: 1 }), readOnly: false, destructive: true,
       conversationId: 'c1', conversation: 'Trip', ...over },
   });
 

@@ -6,7 +6,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ToolResult from './ToolResult.svelte';
-import { msg, result } from '../test/fixtures';
+import { jsonNode, msg, result } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -30,11 +30,11 @@ describe('ToolResult', () => {
   });
 
   it('hostile markup in structured content is literal text', () => {
-    const structured = JSON.stringify({ [hostile]: hostile }, null, 2);
-    const { container } = render(ToolResult, { result: result({ structured }) });
+    const value = { [hostile]: hostile };
+    const { container } = render(ToolResult, { result: result({ structured: JSON.stringify(value, null, 2), structuredView: jsonNode(value) }) });
     expect(container.querySelector('img')).toBeNull();
-    expect(screen.getByText(hostile)).toBeTruthy(); // the key
-    expect(screen.getByText(JSON.stringify(hostile))).toBeTruthy(); // the string value
+    expect(container.querySelector('.key')?.textContent).toBe(hostile); // the key
+    expect(container.querySelector('.v-string')?.textContent).toBe(`"${hostile}"`); // the string value
   });
 
   it('a resource link is plain text, not a link', () => {
@@ -63,7 +63,7 @@ describe('ToolResult', () => {
 
   it('shows structured content as a tree and the duration', () => {
     const { container } = render(ToolResult, {
-      result: result({ structured: JSON.stringify({ a: { b: [1, true, null] } }), durationMs: 1500 }),
+      result: result({ structured: JSON.stringify({ a: { b: [1, true, null] } }), structuredView: jsonNode({ a: { b: [1, true, null] } }), durationMs: 1500 }),
     });
     expect(container.querySelectorAll('details').length).toBeGreaterThanOrEqual(3);
     expect(screen.getByText('took 1.50 s')).toBeTruthy();
