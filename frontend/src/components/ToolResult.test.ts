@@ -29,6 +29,16 @@ describe('ToolResult', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
+  it('marks the characters a person cannot see in text, a resource and its address (issue 22, item 5)', () => {
+    const items = [
+      { type: 'text', text: 'pay\u202Eexe.txt', mimeType: '', data: '', uri: '', name: '', title: '' },
+      { type: 'resource', text: 'a\u200Bb', mimeType: 'text/plain', data: '', uri: 'file:///x\u2028y', name: 'n\u202Em', title: '' },
+    ];
+    const { container } = render(ToolResult, { result: result({ content: items }) });
+    expect(container.textContent).not.toMatch(/[\u202E\u200B\u2028]/);
+    expect([...container.querySelectorAll('.hidden-char')].map((m) => m.textContent)).toEqual(['U+202E', 'U+202E', 'U+2028', 'U+200B']);
+  });
+
   it('hostile markup in structured content is literal text', () => {
     const value = { [hostile]: hostile };
     const { container } = render(ToolResult, { result: result({ structured: JSON.stringify(value, null, 2), structuredView: jsonNode(value) }) });
