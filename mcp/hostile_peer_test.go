@@ -89,7 +89,7 @@ func duplicatesPeer() int {
 		"tools/list": `{"tools":[{"name":"echo","description":"first","inputSchema":{"type":"object"}},
 			{"name":"other","inputSchema":{"type":"object"}},
 			{"name":"echo","description":"second","inputSchema":{"type":"object"}}]}`,
-		"resources/list": `{"resources":[{"uri":"dup://a","name":"first"},{"uri":"dup://b","name":"b"},{"uri":"dup://a","name":"second"}]}`,
+		"resources/list":           `{"resources":[{"uri":"dup://a","name":"first"},{"uri":"dup://b","name":"b"},{"uri":"dup://a","name":"second"}]}`,
 		"resources/templates/list": `{"resourceTemplates":[{"uriTemplate":"dup://{id}/{id}","name":"first"},{"uriTemplate":"dup://{id}/{id}","name":"second"}]}`,
 		"prompts/list": `{"prompts":[{"name":"twice","description":"first","arguments":[{"name":"topic","required":true},{"name":"topic"},{"name":"tone"}]},
 			{"name":"twice","description":"second"}]}`,
