@@ -17,6 +17,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // EventChat carries a ChatEvent: something that happened in a running turn
@@ -199,7 +200,8 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	return n, err
 }
 
-// Messages returns a conversation's messages, oldest first. While a turn
+// Messages returns a conversation's messages, oldest first, each tool
+// call with the view of its arguments the window draws. While a turn
 // runs in the conversation, the messages it has stored so far (each is
 // stored as it completes) are left out: the window shows that turn from its
 // events until ChatDone or ChatFailed, and reads the messages again then, so
@@ -216,6 +218,14 @@ func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
 	s.mu.Unlock()
 	if running {
 		msgs = slices.DeleteFunc(msgs, func(m store.Message) bool { return m.Seq > before })
+	}
+	for i := range msgs {
+		for j, c := range msgs[i].ToolCalls {
+			if c.Arguments != nil {
+				view := visible.JSON(c.Arguments)
+				msgs[i].ToolCalls[j].View = &view
+			}
+		}
 	}
 	return msgs, err
 }

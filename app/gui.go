@@ -197,9 +197,11 @@ func RunGUI(opts GUIOptions) error {
 	}
 	r, g, b := windowBackground(scheme)
 	assets := &assetserver.Options{Assets: opts.Assets}
+	var start assetserver.Middleware
 	if core != nil {
-		assets.Middleware = startPage(func() (StartView, error) { return startView(settings, themes, servers) })
+		start = startPage(func() (StartView, error) { return startView(settings, themes, servers) })
 	}
+	assets.Middleware = assetMiddleware(pagePolicy(), start)
 	return wails.Run(&options.App{
 		Title:            windowTitle,
 		Width:            window.width,

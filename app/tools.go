@@ -19,6 +19,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // DefaultToolCallTimeout bounds a tool call when the settings give none.
@@ -300,6 +301,8 @@ func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
 	if res.StructuredContent != nil {
 		if b, err := json.MarshalIndent(res.StructuredContent, "", "  "); err == nil {
 			v.Structured = string(b)
+			view := visible.JSON(b)
+			v.StructuredView = &view
 		}
 	}
 	if tool != nil && !res.IsError {

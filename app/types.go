@@ -4,6 +4,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // ServerInput is what the server editor sends when a person adds or edits a
@@ -157,6 +158,9 @@ type ToolResultView struct {
 	IsError    bool          `json:"isError"`
 	Content    []ContentView `json:"content"`
 	Structured string        `json:"structured"` // pretty JSON of structuredContent, "" if none
+	// StructuredView is Structured as the window draws it (visible.JSON),
+	// nil when there is none.
+	StructuredView *visible.Node `json:"structuredView,omitempty"`
 	// StructuredWarning is set when structuredContent does not match the
 	// tool's outputSchema, in words a person understands.
 	StructuredWarning *i18n.Message `json:"structuredWarning,omitempty"`

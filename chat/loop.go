@@ -18,6 +18,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // DefaultMaxRounds bounds the tool rounds of one turn: a model that keeps
@@ -131,6 +132,8 @@ type Call struct {
 	ServerName string          `json:"serverName"`
 	Tool       string          `json:"tool"`
 	Arguments  json.RawMessage `json:"arguments" ts_type:"any"`
+	// View is Arguments as the window shows them (visible.JSON), built once.
+	View *visible.Node `json:"view,omitempty"`
 	// State is CallAsking, CallRunning, CallWaiting, CallDone, CallFailed
 	// or CallDenied.
 	State string `json:"state"`
@@ -293,6 +296,10 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]*store.ToolSeen,
 	res *Result, emit func(Event)) (llm.Message, error) {
 	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+	if tc.Arguments != nil {
+		view := visible.JSON(tc.Arguments)
+		call.View = &view
+	}
 	asked := time.Now()
 	var args map[string]any
 	var sent time.Time // when the call went to the server

@@ -31,6 +31,10 @@ func TestCLI_Chat(t *testing.T) {
 			[]string{"[denied echo on Demo server: The person denied this call.]", "OK, I won't."}, "Answer 1: denied."},
 		{"a missing answer cancels the call and exits 1", []llmtest.Turn{callEcho, {Text: []string{"Hm."}}}, `[]`, 1,
 			[]string{"[denied echo on Demo server:"}, "no entry for request 1"},
+		{"the arguments shown before a call mark hidden characters, line separators included", []llmtest.Turn{
+			{ToolCalls: []llmtest.ToolCall{{ID: "c1", Name: "echo", Arguments: []string{"{\"message\":\"a\u2028b\u202Ec\u200Bd\"}"}}}},
+			{Text: []string{"Done."}}}, `["deny"]`, 0,
+			[]string{"Done."}, "a<U+2028>b<U+202E>c<U+200B>d"},
 		{"a provider error exits 1 with a sentence", []llmtest.Turn{{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`}}, `[]`, 1,
 			nil, "needs an API key, and none is set"},
 	}

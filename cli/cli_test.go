@@ -124,6 +124,7 @@ func TestCLI_CallDemoServer(t *testing.T) {
 		{"resource link as text", []string{"call", "Demo server", "readme_link"}, 0, "[link] Demo server read-me <gatehouse-demo://readme>"},
 		{"error result exits 1", []string{"call", "Demo server", "divide", `{"a":1,"b":0}`}, 1, "The tool reported an error:\ncannot divide by zero"},
 		{"control characters are made visible", []string{"call", "Demo server", "echo", `{"message":"\u001b[31mred\u0007"}`}, 0, "�[31mred�"},
+		{"hidden characters in structured content are made visible", []string{"call", "Demo server", "forecast", `{"city":"Os\u202Elo\u2028","days":1}`}, 0, `"city": "Os<U+202E>lo\u2028"`},
 		{"arguments must be an object", []string{"call", "Demo server", "echo", `[1]`}, 1, "arguments: The arguments must be a JSON object"},
 		{"arguments that do not pass the input schema are not sent", []string{"call", "Demo server", "forecast", `{"days":"two"}`}, 1,
 			"The call was not made: the arguments do not pass the tool's input schema.\n  city: This field is required.\n  days: Enter a whole number.\n"},

@@ -11,6 +11,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
+	vis "github.com/gatehouse-app/gatehouse/visible"
 )
 
 // servers runs `gatehouse servers list|add|import|remove|enable|disable|signin|signout`.
@@ -218,16 +219,17 @@ func findServer(core *app.Core, name string) (store.Server, error) {
 
 // oneLine keeps server-supplied or user text on one terminal line and makes
 // hidden characters visible, so text cannot drive the terminal or hide what
-// it says: control characters become �, and invisible format characters
-// (bidi overrides, zero-width spaces) are written as <U+XXXX>.
+// it says: control characters become �, and the other characters the window
+// marks too (vis.Hidden: bidi overrides, zero-width spaces, line and
+// paragraph separators) are written as <U+XXXX>.
 func oneLine(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
 		case unicode.IsControl(r):
 			b.WriteRune('�')
-		case unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, "<U+%04X>", r)
+		case vis.Hidden(r):
+			b.WriteString("<" + vis.Code(r) + ">")
 		default:
 			b.WriteRune(r)
 		}

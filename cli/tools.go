@@ -217,7 +217,7 @@ func (e *env) printResult(res app.ToolResultView) {
 	}
 	if res.Structured != "" {
 		fmt.Fprintln(e.stdout, i18n.M("cli.tools.structured"))
-		fmt.Fprintln(e.stdout, res.Structured)
+		fmt.Fprintln(e.stdout, visible(res.Structured))
 	}
 	if res.StructuredWarning != nil {
 		fmt.Fprintln(e.stderr, "Warning:", res.StructuredWarning)

@@ -22,6 +22,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // Broker defaults. A server may ask in bursts (a wizard of a few questions)
@@ -574,6 +575,7 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 		timeout = DefaultElicitationTimeout
 	}
 	call.Arguments = slices.Clone(call.Arguments)
+	call.View = visible.JSON(call.Arguments)
 	q := &Question{ID: newQuestionID(), Kind: KindToolCall, Server: serverRef(peer), Message: call.Description,
 		ToolCall: &call, ReceivedAt: now, Deadline: now.Add(timeout), Peer: peer}
 	resp, shown, err := b.ask(ctx, q, false)

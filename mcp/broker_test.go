@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // scripted is an Answerer driven by the test: it records what it was shown
@@ -476,6 +478,10 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 			if shown != nil {
 				if shown.Kind != KindToolCall || shown.Server.Name != "Alpha" || shown.ToolCall.Tool != "echo" || string(shown.ToolCall.Arguments) != string(args) {
 					t.Errorf("the question shows %+v %+v", shown, shown.ToolCall)
+				}
+				// The window draws the tree of those bytes, built here once.
+				if v := shown.ToolCall.View; !reflect.DeepEqual(v, visible.JSON(args)) || len(v.Children) != 2 || v.Children[1].Text != "1" {
+					t.Errorf("the question's view = %+v", v)
 				}
 			}
 			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "Call echo" || h[0].Tool != "echo" {

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -111,6 +112,7 @@ func (m *Manager) Complete(ctx context.Context, id string, ref CompletionRef, ar
 		return nil, i18n.Wrap(err, "mcp.complete.failed", "server", server, "argument", argument, "detail", Describe(err))
 	}
 	out := res.Completion
+	out.Values = unique(s.log, "value", fmt.Sprintf("the completion of %q", argument), out.Values, func(v string) string { return v })
 	if len(out.Values) > MaxCompletions {
 		out.Values, out.HasMore = out.Values[:MaxCompletions], true
 	}

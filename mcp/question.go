@@ -8,6 +8,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // Kinds of question the broker asks a person.
@@ -136,6 +137,10 @@ type ToolCall struct {
 	Title       string          `json:"title"` // the tool's title, or its name
 	Description string          `json:"description"`
 	Arguments   json.RawMessage `json:"arguments" ts_type:"any"`
+	// View is Arguments as the window shows them, built from those bytes
+	// once (visible.JSON: numbers as written, hidden characters marked), so
+	// that no reading of the JSON in the window can differ from what is sent.
+	View visible.Node `json:"view"`
 	// ReadOnly and Destructive are the server's annotations: claims, shown
 	// as such.
 	ReadOnly    bool `json:"readOnly"`

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,6 +91,7 @@ func (m *Manager) ResourceList(ctx context.Context, id string) (ResourceList, er
 		return ResourceList{}, m.listFailed(id, s, err)
 	}
 	list.More = list.More || more
+	list.Resources, list.Templates = uniqueResources(s.log, list.Resources), uniqueTemplates(s.log, list.Templates)
 	if list.More {
 		s.log.event(fmt.Sprintf("the server lists more than %d resources or templates; only the first %d of each are shown", MaxListed, MaxListed))
 	}
@@ -245,7 +247,14 @@ func TemplateVariables(template string) ([]string, error) {
 	if err != nil {
 		return nil, i18n.Wrap(err, "mcp.resources.badTemplate", "template", template, "detail", err.Error())
 	}
-	return t.Varnames(), nil
+	// A template may name a variable twice ({id}/{id}): it is one value.
+	var names []string
+	for _, n := range t.Varnames() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names, nil
 }
 
 // ExpandTemplate fills an RFC 6570 URI template's variables with values

@@ -337,6 +337,7 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 	if caps != nil && caps.Prompts != nil {
 		prompts = collect(s.log, "prompts", cs.Prompts(ctx, nil))
 	}
+	tools, resources, prompts = uniqueTools(s.log, tools), uniqueResources(s.log, resources), uniquePrompts(s.log, prompts)
 	s.mu.Lock()
 	if s.cs != cs { // a newer connection replaced this one meanwhile
 		s.mu.Unlock()

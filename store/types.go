@@ -21,6 +21,8 @@ package store
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // Transport kinds of a server.
@@ -483,6 +485,10 @@ type ToolCall struct {
 	// to be cut (see Message.Truncated) they are a JSON string holding the
 	// start of the original text.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// View is Arguments as the window shows them (visible.JSON). It is
+	// never stored: the app fills it in when it reads a conversation for
+	// the window, so that the window never reads the JSON itself.
+	View *visible.Node `json:"view,omitempty"`
 }
 
 // ToolResult is what became of one tool call.

@@ -95,10 +95,11 @@ function stopGroup(child) {
  * folder instead (a restart), which close() then leaves in place. cwd is
  * the folder the app is started in (a project folder, whose files the
  * import dialog lists apart); the test's own when empty.
+ * browserArgs are added to Chromium's command line (e.g. --log-net-log=FILE).
  * Returns { page, url, dataDir, logs, problems, close }. problems collects
  * page errors and console errors (CSP violations show up there).
  */
-export async function startApp({ env = {}, dataDir: reuse = '', cwd = undefined } = {}) {
+export async function startApp({ env = {}, dataDir: reuse = '', cwd = undefined, browserArgs = [] } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
@@ -124,7 +125,7 @@ export async function startApp({ env = {}, dataDir: reuse = '', cwd = undefined 
   let browser;
   try {
     await waitForHTTP(url, child, logs, 30_000);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs, headless: true });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...chromiumArgs, ...browserArgs], headless: true });
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     const page = await context.newPage();
     const problems = [];

@@ -9,6 +9,7 @@ import * as api from '../lib/api';
 import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../lib/api';
 import { chat } from '../lib/chat.svelte';
 import ChatPane from './ChatPane.svelte';
+import { jsonNode } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -170,6 +171,7 @@ describe('ChatPane', () => {
       serverName: 'Weather desk',
       tool: 'forecast',
       arguments: { city: 'Zürich', days: 3 },
+      view: jsonNode({ city: 'Zürich', days: 3 }),
       state: 'asking',
       result: '',
       note: { key: '', args: {}, text: '' },
@@ -193,7 +195,7 @@ describe('ChatPane', () => {
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Files')]);
     mocked.conversationMessages.mockResolvedValue([
       message(1, { role: 'user', text: 'Delete my files' }),
-      message(2, { toolCalls: [{ id: 't1', serverId: 's9', tool: 'delete_all', arguments: { path: '/' } }] }),
+      message(2, { toolCalls: [{ id: 't1', serverId: 's9', tool: 'delete_all', arguments: { path: '/' }, view: jsonNode({ path: '/' }) }] }),
       message(3, { role: 'tool', toolCallId: 't1', toolResult: { content: 'The person denied this call.', isError: true, denied: true } }),
     ]);
     const user = userEvent.setup();

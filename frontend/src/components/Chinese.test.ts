@@ -13,7 +13,7 @@ import ServerList from './ServerList.svelte';
 import SettingsPane from './SettingsPane.svelte';
 import JsonTree from './JsonTree.svelte';
 import userEvent from '@testing-library/user-event';
-import { field, question, server } from '../test/fixtures';
+import { field, jsonNode, question, server } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -60,7 +60,7 @@ describe('in Simplified Chinese', () => {
 
   it('a JSON tree counts keys and items in Chinese; the keys themselves stay as the server wrote them', () => {
     language.choice = 'zh-CN';
-    const { container } = render(JsonTree, { props: { value: { city: 'Lisbon', days: [1, 2, 3], one: ['x'] } } });
+    const { container } = render(JsonTree, { props: { node: jsonNode({ city: 'Lisbon', days: [1, 2, 3], one: ['x'] }) } });
     const summaries = [...container.querySelectorAll('.summary')].map((el) => el.textContent);
     expect(summaries).toEqual(['{3 个键}', '[3 项]', '[1 项]']);
     expect(container.textContent).toContain('city');

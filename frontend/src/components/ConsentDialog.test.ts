@@ -77,6 +77,16 @@ describe('ConsentDialog', () => {
     expect(screen.getByText('U+200B')).toBeTruthy();
   });
 
+  it("shows the hidden characters of a text field's default under it, and none for plain text (issue 22, item 5)", async () => {
+    const { user } = open({ fields: [field('file', 'text', { label: 'File', default: 'invoice\u202Efdp.exe' }), field('note', 'text', { label: 'Note', default: 'plain' })] });
+    const notes = screen.getAllByRole('note');
+    expect(notes).toHaveLength(1);
+    expect(notes[0].querySelector('.shown')?.textContent).toBe('invoiceU+202Efdp.exe');
+    // Typed or pasted text is shown the same way, as it changes.
+    await user.type(screen.getByLabelText('Note'), '\u200B');
+    expect(screen.getAllByRole('note').map((n) => n.querySelector('.shown')?.textContent)).toEqual(['invoiceU+202Efdp.exe', 'plainU+200B']);
+  });
+
   it('collapses a long message behind Show more', async () => {
     const long = 'word '.repeat(400);
     const { user } = open({ message: long });

@@ -8,6 +8,7 @@ import * as api from '../lib/api';
 import CallProgress from './CallProgress.svelte';
 import ServerLog from './ServerLog.svelte';
 import ToolCallCard from './ToolCallCard.svelte';
+import { jsonNode } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -41,7 +42,7 @@ describe('ToolCallCard', () => {
     render(ToolCallCard, {
       serverName: 'Everything',
       tool: 'trigger-long-running-operation',
-      args: {},
+      view: jsonNode({}),
       state: 'running',
       progress: { progress: 3, total: 10, message: 'step 3' },
       oncancel,
@@ -53,7 +54,7 @@ describe('ToolCallCard', () => {
   });
 
   it('a finished call shows no progress', () => {
-    render(ToolCallCard, { serverName: 'S', tool: 't', args: {}, state: 'done', progress: { progress: 1, total: 1, message: '' } });
+    render(ToolCallCard, { serverName: 'S', tool: 't', view: jsonNode({}), state: 'done', progress: { progress: 1, total: 1, message: '' } });
     expect(document.querySelector('progress')).toBeNull();
   });
 });

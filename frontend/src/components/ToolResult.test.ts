@@ -6,7 +6,7 @@ import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../lib/api';
 import ToolResult from './ToolResult.svelte';
-import { msg, result } from '../test/fixtures';
+import { jsonNode, msg, result } from '../test/fixtures';
 
 vi.mock('../lib/api', async (orig) => (await import('../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -29,12 +29,22 @@ describe('ToolResult', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
+  it('marks the characters a person cannot see in text, a resource and its address (issue 22, item 5)', () => {
+    const items = [
+      { type: 'text', text: 'pay\u202Eexe.txt', mimeType: '', data: '', uri: '', name: '', title: '' },
+      { type: 'resource', text: 'a\u200Bb', mimeType: 'text/plain', data: '', uri: 'file:///x\u2028y', name: 'n\u202Em', title: '' },
+    ];
+    const { container } = render(ToolResult, { result: result({ content: items }) });
+    expect(container.textContent).not.toMatch(/[\u202E\u200B\u2028]/);
+    expect([...container.querySelectorAll('.hidden-char')].map((m) => m.textContent)).toEqual(['U+202E', 'U+202E', 'U+2028', 'U+200B']);
+  });
+
   it('hostile markup in structured content is literal text', () => {
-    const structured = JSON.stringify({ [hostile]: hostile }, null, 2);
-    const { container } = render(ToolResult, { result: result({ structured }) });
+    const value = { [hostile]: hostile };
+    const { container } = render(ToolResult, { result: result({ structured: JSON.stringify(value, null, 2), structuredView: jsonNode(value) }) });
     expect(container.querySelector('img')).toBeNull();
-    expect(screen.getByText(hostile)).toBeTruthy(); // the key
-    expect(screen.getByText(JSON.stringify(hostile))).toBeTruthy(); // the string value
+    expect(container.querySelector('.key')?.textContent).toBe(hostile); // the key
+    expect(container.querySelector('.v-string')?.textContent).toBe(`"${hostile}"`); // the string value
   });
 
   it('a resource link is plain text, not a link', () => {
@@ -63,7 +73,7 @@ describe('ToolResult', () => {
 
   it('shows structured content as a tree and the duration', () => {
     const { container } = render(ToolResult, {
-      result: result({ structured: JSON.stringify({ a: { b: [1, true, null] } }), durationMs: 1500 }),
+      result: result({ structured: JSON.stringify({ a: { b: [1, true, null] } }), structuredView: jsonNode({ a: { b: [1, true, null] } }), durationMs: 1500 }),
     });
     expect(container.querySelectorAll('details').length).toBeGreaterThanOrEqual(3);
     expect(screen.getByText('took 1.50 s')).toBeTruthy();

@@ -93,6 +93,18 @@ describe('ToolRunner', () => {
     mocked.callTool.mockResolvedValue(result({ content: [{ type: 'text', text: 'booked', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
   });
 
+  it("marks the characters a person cannot see in a tool's title, name and description (issue 22)", async () => {
+    mocked.listTools.mockResolvedValue([tool('send\u200B', { title: 'Send\u202E', description: 'Pays\u2028now' })]);
+    const user = userEvent.setup();
+    render(ToolRunner);
+    const item = await screen.findByRole('button', { name: /Send/ });
+    expect(item.textContent).not.toMatch(/[\u202E\u200B\u2028]/);
+    expect([...item.querySelectorAll('.hidden-char')].map((m) => m.textContent)).toEqual(['U+202E', 'U+200B', 'U+2028']);
+    await user.click(item);
+    const heading = await screen.findByRole('heading', { name: /Send/ });
+    expect(heading.textContent).toBe('SendU+202E');
+  });
+
   it('lists the tools of the first connected server with their hints, as text', async () => {
     render(ToolRunner);
     const item = await screen.findByRole('button', { name: /Book a room/ });

@@ -74,8 +74,10 @@ export type ToolFormView = Omit<Data<app.ToolFormView>, 'form'> & { form: Form }
 /** A tool form's values read by Go: the arguments they make, and what is wrong. */
 export type ArgumentCheck = { arguments: Record<string, unknown>; errors: MessageErrors };
 export type ContentView = Omit<Data<app.ContentView>, 'link'> & { link?: LinkReport };
-export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structuredWarning' | 'argumentErrors'> & {
+export type ToolResultView = Omit<Data<app.ToolResultView>, 'content' | 'structuredWarning' | 'argumentErrors' | 'structuredView'> & {
   content: ContentView[];
+  /** structuredContent as Go prepared it for the window. */
+  structuredView?: JsonNode;
   structuredWarning?: Message;
   /** Set when the arguments did not pass: then the tool was not called. */
   argumentErrors: MessageErrors;
@@ -122,8 +124,24 @@ export type QuestionView = Omit<Data<app.QuestionView>, 'server' | 'form' | 'lin
   toolCall?: ToolCallView;
   sampling?: SamplingView;
 };
-/** A tool call a model wants to make: its arguments are shown as they will be sent. */
-export type ToolCallView = Data<mcp.ToolCall>;
+/** A piece of server or model text as Go split it (visible.Segment): plain text, or one hidden character's code ("U+202E"). */
+export type TextSegment = { text?: string; code?: string };
+/**
+ * A JSON value as Go prepared it for the window (visible.Node): numbers as
+ * written, strings and keys as segments with hidden characters marked. The
+ * window draws it as it is and never reads the JSON itself.
+ */
+export type JsonNode = {
+  kind: 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'text';
+  key?: TextSegment[];
+  text?: string;
+  segments?: TextSegment[];
+  children?: JsonNode[];
+  open?: boolean;
+  repeated?: boolean;
+};
+/** A tool call a model wants to make: its arguments are shown (view) as they will be sent. */
+export type ToolCallView = Omit<Data<mcp.ToolCall>, 'view'> & { view: JsonNode };
 /** A server's sampling request (and the model's answer), for the person to review. */
 export type SamplingView = Omit<Data<mcp.Sampling>, 'messages' | 'models' | 'result'> & {
   messages: { role: string; text: string }[];
@@ -184,7 +202,7 @@ export type Conversation = Omit<Data<store.Conversation>, 'createdAt' | 'updated
  * arrive as the JSON value itself (normally an object; a string when the
  * store had to cut them).
  */
-export type StoredToolCall = Omit<Data<store.ToolCall>, 'arguments'> & { arguments?: unknown };
+export type StoredToolCall = Omit<Data<store.ToolCall>, 'arguments' | 'view'> & { arguments?: unknown; view?: JsonNode };
 /** What became of a tool call: content is the JSON value (for the chat, the text the model received). */
 export type StoredToolResult = Omit<Data<store.ToolResult>, 'content'> & { content?: unknown };
 /** One stored message of a conversation (store.Message): role user, assistant or tool. */
@@ -205,6 +223,8 @@ export type ChatCall = {
   serverName: string;
   tool: string;
   arguments: unknown;
+  /** The arguments as Go prepared them for the window (absent when they were not JSON). */
+  view?: JsonNode;
   state: string;
   result: string;
   /** Why a call did not run or how it was allowed; key '' and no text when there is nothing to say. */

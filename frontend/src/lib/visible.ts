@@ -47,6 +47,11 @@ export function codeOf(ch: string): string {
   return 'U+' + (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
 }
 
+/** The catalogue key of a hidden character's name from its code as Go writes it ("U+202E"). */
+export function hiddenKeyOf(code: string): MessageKey {
+  return names[parseInt(code.slice(2), 16)] ?? 'visible.char.other';
+}
+
 /** Splits text into plain runs and single invisible characters, each named. */
 export function segments(text: string): Segment[] {
   const out: Segment[] = [];

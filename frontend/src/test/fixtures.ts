@@ -3,6 +3,7 @@
 import type {
   Field,
   Form,
+  JsonNode,
   Message,
   PresetView,
   ProviderView,
@@ -143,4 +144,25 @@ export function providerView(id: string, name: string, over: Partial<ProviderVie
     quirks: {},
     ...over,
   };
+}
+
+/**
+ * The tree Go builds for a plain JSON value (visible.JSON), for tests whose
+ * values hold no hidden character and no number JavaScript cannot keep:
+ * everything open, strings as one segment. Trees with hidden characters come
+ * from Go itself (visible/testdata).
+ */
+export function jsonNode(value: unknown): JsonNode {
+  if (Array.isArray(value)) return { kind: 'array', children: value.map(jsonNode), open: true };
+  if (value !== null && typeof value === 'object') {
+    return {
+      kind: 'object',
+      open: true,
+      children: Object.entries(value).map(([k, v]) => ({ ...jsonNode(v), key: k ? [{ text: k }] : undefined })),
+    };
+  }
+  if (typeof value === 'string') return { kind: 'string', segments: value ? [{ text: value }] : undefined };
+  if (typeof value === 'number') return { kind: 'number', text: String(value) };
+  if (typeof value === 'boolean') return { kind: 'boolean', text: String(value) };
+  return { kind: 'null', text: 'null' };
 }

@@ -2109,6 +2109,7 @@ export namespace mcp {
 	    title: string;
 	    description: string;
 	    arguments: any;
+	    view: visible.Node;
 	    readOnly: boolean;
 	    destructive: boolean;
 	    conversationId: string;
@@ -2126,6 +2127,7 @@ export namespace mcp {
 	        this.title = source["title"];
 	        this.description = source["description"];
 	        this.arguments = source["arguments"];
+	        this.view = this.convertValues(source["view"], visible.Node);
 	        this.readOnly = source["readOnly"];
 	        this.destructive = source["destructive"];
 	        this.conversationId = source["conversationId"];
@@ -2373,6 +2375,7 @@ export namespace store {
 	    serverId: string;
 	    tool: string;
 	    arguments?: number[];
+	    view?: visible.Node;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2385,7 +2388,26 @@ export namespace store {
 	        this.serverId = source["serverId"];
 	        this.tool = source["tool"];
 	        this.arguments = source["arguments"];
+	        this.view = this.convertValues(source["view"], visible.Node);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Message {
 	    conversationId: string;
@@ -2456,6 +2478,67 @@ export namespace store {
 	
 	
 	
+
+}
+
+export namespace visible {
+	
+	export class Segment {
+	    text?: string;
+	    code?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Segment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.code = source["code"];
+	    }
+	}
+	export class Node {
+	    kind: string;
+	    key?: Segment[];
+	    text?: string;
+	    segments?: Segment[];
+	    children?: Node[];
+	    open?: boolean;
+	    repeated?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Node(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.key = this.convertValues(source["key"], Segment);
+	        this.text = source["text"];
+	        this.segments = this.convertValues(source["segments"], Segment);
+	        this.children = this.convertValues(source["children"], Node);
+	        this.open = source["open"];
+	        this.repeated = source["repeated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
