@@ -97,14 +97,14 @@ func TestToolsService_SchemaBombsAreRefusedQuickly(t *testing.T) {
 				t.Fatalf("form = %+v, %v", v.Form, err)
 			}
 			return v.Form.Reason.String()
-		}, []string{`“bomb_in”`, "more work"}},
+		}, []string{"bomb_in", "more work"}},
 		{"an input-schema bomb: every keystroke's check is refused at once", func(t *testing.T) string {
 			c, err := tools.Check(id, "bomb_in", map[string]any{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return c.Errors[""].String()
-		}, []string{`“bomb_in”`, "more work"}},
+		}, []string{"bomb_in", "more work"}},
 		{"an input-schema bomb: the call is not made", func(t *testing.T) string {
 			res, err := tools.Call("b1", id, "bomb_in", `{}`)
 			if err != nil {
@@ -114,21 +114,21 @@ func TestToolsService_SchemaBombsAreRefusedQuickly(t *testing.T) {
 				t.Error("the call reached the server although its arguments could not be checked")
 			}
 			return res.ArgumentErrors[""].String()
-		}, []string{`“bomb_in”`, "more work"}},
+		}, []string{"bomb_in", "more work"}},
 		{"an output-schema bomb: the result is shown with a warning", func(t *testing.T) string {
 			res, err := tools.Call("b2", id, "bomb_out", `{}`)
 			if err != nil || len(res.Content) != 1 || res.StructuredWarning == nil {
 				t.Fatalf("result = %+v, %v", res, err)
 			}
 			return res.StructuredWarning.String()
-		}, []string{`“bomb_out”`, "more work"}},
+		}, []string{"bomb_out", "more work"}},
 		{"an output schema that fans out at every level of the result stops at its budget", func(t *testing.T) string {
 			res, err := tools.Call("b3", id, "deep_out", `{}`)
 			if err != nil || len(res.Content) != 1 || res.StructuredWarning == nil {
 				t.Fatalf("result = %+v, %v", res, err)
 			}
 			return res.StructuredWarning.String()
-		}, []string{`“deep_out”`, "stopped"}},
+		}, []string{"deep_out", "stopped"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,20 +147,19 @@ func TestToolsService_SchemaBombsAreRefusedQuickly(t *testing.T) {
 // the result after it: the check is no longer the one thing Stop cannot end.
 func TestToolsService_StopEndsARunningCheck(t *testing.T) {
 	tools, id, logFile := bombPeer(t)
-	rows := make([]map[string]any, 300000)
+	rows := make([]map[string]any, 100000)
 	for i := range rows {
 		rows[i] = map[string]any{"id": i, "name": "row"}
 	}
 	heavyArgs, _ := json.Marshal(map[string]any{"rows": rows})
 	cases := []struct {
-		name    string
-		tool    string
-		args    string
-		started func() bool // the check has started
-		verify  func(t *testing.T, res ToolResultView, err error)
+		name   string
+		tool   string
+		args   string
+		check  string // the function that checks, on the stack while it runs
+		verify func(t *testing.T, res ToolResultView, err error)
 	}{
-		{"Stop while the arguments are checked: nothing is sent", "heavy_in", string(heavyArgs),
-			func() bool { return true },
+		{"Stop while the arguments are checked: nothing is sent", "heavy_in", string(heavyArgs), "forms.(*Schema).check(",
 			func(t *testing.T, res ToolResultView, err error) {
 				if err == nil || !strings.Contains(err.Error(), "cancelled") {
 					t.Errorf("result %+v, error %v; want the call cancelled", res, err)
@@ -169,8 +168,7 @@ func TestToolsService_StopEndsARunningCheck(t *testing.T) {
 					t.Error("the call reached the server after Stop")
 				}
 			}},
-		{"Stop while the result is checked: the result is shown, unchecked", "heavy_out", `{}`,
-			func() bool { return strings.Contains(requests(t, logFile), "sent heavy_out") },
+		{"Stop while the result is checked: the result is shown, unchecked", "heavy_out", `{}`, "forms.CheckStructured(",
 			func(t *testing.T, res ToolResultView, err error) {
 				if err != nil || res.StructuredWarning == nil || !strings.Contains(res.StructuredWarning.String(), "stopped") {
 					t.Errorf("result warning %v, error %v; want a result whose check was stopped", res.StructuredWarning, err)
@@ -189,8 +187,8 @@ func TestToolsService_StopEndsARunningCheck(t *testing.T) {
 				res, err := tools.Call(callID, id, tc.tool, tc.args)
 				done <- outcome{res, err}
 			}()
-			waitUntil(t, "the check to start", tc.started)
-			time.Sleep(700 * time.Millisecond) // well into the check
+			waitUntil(t, "the check to start", func() bool { return validating(tc.check) })
+			time.Sleep(200 * time.Millisecond) // well into the check
 			select {
 			case o := <-done:
 				t.Fatalf("the check ended before Stop (%+v, %v): the fixture is too light for this machine", o.res.StructuredWarning, o.err)
@@ -207,4 +205,18 @@ func TestToolsService_StopEndsARunningCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// validating reports whether a goroutine of this process is inside the JSON
+// Schema validator, called from the function named by check: the one sign
+// that this check, not the call around it, is running.
+func validating(check string) bool {
+	buf := make([]byte, 1<<22)
+	n := runtime.Stack(buf, true)
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if strings.Contains(g, check) && strings.Contains(g, "santhosh-tekuri/jsonschema/v6.(*Schema).Validate(") {
+			return true
+		}
+	}
+	return false
 }

@@ -50,7 +50,7 @@ func TestCLI_CallRefusesSchemaBombsQuickly(t *testing.T) {
 		{"an input-schema bomb: the call is not made", []string{"call", "Bombs", "bomb_in", `{}`}, 1,
 			"The call was not made"},
 		{"an output-schema bomb: the result is printed with a warning", []string{"call", "Bombs", "bomb_out"}, 0,
-			"Warning: Gatehouse did not check the structured content against the output schema of “bomb_out”"},
+			"Warning: Gatehouse did not check the structured content against the output schema of bomb_out"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,17 +87,22 @@ func TestCLI_SignalEndsACallThatIsChecking(t *testing.T) {
 		name string
 		tool string
 		sig  syscall.Signal
+		// checks is true when the result's check runs long enough to be
+		// stopped; an output-schema bomb is refused before it starts.
+		checks bool
+		want   string // in stderr
 	}{
-		{"Ctrl+C while a costly result is checked", "heavy_out", syscall.SIGINT},
-		{"SIGTERM while a costly result is checked", "heavy_out", syscall.SIGTERM},
-		{"Ctrl+C after an output-schema bomb", "bomb_out", syscall.SIGINT},
+		{"Ctrl+C while a costly result is checked", "heavy_out", syscall.SIGINT, true, "Checking was stopped."},
+		{"SIGTERM while a costly result is checked", "heavy_out", syscall.SIGTERM, true, "Checking was stopped."},
+		{"Ctrl+C after an output-schema bomb", "bomb_out", syscall.SIGINT, false, "more work than Gatehouse allows"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			logFile := addBombPeer(t, dir)
+			addBombPeer(t, dir)
+			marker := filepath.Join(t.TempDir(), "validating")
 			cmd := exec.Command(self, "call", "Bombs", tc.tool)
-			cmd.Env = append(os.Environ(), "GATEHOUSE_CLI_MAIN=1", "GATEHOUSE_DATA_DIR="+dir, "LANG=C")
+			cmd.Env = append(os.Environ(), "GATEHOUSE_CLI_MAIN=1", "GATEHOUSE_DATA_DIR="+dir, "LANG=C", validatingFileEnv+"="+marker)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			if err := cmd.Start(); err != nil {
@@ -111,26 +116,67 @@ func TestCLI_SignalEndsACallThatIsChecking(t *testing.T) {
 					<-done
 				}
 			})
-			deadline := time.Now().Add(20 * time.Second)
+			// Wait until the command is inside the validator, or has ended.
+			deadline := time.Now().Add(30 * time.Second)
 			for {
-				if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "sent "+tc.tool) {
+				if _, err := os.Stat(marker); err == nil {
 					break
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the peer never sent %s's result; stderr:\n%s", tc.tool, errb.String())
+				select {
+				case <-done:
+					if tc.checks {
+						t.Fatalf("the command ended before its check could be stopped; stderr:\n%s", errb.String())
+					}
+					if !strings.Contains(errb.String(), tc.want) {
+						t.Errorf("stderr %q; want %q", errb.String(), tc.want)
+					}
+					return
+				default:
 				}
-				time.Sleep(20 * time.Millisecond)
+				if time.Now().After(deadline) {
+					t.Fatalf("the command never started checking; stderr:\n%s", errb.String())
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
-			time.Sleep(3 * time.Second) // the result has arrived and is being checked
+			time.Sleep(200 * time.Millisecond) // well into the check
 			_ = cmd.Process.Signal(tc.sig)
 			select {
 			case <-done:
-				t.Logf("ended: %v; stderr %q", cmd.ProcessState, lastLines(errb.String(), 3))
 			case <-time.After(2 * time.Second):
 				t.Fatalf("gatehouse call %s: still running 2 s after %v", tc.tool, tc.sig)
 			}
+			if !strings.Contains(errb.String(), tc.want) || !strings.Contains(out.String(), tc.tool+" done") {
+				t.Errorf("exit %v, stdout %q, stderr %q; want the result and %q", cmd.ProcessState, lastLines(out.String(), 2), lastLines(errb.String(), 3), tc.want)
+			}
 		})
 	}
+}
+
+// validatingFileEnv names the file the command writes, in a test, once it
+// is inside the JSON Schema validator (see reportValidating).
+const validatingFileEnv = "GATEHOUSE_TEST_VALIDATING_FILE"
+
+// reportValidating, when file is not "", watches this process's goroutines
+// and creates file once one of them is inside the JSON Schema validator,
+// checking a result: the one sign that the result's check, not the call
+// before it, is running.
+func reportValidating(file string) {
+	if file == "" {
+		return
+	}
+	go func() {
+		buf := make([]byte, 1<<22)
+		for {
+			n := runtime.Stack(buf, true)
+			for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+				if strings.Contains(g, "forms.CheckStructured(") && strings.Contains(g, "santhosh-tekuri/jsonschema/v6.(*Schema).Validate(") {
+					_ = os.WriteFile(file, nil, 0o600)
+					return
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
 }
 
 // lastLines returns the last n lines of s.

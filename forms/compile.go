@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 
@@ -38,8 +37,9 @@ type compileOptions struct {
 }
 
 // compile compiles a JSON Schema sent by a server, with external loading
-// switched off.
-func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
+// switched off, into a checker that bounds the work of every check (see
+// budget.go). A schema over those bounds is refused with a workError.
+func compile(schema any, opts compileOptions) (*checker, error) {
 	doc, err := toJSONValue(schema)
 	if err != nil {
 		return nil, err
@@ -51,6 +51,8 @@ func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
 	}
 	if opts.lenientPatterns {
 		c.UseRegexpEngine(lenientRegexp)
+	} else {
+		c.UseRegexpEngine(strictRegexp)
 	}
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("reading the schema: %w", err)
@@ -59,14 +61,24 @@ func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}
-	return sch, nil
+	return newChecker(sch)
 }
 
-// lenientRegexp is Go's regexp, except that a pattern it cannot read (a
+// strictRegexp is Go's regexp, with the cost of matching each pattern known
+// to the meter (budget.go).
+func strictRegexp(s string) (jsonschema.Regexp, error) {
+	p, err := newPattern(s)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// lenientRegexp is strictRegexp, except that a pattern Go cannot read (a
 // lookahead, say) matches everything.
 func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	if re, err := regexp.Compile(s); err == nil {
-		return re, nil
+	if p, err := newPattern(s); err == nil {
+		return p, nil
 	}
 	return anything(s), nil
 }

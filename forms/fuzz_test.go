@@ -170,7 +170,7 @@ func FuzzParseElicitation(f *testing.F) {
 func FuzzParseTool(f *testing.F) {
 	addSeeds(f, "tool-")
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		s := ParseTool(raw)
+		s := ParseTool("t", raw)
 		if s == nil {
 			t.Fatal("ParseTool returned nil")
 		}
@@ -206,7 +206,7 @@ func FuzzValidate(f *testing.F) {
 		if json.Unmarshal(answer, &values) != nil {
 			return
 		}
-		schemas := []*Schema{ParseTool(raw)}
+		schemas := []*Schema{ParseTool("t", raw)}
 		if s, err := ParseElicitation(raw); err == nil {
 			schemas = append(schemas, s)
 		}

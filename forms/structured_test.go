@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestCheckStructured_E31(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ""
-			if m := CheckStructured(tc.schema, tc.structured); m != nil {
+			if m := CheckStructured(context.Background(), "t", tc.schema, tc.structured); m != nil {
 				got = m.String()
 			}
 			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {

@@ -16,7 +16,7 @@
 //   heavy_in   an honest but costly inputSchema: each row of "rows" is
 //              checked against 30 schemas.
 //   heavy_out  the same as its outputSchema; returns {"rows": [...]} with
-//              arguments.rows rows (300,000 unless given): seconds of
+//              arguments.rows rows (100,000 unless given): seconds of
 //              checking, for tests that stop a check while it runs.
 //
 // With LOG-FILE, every request is written there as "request METHOD [TOOL]"
@@ -85,7 +85,7 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
       structuredContent = nested(40);
       break;
     case "heavy_out": {
-      const n = req.params.arguments?.rows ?? 300000;
+      const n = req.params.arguments?.rows ?? 100000;
       structuredContent = { rows: Array.from({ length: n }, (_, i) => ({ id: i, name: "row" })) };
       break;
     }
