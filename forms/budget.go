@@ -51,7 +51,7 @@ const (
 	// baseSteps is the step budget of any check, and stepsPerValueNode what
 	// each object, array, string, number, boolean or null of the value adds:
 	// an honest schema spends a few steps on each.
-	baseSteps         = 1 << 20
+	baseSteps         = 1 << 19
 	stepsPerValueNode = 64
 	// maxCheckTime bounds a check that stays within its steps but is slow:
 	// a very large result on a busy computer.
@@ -179,24 +179,30 @@ func (c *checker) install(s *jsonschema.Schema) {
 // returns nil, a *jsonschema.ValidationError, a workError when the check
 // was given up, or the cause of ctx when ctx ended first.
 func (c *checker) validate(ctx context.Context, v any) error {
+	_, err := c.measured(ctx, v)
+	return err
+}
+
+// measured is validate, also returning the steps the check spent.
+func (c *checker) measured(ctx context.Context, v any) (steps int64, err error) {
 	nodes, deep := valueShape(v)
 	if deep {
-		return tooMuchWork(i18n.M("forms.budget.depth", "limit", maxValueDepth))
+		return 0, tooMuchWork(i18n.M("forms.budget.depth", "limit", maxValueDepth))
 	}
 	select {
 	case c.turn <- struct{}{}:
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return 0, context.Cause(ctx)
 	}
 	defer func() { <-c.turn }()
 	m := &meter{ctx: ctx, limit: baseSteps + nodes*stepsPerValueNode, deadline: time.Now().Add(maxCheckTime)}
 	c.meter = m
-	err := c.run(v)
+	err = c.run(v)
 	c.meter = nil
 	if m.err != nil {
-		return m.err
+		return m.spent, m.err
 	}
-	return err
+	return m.spent, err
 }
 
 // stopCheck is what a meter panics with to abandon a check.

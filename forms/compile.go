@@ -18,6 +18,17 @@ const schemaURL = "gatehouse:///server-schema.json"
 // errExternalRef is returned when a schema refers to a file or URL.
 var errExternalRef = errors.New("the schema refers to an external document, which Gatehouse never loads")
 
+// maxSchemaNodes bounds the objects and booleans of a schema document, each
+// of which may become a subschema. jsonschema/v6 compiles n subschemas in
+// time that grows as n² (its compile queue is searched from the start for
+// each one): 4,096 take a tenth of a second, the 50,000 a 1 MB schema can
+// hold a minute, and a compile cannot be stopped. Real tool schemas have a
+// few dozen.
+const maxSchemaNodes = 4096
+
+// errTooManyNodes is returned for a schema over maxSchemaNodes.
+var errTooManyNodes = fmt.Errorf("the schema has more than %d subschemas", maxSchemaNodes)
+
 // refusingLoader is a jsonschema URL loader that loads nothing, so that a
 // server's "$ref": "file:///etc/passwd" or "https://..." is refused, never read.
 type refusingLoader struct{}
@@ -43,6 +54,9 @@ func compile(schema any, opts compileOptions) (*checker, error) {
 	doc, err := toJSONValue(schema)
 	if err != nil {
 		return nil, err
+	}
+	if schemaNodes(doc, maxSchemaNodes) > maxSchemaNodes {
+		return nil, errTooManyNodes
 	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(refusingLoader{})
@@ -72,6 +86,33 @@ func strictRegexp(s string) (jsonschema.Regexp, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// schemaNodes counts the objects and booleans in a JSON value, up to just
+// over limit.
+func schemaNodes(v any, limit int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch v := v.(type) {
+		case bool:
+			n++
+		case map[string]any:
+			n++
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return n
 }
 
 // lenientRegexp is strictRegexp, except that a pattern Go cannot read (a

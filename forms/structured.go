@@ -43,6 +43,9 @@ func CheckStructured(ctx context.Context, tool string, outputSchema, structured 
 	if why, ok := whyNot(err); ok {
 		return givenUp(why)
 	}
+	if errors.Is(err, errTooManyNodes) {
+		return givenUp(i18n.M("forms.budget.tooMany", "limit", maxSchemaNodes))
+	}
 	if err != nil {
 		return warn(i18n.M("forms.structured.badSchema", "detail", err.Error()))
 	}
@@ -61,22 +64,34 @@ func CheckStructured(ctx context.Context, tool string, outputSchema, structured 
 		return givenUp(i18n.M("forms.budget.stopped"))
 	}
 	if err != nil {
-		detail := err.Error()
+		detail, more := err.Error(), 0
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			detail = describeValidation(ve)
+			detail, more = describeValidation(ve)
+		}
+		if more > 0 {
+			return warn(i18n.M("forms.structured.mismatchMore", "detail", detail, "more", more))
 		}
 		return warn(i18n.M("forms.structured.mismatch", "detail", detail))
 	}
 	return nil
 }
 
-// describeValidation flattens a validation error tree into "at /path: reason" lines.
-func describeValidation(ve *jsonschema.ValidationError) string {
+// maxDescribed bounds the problems a mismatch names: a large result can fail
+// in every one of its rows, and a warning is read, not searched.
+const maxDescribed = 10
+
+// describeValidation flattens a validation error tree into "at /path:
+// reason" lines, the first maxDescribed of them, and counts the others.
+func describeValidation(ve *jsonschema.ValidationError) (detail string, more int) {
 	var parts []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
+			if len(parts) == maxDescribed {
+				more++
+				return
+			}
 			loc := "/" + strings.Join(e.InstanceLocation, "/")
 			parts = append(parts, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(english)))
 			return
@@ -86,5 +101,5 @@ func describeValidation(ve *jsonschema.ValidationError) string {
 		}
 	}
 	walk(ve)
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), more
 }

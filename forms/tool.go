@@ -3,6 +3,7 @@ package forms
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -60,6 +61,9 @@ func ParseTool(tool string, raw json.RawMessage) *Schema {
 		refused := s.givenUp(why)
 		s.refused = &refused
 		return incomplete(refused)
+	}
+	if errors.Is(err, errTooManyNodes) {
+		return incomplete(i18n.M("forms.reason.tooMany", "limit", maxSchemaNodes))
 	}
 	if err != nil {
 		return incomplete(i18n.M("forms.reason.invalid", "detail", err.Error()))
