@@ -38,9 +38,10 @@ import (
 // the count above misjudges.
 const (
 	// maxExpansion bounds the checks a schema unfolds into, each subschema
-	// weighed by its own keywords (weight). The largest real tool schemas
-	// Gatehouse has seen unfold into a few thousand.
-	maxExpansion = 1 << 18
+	// weighed by its own keywords (weight): a check of a small value that
+	// enters every subschema once stays within baseSteps. Real tool schemas
+	// unfold into a few hundred.
+	maxExpansion = baseSteps
 	// maxRefChain bounds the references and combinators ($ref, allOf, ...)
 	// the validator follows one after another at one place of a value. It
 	// also bounds the validator's recursion (with maxValueDepth), whose
@@ -48,11 +49,12 @@ const (
 	maxRefChain = 64
 	// maxValueDepth bounds the nesting of a value that is checked.
 	maxValueDepth = 256
-	// baseSteps is the step budget of any check, and stepsPerValueNode what
-	// each object, array, string, number, boolean or null of the value adds:
-	// an honest schema spends a few steps on each.
+	// baseSteps is the step budget of any check (about a quarter of a
+	// second), and stepsPerValueNode what each object, array, string,
+	// number, boolean or null of the value adds: an honest schema spends a
+	// few steps on each, a few dozen on a number.
 	baseSteps         = 1 << 19
-	stepsPerValueNode = 64
+	stepsPerValueNode = 128
 	// maxCheckTime bounds a check that stays within its steps but is slow:
 	// a very large result on a busy computer.
 	maxCheckTime = 10 * time.Second
@@ -62,7 +64,7 @@ const (
 	// numberSteps is what comparing or dividing a number costs: jsonschema/v6
 	// reads it into a big.Rat each time (5–35 µs, where entering a subschema
 	// takes about 0.5 µs).
-	numberSteps = 64
+	numberSteps = 32
 	// textBytesPerStep is how many bytes of text one step of matching or
 	// measuring covers, per instruction of the pattern's program.
 	textBytesPerStep = 16
@@ -97,12 +99,15 @@ type checker struct {
 	meter *meter
 }
 
-// newChecker measures a compiled schema and installs its meters. It refuses
-// a schema over the limits with a workError, and one that leads outside the
-// document (to a meta-schema jsonschema/v6 knows by heart) with
-// errExternalRef: that part could not be metered.
-func newChecker(sch *jsonschema.Schema) (*checker, error) {
-	g := graphOf(sch)
+// newChecker measures a compiled schema and installs its meters. roots are
+// the schema and every subschema the validator may enter without a reference
+// to it (see compile); roots[0] is the schema. It refuses a schema over the
+// limits with a workError, and one that leads outside the document (to a
+// meta-schema jsonschema/v6 knows by heart) with errExternalRef: that part
+// could not be metered.
+func newChecker(roots []*jsonschema.Schema) (*checker, error) {
+	sch := roots[0]
+	g := graphOf(roots)
 	if g.foreign != "" {
 		return nil, fmt.Errorf("%w: %s", errExternalRef, g.foreign)
 	}
@@ -431,7 +436,7 @@ func eachSubschema(s *jsonschema.Schema, f func(sub *jsonschema.Schema, inPlace 
 
 // graph is the subschemas a compiled schema can make the validator enter.
 type graph struct {
-	root  *jsonschema.Schema
+	roots []*jsonschema.Schema
 	nodes []*jsonschema.Schema
 	// foreign is the location of a subschema from another document, if any.
 	foreign string
@@ -442,11 +447,17 @@ type graph struct {
 	recursive []*jsonschema.Schema
 }
 
-// graphOf collects the subschemas reachable from root.
-func graphOf(root *jsonschema.Schema) *graph {
-	g := &graph{root: root, dynamic: map[string][]*jsonschema.Schema{}}
-	seen := map[*jsonschema.Schema]bool{root: true}
-	stack := []*jsonschema.Schema{root}
+// graphOf collects the subschemas reachable from roots.
+func graphOf(roots []*jsonschema.Schema) *graph {
+	g := &graph{roots: roots, dynamic: map[string][]*jsonschema.Schema{}}
+	seen := map[*jsonschema.Schema]bool{}
+	var stack []*jsonschema.Schema
+	for _, r := range roots {
+		if !seen[r] {
+			seen[r] = true
+			stack = append(stack, r)
+		}
+	}
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -524,8 +535,11 @@ func (g *graph) measure() error {
 		state[s], size[s] = done, n
 		return n
 	}
-	if unfold(g.root) > maxExpansion {
-		return tooMuchWork(i18n.M("forms.budget.expansion", "limit", maxExpansion))
+	var total int64
+	for _, r := range g.roots {
+		if total += unfold(r); total > maxExpansion {
+			return tooMuchWork(i18n.M("forms.budget.expansion", "limit", maxExpansion))
+		}
 	}
 
 	clear(state)

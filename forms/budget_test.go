@@ -36,6 +36,21 @@ func refChain(length int) string {
 	return `{"$defs":{` + strings.Join(defs, ",") + `},"$ref":"#/$defs/d0"}`
 }
 
+// hiddenFanOut hides a fan-out behind a $dynamicAnchor that no reference
+// names: the validator reaches it through the dynamic scope alone (from
+// "inner", a resource of its own, whose $dynamicRef resolves to the
+// outermost "n" in scope).
+func hiddenFanOut(levels int) string {
+	var defs []string
+	for i := range levels {
+		defs = append(defs, fmt.Sprintf(`"d%d":{"allOf":[{"$ref":"#/$defs/d%d"},{"$ref":"#/$defs/d%d"}]}`, i, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"d%d":{"type":"object"}`, levels),
+		`"hidden":{"$dynamicAnchor":"n","$ref":"#/$defs/d0"}`,
+		`"inner":{"$id":"https://e.example/inner","$dynamicAnchor":"n","type":"object","properties":{"y":{"$dynamicRef":"#n"}}}`)
+	return `{"$id":"https://e.example/root","type":"object","properties":{"x":{"$ref":"https://e.example/inner"}},"$defs":{` + strings.Join(defs, ",") + `}}`
+}
+
 // recursiveFanOut fans out at every level of the value: {"x": {"x": ...}}
 // costs 2^depth steps, which the schema alone does not show.
 const recursiveFanOut = `{"$defs":{"n":{"type":"object","properties":{"x":{"allOf":[{"$ref":"#/$defs/n"},{"$ref":"#/$defs/n"}]}}}},"$ref":"#/$defs/n"}`
@@ -80,6 +95,8 @@ func TestCompile_RefusesSchemasOverTheLimits(t *testing.T) {
 		{"a recursive schema (a tree) is accepted: the value unrolls it",
 			`{"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}},"$ref":"#/$defs/node"}`, ""},
 		{"a recursive fan-out is accepted here and metered while checking", recursiveFanOut, ""},
+		{"a fan-out reached only through the dynamic scope is refused", hiddenFanOut(32), "forms.budget.expansion"},
+		{"an enum of 2,000 numbers is accepted", `{"enum":[` + strings.TrimSuffix(strings.Repeat("12345,", 2000), ",") + `]}`, ""},
 		{"a $dynamicRef tree is accepted",
 			`{"$dynamicAnchor":"node","type":"object","properties":{"kids":{"type":"array","items":{"$dynamicRef":"#node"}}}}`, ""},
 	}
@@ -131,7 +148,7 @@ func TestCompile_SeedSchemasAreWellWithinTheLimits(t *testing.T) {
 				t.Fatal(err)
 			}
 			sch := compileRaw(t, root)
-			g := graphOf(sch)
+			g := graphOf([]*jsonschema.Schema{sch})
 			if err := g.measure(); err != nil {
 				t.Fatalf("refused: %v", err)
 			}
@@ -202,6 +219,24 @@ func TestChecker_StopsChecksOverTheBudget(t *testing.T) {
 			}
 			checkMessage(t, why)
 		})
+	}
+}
+
+// An honest check of a large value is not cut short: the budget grows with
+// the value.
+func TestChecker_ChecksLargeHonestValuesFully(t *testing.T) {
+	rows := make([]string, 50_000)
+	for i := range rows {
+		rows[i] = fmt.Sprintf(`{"id":%d,"name":"row %d","tags":["a","b"],"score":%d.5}`, i, i, i)
+	}
+	c, err := compileText(t, `{"type":"array","items":{"type":"object","required":["id"],"properties":{
+		"id":{"type":"integer","minimum":0},"name":{"type":"string","pattern":"^row [0-9]+$"},
+		"tags":{"type":"array","items":{"enum":["a","b","c"]}},"score":{"type":"number","maximum":1e9}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.validate(context.Background(), valueOf(t, "["+strings.Join(rows, ",")+"]")); err != nil {
+		t.Errorf("err = %v", err)
 	}
 }
 

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -75,7 +78,40 @@ func compile(schema any, opts compileOptions) (*checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}
-	return newChecker(sch)
+	// A subschema with a $dynamicAnchor can be entered through the dynamic
+	// scope alone, by no reference the compiled graph shows: the checker
+	// must see it too. jsonschema/v6 has compiled it already and hands out
+	// the same one.
+	roots := []*jsonschema.Schema{sch}
+	for _, ptr := range dynamicAnchors(doc, "") {
+		anchored, err := c.Compile(schemaURL + "#" + ptr)
+		if err != nil {
+			return nil, fmt.Errorf("compiling the schema: %w", err)
+		}
+		roots = append(roots, anchored)
+	}
+	return newChecker(roots)
+}
+
+// dynamicAnchors returns the JSON pointers (as URL fragments) of the objects
+// in v, below ptr, that have a $dynamicAnchor.
+func dynamicAnchors(v any, ptr string) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		if _, has := v["$dynamicAnchor"]; has && ptr != "" {
+			out = append(out, ptr)
+		}
+		for k, e := range v {
+			tok := strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			out = append(out, dynamicAnchors(e, ptr+"/"+url.PathEscape(tok))...)
+		}
+	case []any:
+		for i, e := range v {
+			out = append(out, dynamicAnchors(e, ptr+"/"+strconv.Itoa(i))...)
+		}
+	}
+	return out
 }
 
 // strictRegexp is Go's regexp, with the cost of matching each pattern known

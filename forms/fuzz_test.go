@@ -276,6 +276,7 @@ func FuzzCheckWork(f *testing.F) {
 		{fanOut(32), `{}`},
 		{recursiveFanOut, nestedX(20)},
 		{refChain(60), `{}`},
+		{hiddenFanOut(12), `{"x":{"y":{}}}`},
 		{`{"type":"string","pattern":"^(?:` + strings.Join(words, "|") + `)*$"}`, `"` + strings.Repeat("w001", 5000) + `"`},
 		{`{"type":"array","items":{"allOf":[{"multipleOf":0.001},{"multipleOf":0.01},{"maximum":1e300}]}}`, `[1.5,2.25,1e300,3,4,5,6,7,8,9]`},
 		{`{"type":"array","uniqueItems":true,"items":{"type":"object"}}`, `[{"a":[1,2,3]},{"a":[1,2,4]},{"b":{"c":{"d":1}}}]`},
