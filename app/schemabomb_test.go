@@ -220,3 +220,36 @@ func validating(check string) bool {
 	}
 	return false
 }
+
+// The tools pane checks its form as the person types: a newer check of the
+// same tool ends the one still running, whose answer nobody would read.
+func TestToolsService_ANewerCheckEndsTheOneRunning(t *testing.T) {
+	tools, id, _ := bombPeer(t)
+	rows := make([]map[string]any, 100000)
+	for i := range rows {
+		rows[i] = map[string]any{"id": i, "name": "row"}
+	}
+	heavy, _ := json.Marshal(rows)
+	type outcome struct {
+		check ArgumentCheck
+		err   error
+	}
+	first := make(chan outcome, 1)
+	go func() {
+		c, err := tools.Check(id, "heavy_in", map[string]any{"rows": string(heavy)})
+		first <- outcome{c, err}
+	}()
+	waitUntil(t, "the first check to start", func() bool { return validating("forms.(*Schema).check(") })
+	second, err := tools.Check(id, "heavy_in", map[string]any{})
+	if err != nil || len(second.Errors) != 0 {
+		t.Errorf("the newer check: %+v, %v", second, err)
+	}
+	select {
+	case o := <-first:
+		if o.err == nil || !strings.Contains(o.err.Error(), "newer check") {
+			t.Errorf("the first check: %+v, %v; want it replaced", o.check, o.err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the first check was still running 1 s after a newer one")
+	}
+}
