@@ -30,8 +30,8 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
-	// checking holds the form check running for each tool (by checkKey):
-	// a newer check of the same form ends it.
+	// checking holds the form check running for each tool (by server ID
+	// and tool name): a newer check of the same form ends it.
 	checking map[string]*formCheck
 	// links are the checked resource_link URLs of recent results: OpenLink
 	// opens only these (E31).
