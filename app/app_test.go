@@ -252,11 +252,11 @@ func TestResultView_StructuredMismatchWarns_E31(t *testing.T) {
 	tool := &sdk.Tool{Name: "t", OutputSchema: map[string]any{
 		"type": "object", "required": []any{"sum"}, "properties": map[string]any{"sum": map[string]any{"type": "number"}},
 	}}
-	v := ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": "x"}})
+	v := ResultView(context.Background(), tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": "x"}})
 	if v.StructuredWarning == nil || !strings.Contains(v.StructuredWarning.String(), "does not match") {
 		t.Errorf("warning = %v", v.StructuredWarning)
 	}
-	v = ResultView(tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": 1}})
+	v = ResultView(context.Background(), tool, &sdk.CallToolResult{StructuredContent: map[string]any{"sum": 1}})
 	if v.StructuredWarning != nil {
 		t.Errorf("unexpected warning %v", v.StructuredWarning)
 	}

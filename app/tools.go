@@ -31,6 +31,9 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
+	// checking holds the form check running for each tool (by server ID
+	// and tool name): a newer check of the same form ends it.
+	checking map[string]*formCheck
 	// links are the checked resource_link URLs of recent results: OpenLink
 	// opens only these (E31).
 	links linkBook
@@ -38,7 +41,7 @@ type ToolsService struct {
 
 // NewToolsService returns the tools pane's service on core.
 func NewToolsService(core *Core) *ToolsService {
-	return &ToolsService{core: core, running: map[string]context.CancelFunc{}}
+	return &ToolsService{core: core, running: map[string]context.CancelFunc{}, checking: map[string]*formCheck{}}
 }
 
 // List returns the tools of a connected server. Their forms and input
@@ -74,25 +77,59 @@ func (t *ToolsService) Form(serverID, tool string) (ToolFormView, error) {
 
 // Check reads a tool form's values as Call would send them, without
 // calling: the tools pane calls it as the person types, to show what is
-// wrong beside each field, and sends the Arguments once nothing is.
+// wrong beside each field, and sends the Arguments once nothing is. A
+// newer Check of the same tool's form ends this one (the pane keeps only
+// the latest answer), and every check is bounded (forms, budget.go).
 func (t *ToolsService) Check(serverID, tool string, values map[string]any) (ArgumentCheck, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return ArgumentCheck{}, err
 	}
+	ctx, done := t.startCheck(serverID, tool)
+	defer done()
 	schema := toolSchema(def)
-	args, errs := schema.Validate(values)
+	args, errs, err := schema.ValidateContext(ctx, values)
+	if err != nil {
+		return ArgumentCheck{}, i18n.Err("tools.error.checkReplaced")
+	}
 	if len(errs) > 0 {
 		args = schema.Draft(values)
 	}
 	return ArgumentCheck{Arguments: args, Errors: errs}, nil
 }
 
+// formCheck is a running Check, which a newer one ends.
+type formCheck struct{ cancel context.CancelFunc }
+
+// startCheck starts a check of a tool's form and ends the one before it.
+// done must be called when the check is over.
+func (t *ToolsService) startCheck(serverID, tool string) (ctx context.Context, done func()) {
+	key := serverID + "\x00" + tool
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &formCheck{cancel: cancel}
+	t.mu.Lock()
+	if prev := t.checking[key]; prev != nil {
+		prev.cancel()
+	}
+	t.checking[key] = run
+	t.mu.Unlock()
+	return ctx, func() {
+		t.mu.Lock()
+		if t.checking[key] == run {
+			delete(t.checking, key)
+		}
+		t.mu.Unlock()
+		cancel()
+	}
+}
+
 // Call calls a tool with arguments given as JSON object text. callID is
 // chosen by the frontend so that the call can be cancelled with Cancel,
 // and names the call's progress (EventProgress). The arguments are checked
 // against the tool's input schema first, as they are: when they do not
-// pass, nothing is sent and the result's ArgumentErrors says why.
+// pass, nothing is sent and the result's ArgumentErrors says why. Cancel
+// ends the call at any point, also while its arguments or its result are
+// being checked.
 func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResultView, error) {
 	ctx := context.Background()
 	if callID != "" {
@@ -119,11 +156,10 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 	if problem != nil {
 		return refusedArguments(map[string]i18n.Message{"": *problem}), nil
 	}
-	if errs := toolSchema(def).Check(args); len(errs) > 0 {
-		return refusedArguments(errs), nil
-	}
 	// The call's own timeout pauses while the person answers one of this
 	// server's requests: a form being filled in must not time the call out.
+	// It covers the checks of the arguments and of the result too, and so
+	// does Cancel.
 	ctx, cancel := t.core.Broker.CallTimeout(ctx, serverID, t.core.toolCallTimeout())
 	defer cancel()
 	if callID != "" {
@@ -135,6 +171,15 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 			delete(t.running, callID)
 			t.mu.Unlock()
 		}()
+	}
+	errs, err := toolSchema(def).CheckContext(ctx, args)
+	switch {
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		return ToolResultView{}, i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
+	case err != nil:
+		return ToolResultView{}, i18n.Err("tools.error.cancelled")
+	case len(errs) > 0:
+		return refusedArguments(errs), nil
 	}
 	start := time.Now()
 	res, err := t.core.Manager.CallTool(ctx, serverID, tool, args)
@@ -161,7 +206,7 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 	if res.IsError {
 		run.Outcome = store.OutcomeError
 	}
-	view := ResultView(def, res)
+	view := ResultView(ctx, def, res)
 	view.DurationMs = run.Duration.Milliseconds()
 	t.recordLinks(&view)
 	return view, nil
@@ -225,7 +270,7 @@ func refusedArguments(errs map[string]i18n.Message) ToolResultView {
 
 // toolSchema reads a tool's input schema as a form and its validator.
 func toolSchema(tool *sdk.Tool) *forms.Schema {
-	return forms.ParseTool(schemaJSON(tool.InputSchema))
+	return forms.ParseTool(tool.Name, schemaJSON(tool.InputSchema))
 }
 
 // schemaJSON is a schema the SDK decoded, as JSON again.
@@ -292,8 +337,10 @@ func ToolTitle(tool *sdk.Tool) string {
 }
 
 // ResultView turns a tool result into what the UI and the CLI show,
-// checking structuredContent against the tool's outputSchema (E31).
-func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
+// checking structuredContent against the tool's outputSchema (E31) under
+// ctx: when ctx ends first, the result is shown with a warning that it was
+// not checked.
+func ResultView(ctx context.Context, tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
 	v := ToolResultView{IsError: res.IsError, Content: make([]ContentView, 0, len(res.Content)), ArgumentErrors: map[string]i18n.Message{}}
 	for _, c := range res.Content {
 		v.Content = append(v.Content, contentView(c))
@@ -306,7 +353,7 @@ func ResultView(tool *sdk.Tool, res *sdk.CallToolResult) ToolResultView {
 		}
 	}
 	if tool != nil && !res.IsError {
-		v.StructuredWarning = forms.CheckStructured(tool.OutputSchema, res.StructuredContent)
+		v.StructuredWarning = forms.CheckStructured(ctx, tool.Name, tool.OutputSchema, res.StructuredContent)
 	}
 	return v
 }

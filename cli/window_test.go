@@ -15,6 +15,7 @@ import (
 // with GATEHOUSE_CLI_MAIN=1; see TestMain), so that a test sees its real
 // exit code and streams.
 func mainForTest() int {
+	reportValidating(os.Getenv(validatingFileEnv))
 	assets := fstest.MapFS{"frontend/dist/index.html": {Data: []byte("<!doctype html>")}}
 	return Main(os.Args[1:], assets)
 }

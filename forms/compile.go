@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"net/url"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -18,6 +20,17 @@ const schemaURL = "gatehouse:///server-schema.json"
 
 // errExternalRef is returned when a schema refers to a file or URL.
 var errExternalRef = errors.New("the schema refers to an external document, which Gatehouse never loads")
+
+// maxSchemaNodes bounds the objects and booleans of a schema document, each
+// of which may become a subschema. jsonschema/v6 compiles n subschemas in
+// time that grows as n² (its compile queue is searched from the start for
+// each one): 4,096 take about 0.2 s, the 50,000 a 1 MB schema can hold
+// half a minute, and a compile cannot be stopped. Real tool schemas have a
+// few dozen.
+const maxSchemaNodes = 4096
+
+// errTooManyNodes is returned for a schema over maxSchemaNodes.
+var errTooManyNodes = fmt.Errorf("the schema has more than %d subschemas", maxSchemaNodes)
 
 // refusingLoader is a jsonschema URL loader that loads nothing, so that a
 // server's "$ref": "file:///etc/passwd" or "https://..." is refused, never read.
@@ -38,11 +51,15 @@ type compileOptions struct {
 }
 
 // compile compiles a JSON Schema sent by a server, with external loading
-// switched off.
-func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
+// switched off, into a checker that bounds the work of every check (see
+// budget.go). A schema over those bounds is refused with a workError.
+func compile(schema any, opts compileOptions) (*checker, error) {
 	doc, err := toJSONValue(schema)
 	if err != nil {
 		return nil, err
+	}
+	if schemaNodes(doc, maxSchemaNodes) > maxSchemaNodes {
+		return nil, errTooManyNodes
 	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(refusingLoader{})
@@ -51,6 +68,8 @@ func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
 	}
 	if opts.lenientPatterns {
 		c.UseRegexpEngine(lenientRegexp)
+	} else {
+		c.UseRegexpEngine(strictRegexp)
 	}
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("reading the schema: %w", err)
@@ -59,14 +78,99 @@ func compile(schema any, opts compileOptions) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema: %w", err)
 	}
-	return sch, nil
+	// A subschema with a $dynamicAnchor can be entered through the dynamic
+	// scope alone, by no reference the compiled graph shows: the checker
+	// must see it too. jsonschema/v6 has compiled it already and hands out
+	// the same one.
+	roots := []*jsonschema.Schema{sch}
+	for _, ptr := range dynamicAnchors(doc) {
+		anchored, err := c.Compile(schemaURL + "#" + ptr)
+		if err != nil {
+			return nil, fmt.Errorf("compiling the schema: %w", err)
+		}
+		roots = append(roots, anchored)
+	}
+	return newChecker(roots)
 }
 
-// lenientRegexp is Go's regexp, except that a pattern it cannot read (a
+// dynamicAnchors returns the JSON pointers (as URL fragments) of the objects
+// in doc, other than doc itself, that have a $dynamicAnchor.
+func dynamicAnchors(doc any) []string {
+	var out []string
+	var path []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, has := v["$dynamicAnchor"]; has && len(path) > 0 {
+				ptr := ""
+				for _, tok := range path {
+					ptr += "/" + url.PathEscape(pointerEscaper.Replace(tok))
+				}
+				out = append(out, ptr)
+			}
+			for k, e := range v {
+				path = append(path, k)
+				walk(e)
+				path = path[:len(path)-1]
+			}
+		case []any:
+			for i, e := range v {
+				path = append(path, strconv.Itoa(i))
+				walk(e)
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// pointerEscaper escapes a JSON pointer's token (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// strictRegexp is Go's regexp, with the cost of matching each pattern known
+// to the meter (budget.go).
+func strictRegexp(s string) (jsonschema.Regexp, error) {
+	p, err := newPattern(s)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// schemaNodes counts the objects and booleans in a JSON value, up to just
+// over limit.
+func schemaNodes(v any, limit int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch v := v.(type) {
+		case bool:
+			n++
+		case map[string]any:
+			n++
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return n
+}
+
+// lenientRegexp is strictRegexp, except that a pattern Go cannot read (a
 // lookahead, say) matches everything.
 func lenientRegexp(s string) (jsonschema.Regexp, error) {
-	if re, err := regexp.Compile(s); err == nil {
-		return re, nil
+	if p, err := newPattern(s); err == nil {
+		return p, nil
 	}
 	return anything(s), nil
 }

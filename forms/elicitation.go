@@ -2,6 +2,7 @@ package forms
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,7 +152,7 @@ func ParseElicitation(raw json.RawMessage) (*Schema, error) {
 		if f.Default == nil {
 			continue
 		}
-		if errs := s.check(map[string]any{f.Name: f.Default}, true); errs[f.Name].Key != "" {
+		if errs, _ := s.check(context.Background(), map[string]any{f.Name: f.Default}, true); errs[f.Name].Key != "" {
 			return nil, &SchemaError{Property: f.Name, Problem: "has a default that does not fit its own schema: " + errs[f.Name].String()}
 		}
 	}

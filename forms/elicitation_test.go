@@ -214,7 +214,7 @@ func TestForm_JSONHasNoNullLists(t *testing.T) {
 			t.Errorf("form JSON has null: %s", b)
 		}
 	}
-	b, _ := json.Marshal(ParseTool(json.RawMessage(`{"type":"object","properties":{"x":{"type":"object"}}}`)).Form)
+	b, _ := json.Marshal(ParseTool("t", json.RawMessage(`{"type":"object","properties":{"x":{"type":"object"}}}`)).Form)
 	for _, want := range []string{`"fields":[{`, `"options":[]`, `"hints":[{`, `"secretFields":[]`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("tool form JSON lacks %s: %s", want, b)

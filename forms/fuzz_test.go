@@ -1,12 +1,19 @@
 package forms
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 )
@@ -170,7 +177,7 @@ func FuzzParseElicitation(f *testing.F) {
 func FuzzParseTool(f *testing.F) {
 	addSeeds(f, "tool-")
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		s := ParseTool(raw)
+		s := ParseTool("t", raw)
 		if s == nil {
 			t.Fatal("ParseTool returned nil")
 		}
@@ -206,7 +213,7 @@ func FuzzValidate(f *testing.F) {
 		if json.Unmarshal(answer, &values) != nil {
 			return
 		}
-		schemas := []*Schema{ParseTool(raw)}
+		schemas := []*Schema{ParseTool("t", raw)}
 		if s, err := ParseElicitation(raw); err == nil {
 			schemas = append(schemas, s)
 		}
@@ -236,6 +243,89 @@ func FuzzValidate(f *testing.F) {
 			if again := s.Check(content); len(again) > 0 {
 				t.Fatalf("Validate accepted %v, Check refuses it: %v", content, again)
 			}
+		}
+	})
+}
+
+// Bounds of FuzzCheckWork: generous, for a busy machine. A check of a small
+// value spends at most about a million steps of about 0.5 µs.
+const (
+	slowCompile = 2 * time.Second
+	slowFloor   = 250 * time.Millisecond
+	slowPerStep = 5 * time.Microsecond
+	// hangAfter ends the fuzzing process with the stacks of a check that
+	// has not returned: the fuzzer then keeps the input that hung.
+	hangAfter = 20 * time.Second
+)
+
+// FuzzCheckWork looks for slow checks, not only crashing ones. For any
+// schema a server can send and any value, a check is refused before it
+// starts, or it ends within its step budget (budget.go) and takes time in
+// proportion to the steps it was charged. A schema or value whose real work
+// outgrows its steps, as long texts against large patterns and numbers read
+// into big.Rat did before they were charged what they cost, fails here.
+//
+//	go test -run '^$' -fuzz FuzzCheckWork -fuzztime 30s ./forms/
+func FuzzCheckWork(f *testing.F) {
+	words := make([]string, 200)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%03d", i)
+	}
+	pairs := [][2]string{
+		{fanOut(12), `{}`},
+		{fanOut(32), `{}`},
+		{recursiveFanOut, nestedX(20)},
+		{refChain(60), `{}`},
+		{hiddenFanOut(12), `{"x":{"y":{}}}`},
+		{`{"type":"string","pattern":"^(?:` + strings.Join(words, "|") + `)*$"}`, `"` + strings.Repeat("w001", 5000) + `"`},
+		{`{"type":"array","items":{"allOf":[{"multipleOf":0.001},{"multipleOf":0.01},{"maximum":1e300}]}}`, `[1.5,2.25,1e300,3,4,5,6,7,8,9]`},
+		{`{"type":"array","uniqueItems":true,"items":{"type":"object"}}`, `[{"a":[1,2,3]},{"a":[1,2,4]},{"b":{"c":{"d":1}}}]`},
+		{`{"type":"object","patternProperties":{"^a+$":{"type":"string"},"^(b|c)*d$":{"type":"number"}}}`, `{"aaaa":"x","bcbcd":1,"zz":null}`},
+		{`{"enum":[{"a":1},{"a":[1,2,3]},"x",1e10],"const":{"a":[1,2,3]}}`, `{"a":[1,2,3]}`},
+		{`{"$dynamicAnchor":"n","type":"object","properties":{"k":{"type":"array","items":{"$dynamicRef":"#n"}}}}`, `{"k":[{"k":[{"k":[]}]}]}`},
+		{`{"type":"string","format":"regex"}`, `"` + strings.Repeat("(a|b)*", 200) + `"`},
+	}
+	for _, p := range pairs {
+		f.Add([]byte(p[0]), []byte(p[1]))
+	}
+	for _, schema := range append(seedFiles(f, ""), hostileSeeds...) {
+		f.Add([]byte(schema), []byte(`{}`))
+		f.Add([]byte(schema), []byte(`{"a":"x","b":[1,2,{"c":null}],"query":"q","city":"Lima"}`))
+	}
+	f.Fuzz(func(t *testing.T, schema, value []byte) {
+		if len(schema) > maxToolSchemaBytes || jsonDepth(schema) > maxToolSchemaDepth {
+			return // refused before compiling (ParseTool, CheckStructured)
+		}
+		watchdog := time.AfterFunc(hangAfter, func() {
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			panic(fmt.Sprintf("still compiling or checking after %v:\n%s", hangAfter, buf[:n]))
+		})
+		defer watchdog.Stop()
+		var root any
+		if json.Unmarshal(schema, &root) != nil {
+			return
+		}
+		start := time.Now()
+		c, err := compile(root, compileOptions{assertFormat: true, lenientPatterns: true})
+		if d := time.Since(start); d > slowCompile {
+			t.Fatalf("compiling took %v", d)
+		}
+		if err != nil {
+			return
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+		if err != nil {
+			return
+		}
+		start = time.Now()
+		steps, err := c.measured(context.Background(), v)
+		d := time.Since(start)
+		if limit := slowFloor + time.Duration(steps)*slowPerStep; d > limit {
+			t.Fatalf("the check took %v for %d steps (more than %v): its work is not charged what it costs; err %v", d, steps, limit, err)
+		}
+		if why, ok := whyNot(err); ok {
+			checkMessage(t, why)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -22,8 +23,14 @@ type Schema struct {
 
 	// compiled is nil when a tool's schema could not be compiled: then
 	// arguments go to the server unchecked (Form.Reason says so).
-	compiled *jsonschema.Schema
-	fields   map[string]*Field
+	compiled *checker
+	// refused is set when a tool's schema is over the limits of budget.go:
+	// then nothing passes, and this says why (Form.Reason says it too).
+	refused *i18n.Message
+	// tool names the tool whose input schema this is ("" for an
+	// elicitation), for the sentences that say a check was given up.
+	tool   string
+	fields map[string]*Field
 	// open is true when the schema welcomes properties beyond the fields.
 	open bool
 }
@@ -48,6 +55,13 @@ func (s *Schema) index() {
 // empty, content is nil: nothing may be sent. The key "" holds a problem of
 // the whole answer.
 func (s *Schema) Validate(values map[string]any) (content map[string]any, errs map[string]i18n.Message) {
+	content, errs, _ = s.ValidateContext(context.Background(), values)
+	return content, errs
+}
+
+// ValidateContext is Validate under ctx: when ctx ends before the values
+// are checked, it returns the cause of ctx, and no content.
+func (s *Schema) ValidateContext(ctx context.Context, values map[string]any) (content map[string]any, errs map[string]i18n.Message, err error) {
 	content, errs = s.collect(values, false)
 	for i := range s.Form.Fields {
 		f := &s.Form.Fields[i]
@@ -57,15 +71,19 @@ func (s *Schema) Validate(values map[string]any) (content map[string]any, errs m
 			}
 		}
 	}
-	for k, m := range s.check(content, false) {
+	checked, err := s.check(ctx, content, false)
+	if err != nil {
+		return nil, errs, err
+	}
+	for k, m := range checked {
 		if _, has := errs[k]; !has {
 			errs[k] = m
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs, nil
 	}
-	return content, errs
+	return content, errs, nil
 }
 
 // Draft returns the arguments a form's values make, without judging them:
@@ -81,6 +99,13 @@ func (s *Schema) Draft(values map[string]any) map[string]any {
 // are: nothing is left out or converted. It returns, per argument, why the
 // arguments cannot be sent; empty means they can.
 func (s *Schema) Check(args map[string]any) map[string]i18n.Message {
+	errs, _ := s.CheckContext(context.Background(), args)
+	return errs
+}
+
+// CheckContext is Check under ctx: when ctx ends before the arguments are
+// checked, it returns the cause of ctx.
+func (s *Schema) CheckContext(ctx context.Context, args map[string]any) (map[string]i18n.Message, error) {
 	errs := map[string]i18n.Message{}
 	if !s.open {
 		for name := range args {
@@ -89,12 +114,16 @@ func (s *Schema) Check(args map[string]any) map[string]i18n.Message {
 			}
 		}
 	}
-	for k, m := range s.check(args, false) {
+	checked, err := s.check(ctx, args, false)
+	if err != nil {
+		return errs, err
+	}
+	for k, m := range checked {
 		if _, has := errs[k]; !has {
 			errs[k] = m
 		}
 	}
-	return errs
+	return errs, nil
 }
 
 // collect turns form values into content: empty fields left out, values
@@ -147,21 +176,35 @@ func isEmpty(v any) bool {
 	return false
 }
 
-// check runs the compiled schema and says, per field, what is wrong.
-// ignoreRequired is used to check defaults one at a time.
-func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i18n.Message {
+// check runs the compiled schema and says, per field, what is wrong; a
+// check given up for its work is a problem of the whole answer (key "").
+// It returns an error only when ctx ended first. ignoreRequired is used to
+// check defaults one at a time.
+func (s *Schema) check(ctx context.Context, content map[string]any, ignoreRequired bool) (map[string]i18n.Message, error) {
 	errs := map[string]i18n.Message{}
+	if s.refused != nil {
+		errs[""] = *s.refused
+		return errs, nil
+	}
 	if s.compiled == nil {
-		return errs
+		return errs, nil
 	}
 	doc, err := toJSONValue(content)
 	if err != nil {
 		errs[""] = i18n.M("forms.error.notAccepted", "detail", err.Error())
-		return errs
+		return errs, nil
+	}
+	err = s.compiled.validate(ctx, doc)
+	if why, ok := whyNot(err); ok {
+		errs[""] = s.givenUp(why)
+		return errs, nil
 	}
 	var ve *jsonschema.ValidationError
-	if !errors.As(s.compiled.Validate(doc), &ve) {
-		return errs
+	if !errors.As(err, &ve) {
+		if err != nil && ctx.Err() != nil {
+			return errs, err
+		}
+		return errs, nil
 	}
 	set := func(field string, m i18n.Message) {
 		if _, has := errs[field]; !has {
@@ -215,7 +258,15 @@ func (s *Schema) check(content map[string]any, ignoreRequired bool) map[string]i
 		}
 	}
 	walk(ve)
-	return errs
+	return errs, nil
+}
+
+// givenUp says that a check of this schema was given up, and why.
+func (s *Schema) givenUp(why i18n.Message) i18n.Message {
+	if s.tool == "" {
+		return why
+	}
+	return i18n.M("forms.budget.input", "tool", s.tool, "why", why)
 }
 
 // sentence explains a validation failure to a person. f is the field the

@@ -122,7 +122,7 @@ func TestValidate_Switch_E14(t *testing.T) {
 }
 
 func TestValidate_ToolForm(t *testing.T) {
-	s := ParseTool(json.RawMessage(`{"type":"object","properties":{
+	s := ParseTool("t", json.RawMessage(`{"type":"object","properties":{
 		"city":{"type":"string"},
 		"days":{"type":"integer","minimum":1,"exclusiveMaximum":15},
 		"options":{"type":"object","properties":{"units":{"enum":["metric","imperial"]}},"required":["units"],"additionalProperties":false},
@@ -181,12 +181,12 @@ func TestValidate_ToolForm(t *testing.T) {
 // TestCheck_Arguments: arguments written as JSON are judged as they are;
 // nothing is left out or converted, so the server gets what the person saw.
 func TestCheck_Arguments(t *testing.T) {
-	closed := ParseTool(json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`))
-	open := ParseTool(json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":{"type":"number"}}`))
-	silent := ParseTool(json.RawMessage(`{"type":"object"}`))
-	none := ParseTool(json.RawMessage(`{"type":"object","additionalProperties":false}`))
-	rootOnly := ParseTool(json.RawMessage(`{"oneOf":[{"required":["a"]},{"required":["b"]}]}`))
-	unusable := ParseTool(json.RawMessage(`{"$ref":"https://evil.example/schema.json"}`))
+	closed := ParseTool("t", json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}`))
+	open := ParseTool("t", json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":{"type":"number"}}`))
+	silent := ParseTool("t", json.RawMessage(`{"type":"object"}`))
+	none := ParseTool("t", json.RawMessage(`{"type":"object","additionalProperties":false}`))
+	rootOnly := ParseTool("t", json.RawMessage(`{"oneOf":[{"required":["a"]},{"required":["b"]}]}`))
+	unusable := ParseTool("t", json.RawMessage(`{"$ref":"https://evil.example/schema.json"}`))
 	cases := []struct {
 		name   string
 		schema *Schema
@@ -224,7 +224,7 @@ func TestCheck_Arguments(t *testing.T) {
 }
 
 func TestDraft_KeepsWhatDoesNotConvert(t *testing.T) {
-	s := ParseTool(json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"},"b":{"type":"object"},"c":{"type":"string"}}}`))
+	s := ParseTool("t", json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"},"b":{"type":"object"},"c":{"type":"string"}}}`))
 	got, _ := json.Marshal(s.Draft(map[string]any{"a": `{"x":1}`, "b": `{x`, "c": ""}))
 	if string(got) != `{"a":{"x":1},"b":"{x"}` {
 		t.Errorf("draft = %s", got)

@@ -3,6 +3,7 @@ package forms
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -30,9 +31,12 @@ var rootKeywords = []string{"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "n
 // server wrote them: the person sees first what they must fill in. When
 // Gatehouse cannot check arguments against the schema at all (it is too
 // large, or invalid), Check and Validate pass arguments through and the
-// server judges them; Reason says so.
-func ParseTool(raw json.RawMessage) *Schema {
-	s := &Schema{Form: newForm(), open: true}
+// server judges them; Reason says so. When checking against the schema
+// would take more work than Gatehouse allows (budget.go), nothing passes:
+// arguments Gatehouse cannot check are not sent, and Reason and every
+// check say why, naming the tool.
+func ParseTool(tool string, raw json.RawMessage) *Schema {
+	s := &Schema{Form: newForm(), open: true, tool: tool}
 	incomplete := func(m i18n.Message) *Schema {
 		s.Form.Reason = &m
 		s.index()
@@ -53,6 +57,14 @@ func ParseTool(raw json.RawMessage) *Schema {
 		return incomplete(i18n.M("forms.reason.notObject"))
 	}
 	compiled, err := compile(root, compileOptions{assertFormat: true, lenientPatterns: true})
+	if why, ok := whyNot(err); ok {
+		refused := s.givenUp(why)
+		s.refused = &refused
+		return incomplete(refused)
+	}
+	if errors.Is(err, errTooManyNodes) {
+		return incomplete(i18n.M("forms.reason.tooMany", "limit", maxSchemaNodes))
+	}
 	if err != nil {
 		return incomplete(i18n.M("forms.reason.invalid", "detail", err.Error()))
 	}

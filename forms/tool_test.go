@@ -46,7 +46,7 @@ func TestParseTool(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := ParseTool(json.RawMessage(tc.schema)).Form
+			f := ParseTool("t", json.RawMessage(tc.schema)).Form
 			reason := ""
 			if f.Reason != nil {
 				reason = f.Reason.String()
@@ -66,7 +66,7 @@ func TestParseTool(t *testing.T) {
 }
 
 func TestParseTool_OptionsLimitsAndHints(t *testing.T) {
-	s := ParseTool(json.RawMessage(`{"type":"object","properties":{
+	s := ParseTool("t", json.RawMessage(`{"type":"object","properties":{
 		"legacy":{"type":"string","title":"Colour","enum":["r","g"],"enumNames":["Red","Green"]},
 		"titled":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l"}]},
 		"n":{"type":"number","minimum":1.5,"maximum":9,"default":2},
