@@ -1367,6 +1367,7 @@ export namespace app {
 	    isError: boolean;
 	    content: ContentView[];
 	    structured: string;
+	    structuredView?: visible.Node;
 	    structuredWarning?: i18n.Message;
 	    durationMs: number;
 	    argumentErrors: Record<string, i18n.Message>;
@@ -1380,6 +1381,7 @@ export namespace app {
 	        this.isError = source["isError"];
 	        this.content = this.convertValues(source["content"], ContentView);
 	        this.structured = source["structured"];
+	        this.structuredView = this.convertValues(source["structuredView"], visible.Node);
 	        this.structuredWarning = this.convertValues(source["structuredWarning"], i18n.Message);
 	        this.durationMs = source["durationMs"];
 	        this.argumentErrors = this.convertValues(source["argumentErrors"], i18n.Message, true);
