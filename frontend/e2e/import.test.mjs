@@ -297,6 +297,12 @@ describe('import from a project folder an attacker wrote', () => {
     for (const secret of ['0123456789abcdef', 'docsHostileSecret-5521']) assert.equal(html.includes(secret), false, `the page shows ${secret}`);
     await page.screenshot({ path: join(outputDir, 'e2e-import-project-preview.png') });
 
+    // None of the project's servers is ticked until the person ticks it.
+    for (const name of ['docs-search', 'lint-helper', 'formatter']) {
+      assert.equal(await entry(page, name).getByRole('checkbox').isChecked(), false, `${name} starts ticked`);
+    }
+    assert.equal(await d.getByRole('button', { name: /^Import \d+ servers?$/ }).innerText(), 'Import 0 servers');
+
     // Nothing is imported by looking.
     await page.keyboard.press('Escape');
     await d.waitFor({ state: 'detached' });
