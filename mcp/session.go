@@ -172,12 +172,15 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	connCtx, connEnd := context.WithCancel(ctx)
 	defer connEnd()
 	client := s.m.newClient(s, connCtx)
+	// guard ends the connection whose server sends a message too large to
+	// read (wirelimit.go), also while connecting.
+	guard := newWireGuard(connCtx)
 
 	timeout := connectTimeout
 	if s.mayAskSignIn() {
 		timeout += SignInTimeout // the person may be signing in in the browser
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeout(guard.ctx, timeout)
 	defer cancel()
 	var (
 		cs    *sdk.ClientSession
@@ -192,7 +195,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 			return err
 		}
 		how = "stdio"
-		cs, err = client.Connect(cctx, proc.transport(), s.m.sessionOptions())
+		cs, err = client.Connect(cctx, proc.transport(guard), s.m.sessionOptions())
 		if err != nil && proc.cmd.Process != nil {
 			// The handshake failed but the process may still run: stop it and
 			// prefer its exit status as the reason when it has one.
@@ -206,7 +209,13 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		if oauth, err = s.m.oauthHandler(s, s.srv.HTTP.URL); err != nil {
 			return err
 		}
-		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log)
+		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log, guard)
+	}
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		if cs != nil {
+			_ = cs.Close()
+		}
+		return tooLarge // whatever the SDK made of it
 	}
 	if err != nil {
 		// A 401 that could not lead to a sign-in may be hidden behind what
@@ -214,6 +223,15 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		return s.signInOutcome(err)
 	}
 	go func() { ended <- cs.Wait() }()
+	// A message too large ends the connection at once, so that no request
+	// waits on it for its time limit (an event stream's reader would only
+	// see its stream break).
+	stopGuard := context.AfterFunc(guard.ctx, func() {
+		if guard.tripped() != nil {
+			_ = cs.Close()
+		}
+	})
+	defer stopGuard()
 
 	s.mu.Lock()
 	s.cs = cs
@@ -225,7 +243,11 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	s.refreshLists(ctx, cs)
 	s.resubscribe(ctx, cs)
 	s.signInDone()
-	if err := s.signInOutcome(nil); err != nil {
+	err = s.signInOutcome(nil)
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		err = tooLarge
+	}
+	if err != nil {
 		s.mu.Lock()
 		s.cs = nil
 		s.mu.Unlock()
@@ -242,6 +264,10 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	case <-s.kick:
 		reason = errReconnect
 	case reason = <-ended:
+	case <-guard.done():
+	}
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		reason = tooLarge // whatever the SDK made of it
 	}
 	s.mu.Lock()
 	s.cs = nil
@@ -250,7 +276,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	_ = cs.Close()
 	if proc != nil {
 		proc.killGroup()
-		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) {
+		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) && !errors.Is(reason, ErrMessageTooLarge) {
 			reason = exitErr
 		}
 	}
