@@ -21,8 +21,9 @@ import (
 const floodSize = 1 << 30
 
 // peakLimitKB is the most memory (peak resident set, in KB) `gatehouse
-// tools` may use on a flooding server (issue 22, item 2).
-const peakLimitKB = 200 << 10
+// tools` may use on a flooding server (issue 22, item 2); more under the race
+// detector (raceMemory).
+const peakLimitKB = raceMemory * 200 << 10
 
 // floodServer is a remote MCP server that answers every POST with one
 // message of floodSize bytes that never ends its line: an event stream's
