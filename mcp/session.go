@@ -56,7 +56,9 @@ type session struct {
 	tools     []*sdk.Tool
 	resources []*sdk.Resource
 	prompts   []*sdk.Prompt
-	attempts  int // connection attempts since the session started
+	// listers run the listings of each kind one at a time (lister.go).
+	listers  [listKinds]lister
+	attempts int // connection attempts since the session started
 	// peerOf describes the server for requests on a connection (set by
 	// Manager.newClient for the newest connection).
 	peerOf func(*sdk.ClientSession) Peer
@@ -321,8 +323,23 @@ func capabilityNames(c *sdk.ServerCapabilities) []string {
 }
 
 // refreshLists reads the tools, resources and prompts the server offers,
-// following pagination, and tells the manager's listener.
+// following pagination, and tells the manager's listener. Each listing
+// waits for one of its kind in flight (listers).
 func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
+	kept := false
+	for kind := range listKinds {
+		s.listers[kind].run(func() { kept = s.relist(ctx, cs, kind) || kept })
+	}
+	if kept {
+		s.listsChanged()
+	}
+}
+
+// relist reads one kind of list of cs, following pagination, and keeps it
+// unless a newer connection replaced cs meanwhile; it reports whether it
+// kept it. A kind the server did not declare is an empty list (tools are
+// read from a server that declared nothing).
+func (s *session) relist(ctx context.Context, cs *sdk.ClientSession, kind listKind) bool {
 	timeout := listTimeout
 	if s.mayAskSignIn() {
 		timeout += SignInTimeout // a listing may need a sign-in (or a step-up)
@@ -335,22 +352,34 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 		resources []*sdk.Resource
 		prompts   []*sdk.Prompt
 	)
-	if caps == nil || caps.Tools != nil {
+	switch {
+	case kind == listTools && (caps == nil || caps.Tools != nil):
 		tools = collect(s.log, "tools", cs.Tools(ctx, nil))
-	}
-	if caps != nil && caps.Resources != nil {
+	case kind == listResources && caps != nil && caps.Resources != nil:
 		resources = collect(s.log, "resources", cs.Resources(ctx, nil))
-	}
-	if caps != nil && caps.Prompts != nil {
+	case kind == listPrompts && caps != nil && caps.Prompts != nil:
 		prompts = collect(s.log, "prompts", cs.Prompts(ctx, nil))
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.cs != cs { // a newer connection replaced this one meanwhile
-		s.mu.Unlock()
-		return
+		return false
 	}
-	s.tools, s.resources, s.prompts = tools, resources, prompts
-	s.status.Tools, s.status.Resources, s.status.Prompts = len(tools), len(resources), len(prompts)
+	switch kind {
+	case listTools:
+		s.tools, s.status.Tools = tools, len(tools)
+	case listResources:
+		s.resources, s.status.Resources = resources, len(resources)
+	case listPrompts:
+		s.prompts, s.status.Prompts = prompts, len(prompts)
+	}
+	return true
+}
+
+// listsChanged tells the manager's listeners that the lists (and so the
+// status's counts) changed.
+func (s *session) listsChanged() {
+	s.mu.Lock()
 	st := s.statusLocked()
 	s.mu.Unlock()
 	s.m.notifyStatus(st)
@@ -375,14 +404,19 @@ func collect[T any](log *serverLog, what string, seq iter.Seq2[T, error]) []T {
 	return items
 }
 
-// onListChanged refreshes the lists after a list-changed notification.
-func (s *session) onListChanged(ctx context.Context) {
-	s.mu.Lock()
-	cs := s.cs
-	s.mu.Unlock()
-	if cs != nil {
-		go s.refreshLists(context.WithoutCancel(ctx), cs)
-	}
+// onListChanged reads one kind of list again after the server said it
+// changed: on the connection live when the listing starts, after the one
+// in flight, and not at all when one is waiting already (lister).
+func (s *session) onListChanged(ctx context.Context, kind listKind) {
+	ctx = context.WithoutCancel(ctx)
+	s.listers[kind].request(func() {
+		s.mu.Lock()
+		cs := s.cs
+		s.mu.Unlock()
+		if cs != nil && s.relist(ctx, cs, kind) {
+			s.listsChanged()
+		}
+	})
 }
 
 // setStatus replaces the status (keeping list counts while connected) and
