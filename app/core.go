@@ -109,16 +109,16 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 	c.secrets = newSecretStore(st)
 	c.tokens = &tokenStore{secrets: c.secrets}
 	c.Manager = mcp.NewManager(mcp.Options{
-		ClientName:     "gatehouse",
-		ClientVersion:  Version,
-		Asker:          c.Broker,
-		Tokens:         c.tokens,
-		OnStatus:       func(mcp.Status) { c.emitServers() },
-		OnListsChanged: func(id string) { c.listEvents.put(id, id) },
-		OnResourceUpdated: func(id, uri string) {
-			c.resourceEvents.put(id+"\x00"+uri, ResourceUpdate{ServerID: id, URI: uri})
+		ClientName:    "gatehouse",
+		ClientVersion: Version,
+		Asker:         c.Broker,
+		Tokens:        c.tokens,
+		OnStatus:      func(mcp.Status) { c.emitServers() },
+		OnListsChanged: func(id string) {
+			c.listEvents.put(id, id)
 		},
-		OnLog: c.logEvents.changed,
+		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(id+"\x00"+uri, ResourceUpdate{ServerID: id, URI: uri}) },
+		OnLog:             c.logEvents.changed,
 	})
 	return c, nil
 }
