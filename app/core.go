@@ -58,8 +58,12 @@ type Core struct {
 	// emitMu makes server list events leave in the order their lists were
 	// read, so the UI's last event always shows the latest state.
 	emitMu sync.Mutex
-	// logEvents tells the window a server's log changed (live.go).
-	logEvents logEvents
+	// logEvents tells the window a server's log changed, listEvents that
+	// its lists changed, resourceEvents that a subscribed resource changed,
+	// each coalesced (live.go).
+	logEvents      logEvents
+	listEvents     keyedEvents[string]
+	resourceEvents keyedEvents[ResourceUpdate]
 }
 
 // CoreOptions configures OpenCore.
@@ -90,6 +94,12 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 	}
 	c := &Core{Store: st}
 	c.logEvents.emit = func(id string) { c.emit(EventLog, id) }
+	c.listEvents.send = func(id string) {
+		c.emit(EventTools, id)
+		c.emit(EventResources, id)
+		c.emit(EventPrompts, id)
+	}
+	c.resourceEvents.send = func(u ResourceUpdate) { c.emit(EventResourceUpdated, u) }
 	if err := c.seedDemo(opts.DemoCommand); err != nil {
 		st.Close()
 		return nil, err
@@ -105,11 +115,9 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		Tokens:        c.tokens,
 		OnStatus:      func(mcp.Status) { c.emitServers() },
 		OnListsChanged: func(id string) {
-			c.emit(EventTools, id)
-			c.emit(EventResources, id)
-			c.emit(EventPrompts, id)
+			c.listEvents.put(id, id)
 		},
-		OnResourceUpdated: func(id, uri string) { c.emit(EventResourceUpdated, ResourceUpdate{ServerID: id, URI: uri}) },
+		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(id+"\x00"+uri, ResourceUpdate{ServerID: id, URI: uri}) },
 		OnLog:             c.logEvents.changed,
 	})
 	return c, nil

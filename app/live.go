@@ -60,7 +60,40 @@ func (l *logEvents) changed(serverID string) {
 	})
 }
 
-// progressOf turns a call's progress notifications into EventProgress.
+// eventEvery is the least time between two events of one kind about one
+// thing (a server's lists, a subscribed resource): as often as the window
+// can show a change. A server that sends thousands of notifications a
+// second must not make the window read its lists thousands of times
+// (issue 22, item 7).
+const eventEvery = mcp.ProgressEvery
+
+// keyedEvents passes values on at most every eventEvery for each key, the
+// newest of those that came meanwhile, the last always (mcp.Coalescer).
+type keyedEvents[T any] struct {
+	send func(T)
+
+	mu    sync.Mutex
+	byKey map[string]*mcp.Coalescer[T]
+}
+
+// put sends v, or gathers it until eventEvery has passed since the last
+// value of key was sent.
+func (k *keyedEvents[T]) put(key string, v T) {
+	k.mu.Lock()
+	c := k.byKey[key]
+	if c == nil {
+		if k.byKey == nil {
+			k.byKey = map[string]*mcp.Coalescer[T]{}
+		}
+		c = &mcp.Coalescer[T]{Every: eventEvery, Send: k.send}
+		k.byKey[key] = c
+	}
+	k.mu.Unlock()
+	c.Put(v)
+}
+
+// progressOf turns a call's progress notifications into EventProgress
+// (which the manager already sends at most every mcp.ProgressEvery).
 func (c *Core) progressOf(callID string) func(mcp.Progress) {
 	return func(p mcp.Progress) {
 		c.emit(EventProgress, ToolProgress{CallID: callID, Progress: p.Progress, Total: p.Total, Message: p.Message})

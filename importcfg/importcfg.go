@@ -40,6 +40,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -235,15 +236,50 @@ type Options struct {
 // errors.Is ErrSyntax) or is in no format Gatehouse reads (errors.Is
 // ErrUnknownFormat).
 func Read(path string, opts Options) (Preview, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
-		return Preview{}, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)
+		return Preview{}, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
 	return Parse(abs, data, opts)
+}
+
+// MaxFileSize is the largest file Read reads: far more than any app's file
+// of servers holds (the bound of a message from a server, mcp.MaxMessageSize).
+const MaxFileSize = 16 << 20
+
+// readBounded reads a regular file of at most MaxFileSize bytes. A file
+// found in a folder may be anything its maker put there: a huge file, or a
+// named pipe or device that never ends (or never opens); each is refused
+// with a sentence instead of being read whole or waited on.
+func readBounded(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, i18n.Err("import.error.notFile", "file", path)
+	}
+	tooLarge := i18n.Err("import.error.tooLarge", "file", path, "size", i18n.M("units.mb", "n", MaxFileSize>>20))
+	if fi.Size() > MaxFileSize {
+		return nil, tooLarge
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)
+	}
+	if len(data) > MaxFileSize { // it grew since Stat
+		return nil, tooLarge
+	}
+	return data, nil
 }
 
 // Parse is Read on content already read from path (used to name the file

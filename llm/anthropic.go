@@ -86,6 +86,9 @@ func (p *anthropicProvider) streamFailure(ctx context.Context, err error, model 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, errTooLarge) {
+		return p.d.tooLarge()
+	}
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {
 		return p.d.fromStreamError([]byte(apiErr.RawJSON()), model)

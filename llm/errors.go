@@ -126,6 +126,9 @@ func (d describer) describe(ctx context.Context, err error, model string) error 
 	if errors.As(err, &already) {
 		return already
 	}
+	if errors.Is(err, errTooLarge) {
+		return d.tooLarge()
+	}
 	var he *httpError
 	if errors.As(err, &he) {
 		return d.fromHTTP(he, model)
@@ -215,6 +218,11 @@ func (d describer) cutOff(cause error) *Error {
 		e.Detail = d.redact(cause.Error())
 	}
 	return e
+}
+
+// tooLarge is the error for an answer with a message over MaxMessageSize.
+func (d describer) tooLarge() *Error {
+	return d.fail(ErrProvider, i18n.M("llm.error.tooLarge", "provider", d.provider, "size", i18n.M("units.mb", "n", MaxMessageSize>>20)))
 }
 
 // badStream is the error for a stream the SDK could not make sense of.

@@ -94,6 +94,9 @@ func (p *openAIProvider) streamFailure(ctx context.Context, err error, model str
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if errors.Is(err, errTooLarge) {
+		return p.d.tooLarge()
+	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) {
 		return p.d.fromStreamError(se.Event.Data, model)

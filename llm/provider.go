@@ -200,7 +200,8 @@ func newTransport() http.RoundTripper {
 // type) that turns an error answer into an *httpError before the SDK reads
 // it, so that the status, the headers and the vendor's body reach describe
 // in whichever shape the vendor wrote them. A 2xx web page (a base URL that
-// points at a website) is caught the same way.
+// points at a website) is caught the same way. Any other answer is bounded
+// (boundBody) before the SDK reads it.
 func catchHTTPErrors(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	res, err := next(req)
 	if err != nil || res == nil {
@@ -208,6 +209,7 @@ func catchHTTPErrors(req *http.Request, next func(*http.Request) (*http.Response
 	}
 	page := res.StatusCode < 300 && strings.HasPrefix(strings.ToLower(res.Header.Get("Content-Type")), "text/html")
 	if res.StatusCode < 400 && !page {
+		boundBody(res) // limit.go
 		return res, nil
 	}
 	defer res.Body.Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,11 +24,20 @@ type progressKey struct{}
 
 // WithProgress returns a context under which the manager's requests that
 // can report progress (CallTool, and the resource reads and prompt gets)
-// hand each progress notification of theirs to report as it arrives.
-// report must not block for long.
+// hand their progress notifications to report as they arrive, at most
+// ProgressEvery apart: one that comes sooner waits, and only the newest
+// waiting one is reported. The last one that arrived before the request
+// ended is always reported, before the request returns. report is never
+// called twice at the same time and must not block for long.
 func WithProgress(ctx context.Context, report func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, report)
 }
+
+// ProgressEvery is the least time between two progress reports of one
+// request (WithProgress): about 30 a second, as often as a progress bar can
+// show a change, however many notifications a server sends (issue 22,
+// item 7).
+const ProgressEvery = time.Second / 30
 
 // progressTokens numbers the progress tokens of every connection: a token
 // names one request, and is never reused while Gatehouse runs.
@@ -37,7 +47,7 @@ var progressTokens atomic.Uint64
 // request whose token it carries. The zero value is ready to use.
 type progressRoutes struct {
 	mu     sync.Mutex
-	routes map[string]func(Progress)
+	routes map[string]*Coalescer[Progress]
 }
 
 // track gives params a progress token of their own (every request that can
@@ -55,16 +65,18 @@ func (r *progressRoutes) track(ctx context.Context, params sdk.RequestParams) (u
 	if report == nil {
 		return func() {}
 	}
+	route := &Coalescer[Progress]{Every: ProgressEvery, Send: report}
 	r.mu.Lock()
 	if r.routes == nil {
-		r.routes = map[string]func(Progress){}
+		r.routes = map[string]*Coalescer[Progress]{}
 	}
-	r.routes[token] = report
+	r.routes[token] = route
 	r.mu.Unlock()
 	return func() {
 		r.mu.Lock()
 		delete(r.routes, token)
 		r.mu.Unlock()
+		route.Close() // the last progress before the end is never lost, and none comes after
 	}
 }
 
@@ -80,9 +92,9 @@ func (r *progressRoutes) deliver(p *sdk.ProgressNotificationParams) {
 		return // Gatehouse's tokens are strings: a number names none of its requests
 	}
 	r.mu.Lock()
-	report := r.routes[token]
+	route := r.routes[token]
 	r.mu.Unlock()
-	if report != nil {
-		report(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	if route != nil {
+		route.Put(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
 	}
 }

@@ -1,11 +1,9 @@
 package mcp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -344,25 +342,33 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 // every elicitation read from it carries its requestedSchema in
 // _meta[RawSchemaMeta], as the manager's own connections do: for the
 // command line's session with the running app (see RemoteQuestion).
-func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t} }
+func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t, nil} }
 
 // rawSchemaTransport wraps a transport whose connections carry no optional
 // SDK interfaces (stdio and legacy SSE) and carries the schema of every
-// elicitation read from it.
-type rawSchemaTransport struct{ sdk.Transport }
+// elicitation read from it. Its guard (may be nil) hears of a stdio line
+// the SDK refused as too long (wirelimit.go).
+type rawSchemaTransport struct {
+	sdk.Transport
+	guard *wireGuard
+}
 
 func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return rawSchemaConn{c}, nil
+	return rawSchemaConn{c, t.guard}, nil
 }
 
-type rawSchemaConn struct{ sdk.Connection }
+type rawSchemaConn struct {
+	sdk.Connection
+	guard *wireGuard
+}
 
 func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	err = c.guard.readErr(err)
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		if m.Method == methodElicit {
@@ -379,37 +385,11 @@ func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// rawSchemaBody rewrites, line by line, the JSON-RPC messages in a
-// Streamable HTTP response body (a JSON document or an event stream's
-// "data:" lines), for the same purpose. Its connection cannot be wrapped
-// without losing the SDK's session state handling.
-func rawSchemaBody(body io.ReadCloser) io.ReadCloser {
-	pr, pw := io.Pipe()
-	go func() {
-		r := bufio.NewReaderSize(body, 64*1024)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				if _, werr := pw.Write(rewriteLine(line)); werr != nil {
-					body.Close()
-					return
-				}
-			}
-			if err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-	}()
-	return struct {
-		io.Reader
-		io.Closer
-	}{pr, closerFunc(func() error { pr.Close(); return body.Close() })}
-}
-
-type closerFunc func() error
-
-func (f closerFunc) Close() error { return f() }
+// A Streamable HTTP connection cannot be wrapped as the others are without
+// losing the SDK's session state handling, so its response bodies are
+// rewritten line by line instead (a JSON document, or an event stream's
+// "data:" lines), for the same purpose: wirelimit.go's boundedLines, which
+// also bounds what it holds, hands each line to rewriteLine.
 
 // rewriteLine carries the schemas of the elicitations found on one line (an
 // elicitation/create request, or a result's input requests) and the task
@@ -442,9 +422,4 @@ func rewriteLine(line []byte) []byte {
 		return line
 	}
 	return []byte(prefix + string(out) + string(suffix))
-}
-
-// isMessageBody reports whether an HTTP response carries JSON-RPC messages.
-func isMessageBody(contentType string) bool {
-	return strings.HasPrefix(contentType, "text/event-stream") || strings.HasPrefix(contentType, "application/json")
 }

@@ -166,9 +166,9 @@ func TestRewriteLine_CarriesSchema(t *testing.T) {
 	}
 }
 
-func TestRawSchemaBody_StreamsEveryLine(t *testing.T) {
+func TestBoundedLines_RewritesEveryLine(t *testing.T) {
 	in := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"elicitation/create\",\"params\":{\"requestedSchema\":{\"properties\":{\"b\":{},\"a\":{}}}}}\n\npartial-without-newline"
-	body := rawSchemaBody(io.NopCloser(strings.NewReader(in)))
+	body := boundedLines(io.NopCloser(strings.NewReader(in)), nil, true)
 	out, err := io.ReadAll(body)
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,9 @@ type session struct {
 	tools     []*sdk.Tool
 	resources []*sdk.Resource
 	prompts   []*sdk.Prompt
-	attempts  int // connection attempts since the session started
+	// listers run the listings of each kind one at a time (lister.go).
+	listers  [listKinds]lister
+	attempts int // connection attempts since the session started
 	// peerOf describes the server for requests on a connection (set by
 	// Manager.newClient for the newest connection).
 	peerOf func(*sdk.ClientSession) Peer
@@ -186,12 +188,15 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	connCtx, connEnd := context.WithCancel(ctx)
 	defer connEnd()
 	client := s.m.newClient(s, connCtx)
+	// guard ends the connection whose server sends a message too large to
+	// read (wirelimit.go), also while connecting.
+	guard := newWireGuard(connCtx)
 
 	timeout := connectTimeout
 	if s.mayAskSignIn() {
 		timeout += SignInTimeout // the person may be signing in in the browser
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeout(guard.ctx, timeout)
 	defer cancel()
 	var (
 		cs    *sdk.ClientSession
@@ -206,7 +211,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 			return err
 		}
 		how = "stdio"
-		cs, err = client.Connect(cctx, proc.transport(), s.m.sessionOptions())
+		cs, err = client.Connect(cctx, proc.transport(guard), s.m.sessionOptions())
 		if err != nil && proc.cmd.Process != nil {
 			// The handshake failed but the process may still run: stop it and
 			// prefer its exit status as the reason when it has one.
@@ -223,7 +228,13 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		if err = s.stepUpFirst(cctx, oauth); err != nil {
 			return s.signInOutcome(err)
 		}
-		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log)
+		cs, how, err = connectHTTP(cctx, client, s.srv.HTTP, oauth, s.m.sessionOptions(), s.log, guard)
+	}
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		if cs != nil {
+			_ = cs.Close()
+		}
+		return tooLarge // whatever the SDK made of it
 	}
 	if err != nil {
 		// A 401 that could not lead to a sign-in may be hidden behind what
@@ -231,6 +242,15 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		return s.signInOutcome(err)
 	}
 	go func() { ended <- cs.Wait() }()
+	// A message too large ends the connection at once, so that no request
+	// waits on it for its time limit (an event stream's reader would only
+	// see its stream break).
+	stopGuard := context.AfterFunc(guard.ctx, func() {
+		if guard.tripped() != nil {
+			_ = cs.Close()
+		}
+	})
+	defer stopGuard()
 
 	s.mu.Lock()
 	s.cs = cs
@@ -242,7 +262,11 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	s.refreshLists(ctx, cs)
 	s.resubscribe(ctx, cs)
 	s.signInDone()
-	if err := s.signInOutcome(nil); err != nil {
+	err = s.signInOutcome(nil)
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		err = tooLarge
+	}
+	if err != nil {
 		s.mu.Lock()
 		s.cs = nil
 		s.mu.Unlock()
@@ -261,6 +285,10 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	case <-s.signInNeeded:
 		reason = ErrNeedsSignIn
 	case reason = <-ended:
+	case <-guard.done():
+	}
+	if tooLarge := guard.tripped(); tooLarge != nil {
+		reason = tooLarge // whatever the SDK made of it
 	}
 	s.mu.Lock()
 	s.cs = nil
@@ -269,7 +297,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	_ = cs.Close()
 	if proc != nil {
 		proc.killGroup()
-		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) {
+		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) && !errors.Is(reason, ErrMessageTooLarge) {
 			reason = exitErr
 		}
 	}
@@ -314,8 +342,23 @@ func capabilityNames(c *sdk.ServerCapabilities) []string {
 }
 
 // refreshLists reads the tools, resources and prompts the server offers,
-// following pagination, and tells the manager's listener.
+// following pagination, and tells the manager's listener. Each listing
+// waits for one of its kind in flight (listers).
 func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
+	kept := false
+	for kind := range listKinds {
+		s.listers[kind].run(func() { kept = s.relist(ctx, cs, kind) || kept })
+	}
+	if kept {
+		s.listsChanged()
+	}
+}
+
+// relist reads one kind of list of cs, following pagination, and keeps it
+// unless a newer connection replaced cs meanwhile; it reports whether it
+// kept it. A kind the server did not declare is an empty list (tools are
+// read from a server that declared nothing).
+func (s *session) relist(ctx context.Context, cs *sdk.ClientSession, kind listKind) bool {
 	timeout := listTimeout
 	if s.mayAskSignIn() {
 		timeout += SignInTimeout // a listing may need a sign-in (or a step-up)
@@ -328,23 +371,35 @@ func (s *session) refreshLists(ctx context.Context, cs *sdk.ClientSession) {
 		resources []*sdk.Resource
 		prompts   []*sdk.Prompt
 	)
-	if caps == nil || caps.Tools != nil {
+	switch {
+	case kind == listTools && (caps == nil || caps.Tools != nil):
 		tools = collect(s.log, "tools", cs.Tools(ctx, nil))
-	}
-	if caps != nil && caps.Resources != nil {
+	case kind == listResources && caps != nil && caps.Resources != nil:
 		resources = collect(s.log, "resources", cs.Resources(ctx, nil))
-	}
-	if caps != nil && caps.Prompts != nil {
+	case kind == listPrompts && caps != nil && caps.Prompts != nil:
 		prompts = collect(s.log, "prompts", cs.Prompts(ctx, nil))
 	}
 	tools, resources, prompts = uniqueTools(s.log, tools), uniqueResources(s.log, resources), uniquePrompts(s.log, prompts)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.cs != cs { // a newer connection replaced this one meanwhile
-		s.mu.Unlock()
-		return
+		return false
 	}
-	s.tools, s.resources, s.prompts = tools, resources, prompts
-	s.status.Tools, s.status.Resources, s.status.Prompts = len(tools), len(resources), len(prompts)
+	switch kind {
+	case listTools:
+		s.tools, s.status.Tools = tools, len(tools)
+	case listResources:
+		s.resources, s.status.Resources = resources, len(resources)
+	case listPrompts:
+		s.prompts, s.status.Prompts = prompts, len(prompts)
+	}
+	return true
+}
+
+// listsChanged tells the manager's listeners that the lists (and so the
+// status's counts) changed.
+func (s *session) listsChanged() {
+	s.mu.Lock()
 	st := s.statusLocked()
 	s.mu.Unlock()
 	s.m.notifyStatus(st)
@@ -369,14 +424,19 @@ func collect[T any](log *serverLog, what string, seq iter.Seq2[T, error]) []T {
 	return items
 }
 
-// onListChanged refreshes the lists after a list-changed notification.
-func (s *session) onListChanged(ctx context.Context) {
-	s.mu.Lock()
-	cs := s.cs
-	s.mu.Unlock()
-	if cs != nil {
-		go s.refreshLists(context.WithoutCancel(ctx), cs)
-	}
+// onListChanged reads one kind of list again after the server said it
+// changed: on the connection live when the listing starts, after the one
+// in flight, and not at all when one is waiting already (lister).
+func (s *session) onListChanged(ctx context.Context, kind listKind) {
+	ctx = context.WithoutCancel(ctx)
+	s.listers[kind].request(func() {
+		s.mu.Lock()
+		cs := s.cs
+		s.mu.Unlock()
+		if cs != nil && s.relist(ctx, cs, kind) {
+			s.listsChanged()
+		}
+	})
 }
 
 // setStatus replaces the status (keeping list counts while connected) and

@@ -199,14 +199,20 @@ func safeEnv(name string) bool {
 	return slices.Contains(safeEnvNames, name) || strings.HasPrefix(name, "LC_")
 }
 
-func (p *stdioProcess) transport() sdk.Transport { return stdioTransport{p} }
+func (p *stdioProcess) transport(guard *wireGuard) sdk.Transport {
+	return stdioTransport{p: p, guard: guard}
+}
 
 // stdioTransport is the SDK's command transport with the host's wire
-// reading (rawschema.go), remembering the connection it made for exitError.
-type stdioTransport struct{ p *stdioProcess }
+// reading (rawschema.go, wirelimit.go), remembering the connection it made
+// for exitError.
+type stdioTransport struct {
+	p     *stdioProcess
+	guard *wireGuard
+}
 
 func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	c, err := rawSchemaTransport{&sdk.CommandTransport{Command: t.p.cmd, TerminateDuration: stdioTerminateWait}}.Connect(ctx)
+	c, err := rawSchemaTransport{&sdk.CommandTransport{Command: t.p.cmd, TerminateDuration: stdioTerminateWait}, t.guard}.Connect(ctx)
 	if err == nil {
 		t.p.conn.Store(&c)
 	}
@@ -266,6 +272,9 @@ type headerTransport struct {
 	// rawSchema rewrites response bodies to carry form schemas past the
 	// SDK (see rawschema.go); only Streamable HTTP needs it.
 	rawSchema bool
+	// guard bounds every response body and ends the connection whose
+	// server sends too much (wirelimit.go).
+	guard *wireGuard
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -279,8 +288,8 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && t.rawSchema && isMessageBody(resp.Header.Get("Content-Type")) {
-		resp.Body = rawSchemaBody(resp.Body)
+	if err == nil {
+		resp.Body = t.guard.body(resp, t.rawSchema)
 	}
 	if err == nil && req.Method == http.MethodPost && resp.StatusCode >= 400 && resp.StatusCode < 500 &&
 		resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
@@ -321,13 +330,15 @@ func (t *headerTransport) client() *http.Client {
 // connectHTTP connects over Streamable HTTP and, when the server answers the
 // initialize POST with a 4xx status, falls back to the legacy HTTP+SSE
 // transport as the specification's backwards-compatibility section advises.
-func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, oauth auth.OAuthHandler, copts *sdk.ClientSessionOptions, log *serverLog) (*sdk.ClientSession, string, error) {
+// guard bounds what either reads (wirelimit.go).
+func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig, oauth auth.OAuthHandler, copts *sdk.ClientSessionOptions, log *serverLog, guard *wireGuard) (*sdk.ClientSession, string, error) {
 	u, err := parseServerURL(cfg.URL)
 	if err != nil {
 		return nil, "", err
 	}
-	ht := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers, rawSchema: true}
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: ht.client(), OAuthHandler: oauth}, copts)
+	ht := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers, rawSchema: true, guard: guard}
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: u.String(), HTTPClient: ht.client(), OAuthHandler: oauth,
+		MaxEventSize: sdkMaxEventSize}, copts)
 	if err == nil {
 		return cs, "streamable HTTP", nil
 	}
@@ -339,9 +350,10 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 		return nil, "", err
 	}
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
-	sse := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers}
-	cs, sseErr := client.Connect(ctx, rawSchemaTransport{&sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sse.client()}}, copts)
-	if refused := sse.refusal(); sseErr != nil && refused != nil {
+	sseHeaders := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers, guard: guard}
+	sse := &sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHeaders.client(), MaxEventSize: sdkMaxEventSize}
+	cs, sseErr := client.Connect(ctx, rawSchemaTransport{sse, guard}, copts)
+	if refused := sseHeaders.refusal(); sseErr != nil && refused != nil {
 		log.event("refused: " + sseErr.Error())
 		return nil, "", refused
 	}

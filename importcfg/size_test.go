@@ -1,0 +1,63 @@
+package importcfg
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
+)
+
+// TestRead_RefusesWhatNoConfigFileIs: a file offered as "Found on this
+// computer" may come with a project folder someone else made. One far
+// larger than any file of servers, or one that is not a file at all (a
+// named pipe, a device), is refused with a sentence, without reading it
+// whole or waiting on it (issue 22, item 2's class: bounded reads of what
+// others control).
+func TestRead_RefusesWhatNoConfigFileIs(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(huge, []byte(`{"mcpServers":{`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<30); err != nil { // sparse: a gigabyte that takes no disk
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(dir, "mcp.json")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"a gigabyte file", huge, ".mcp.json is larger than 16 MB"},
+		{"a named pipe", pipe, "mcp.json is not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			done := make(chan error, 1)
+			go func() {
+				_, err := Read(tc.file, Options{})
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Read still waits after 10 s")
+			}
+			runtime.ReadMemStats(&after)
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("reading allocated %d MB", grew>>20)
+			}
+			if msg := i18n.ErrorMessage(err); !strings.Contains(msg.In(i18n.English), tc.want) || msg.Key == "" {
+				t.Errorf("says %q, want a sentence with %q", msg.In(i18n.English), tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package llm
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// MaxMessageSize is the most Gatehouse reads of one message from a
+// provider: one event of a stream (its lines together), or one answer that
+// is not a stream (the models list). A provider, or whatever answers at its
+// address, that sends more fails the call with a sentence saying so
+// (issue 22, item 2): before, a stream's event and the models list were
+// read whole, however large. It is the MCP go-sdk's bound for a message,
+// and far above what any provider's event or list needs.
+const MaxMessageSize = 16 << 20
+
+// errTooLarge is the read error of a body over MaxMessageSize; describe
+// and the stream failures turn it into the sentence llm.error.tooLarge.
+var errTooLarge = errors.New("the provider sent a message larger than 16 MiB")
+
+// boundBody bounds a provider's successful answer: an event stream event by
+// event, anything else as one message. It holds nothing itself: it counts
+// what passes and fails the read that goes over.
+func boundBody(res *http.Response) {
+	stream := strings.HasPrefix(strings.ToLower(res.Header.Get("Content-Type")), "text/event-stream")
+	res.Body = &boundedBody{body: res.Body, stream: stream}
+}
+
+// boundedBody is a response body that fails with errTooLarge once one
+// message read from it goes over MaxMessageSize: the whole body, or with
+// stream, the bytes since the last blank line (the end of an event).
+type boundedBody struct {
+	body   io.ReadCloser
+	stream bool
+	n      int  // bytes of the message so far
+	atLine bool // the last byte read ended a line
+	over   bool
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.over {
+		return 0, errTooLarge
+	}
+	n, err := b.body.Read(p)
+	for _, c := range p[:n] {
+		switch {
+		case !b.stream:
+		case c == '\n' && b.atLine:
+			b.n = 0 // a blank line ends the event
+			continue
+		case c == '\n':
+			b.atLine = true
+		case c != '\r':
+			b.atLine = false
+		}
+		if b.n++; b.n > MaxMessageSize {
+			b.over = true
+			return 0, errTooLarge
+		}
+	}
+	return n, err
+}
+
+func (b *boundedBody) Close() error { return b.body.Close() }
