@@ -30,6 +30,15 @@ func TestCLI_SpeaksTheTerminalsLanguage(t *testing.T) {
 		t.Errorf("a usage error in Chinese: exit %d\n%s", code, errOut)
 	}
 
+	// A server that cannot start: the sentence around its reason is Chinese too.
+	if code, _, errOut := gh(t, dir, "servers", "add", "Broken", "--", "/nonexistent/gatehouse-test-server"); code != 0 {
+		t.Fatalf("servers add Broken: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = gh(t, dir, "tools", "Broken")
+	if code != 1 || !strings.Contains(errOut, "无法连接 Broken：") {
+		t.Errorf("a server that cannot start, in Chinese: exit %d\n%s", code, errOut)
+	}
+
 	i18n.SetLanguage(i18n.FromEnv(func(k string) string { return map[string]string{"LANG": "C.UTF-8"}[k] }))
 	if code, out, _ := gh(t, dir, "servers", "list"); code != 0 || !strings.Contains(out, "NAME") {
 		t.Errorf("servers list in English: exit %d\n%s", code, out)

@@ -58,7 +58,7 @@ func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAns
 // connectFailed says that a server could not be connected, with the end
 // of its log.
 func connectFailed(ce *hostapi.ConnectError) error {
-	return fmt.Errorf("cannot connect to %s: %w%s", ce.Server, ce.Err, logHint(ce.Log))
+	return i18n.Wrap(ce.Err, "cli.connectFailed", "server", ce.Server, "detail", ce.Err, "log", logHint(ce.Log))
 }
 
 // logHint returns the last lines of a server's log, to show with an error.
