@@ -348,8 +348,10 @@ func ResultView(ctx context.Context, tool *sdk.Tool, res *sdk.CallToolResult) To
 	if res.StructuredContent != nil {
 		if b, err := json.MarshalIndent(res.StructuredContent, "", "  "); err == nil {
 			v.Structured = string(b)
-			view := visible.JSON(b)
-			v.StructuredView = &view
+			// Text beyond the tree's bounds is shown as Structured is.
+			if view := visible.JSON(b); view.Kind != visible.KindText {
+				v.StructuredView = &view
+			}
 		}
 	}
 	if tool != nil && !res.IsError {

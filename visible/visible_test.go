@@ -154,6 +154,16 @@ func TestJSON(t *testing.T) {
 				t.Errorf("node = %s %q", n.Kind, leaf(n))
 			}
 		}},
+		{"a value of more values than a tree holds is shown as its text", "[" + strings.Repeat("1,", MaxNodes) + "1]", func(t *testing.T, n Node) {
+			if n.Kind != KindText || leaf(n) != "["+strings.Repeat("1,", MaxNodes)+"1]" {
+				t.Errorf("node = %s with %d children", n.Kind, len(n.Children))
+			}
+		}},
+		{"a tree of exactly MaxNodes values is a tree", "[" + strings.Repeat("1,", MaxNodes-2) + "1]", func(t *testing.T, n Node) {
+			if n.Kind != KindArray || len(n.Children) != MaxNodes-1 {
+				t.Errorf("node = %s with %d children", n.Kind, len(n.Children))
+			}
+		}},
 		{"nothing is null", "", func(t *testing.T, n Node) {
 			if n.Kind != KindNull {
 				t.Errorf("kind = %q", n.Kind)
