@@ -10,7 +10,7 @@ import (
 
 // A Kind is how a field is entered and what its value is. The Go side of
 // each kind is its row in kinds below; the UI side is its branch in
-// frontend/src/components/FormField.svelte. Adding a kind touches those two.
+// frontend/src/components/consent/FormField.svelte. Adding a kind touches those two.
 type Kind string
 
 // The field kinds.

@@ -20,7 +20,7 @@ describe('the window’s shortcuts', () => {
   // opened; here Vite would transform them on first use, which can take
   // longer than a findBy waits on a busy machine.
   beforeAll(async () => {
-    await Promise.all([import('./components/ToolRunner.svelte'), import('./components/HistoryPane.svelte'), import('./components/ChatPane.svelte')]);
+    await Promise.all([import('./components/tools/ToolRunner.svelte'), import('./components/history/HistoryPane.svelte'), import('./components/chat/ChatPane.svelte')]);
   });
 
   beforeEach(() => {

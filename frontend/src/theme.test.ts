@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import appCss from './app.css?raw';
 
 // Every component's source, by file name: their <style> blocks use the theme.
-const components: Record<string, string> = import.meta.glob(['./App.svelte', './components/*.svelte'], {
+const components: Record<string, string> = import.meta.glob(['./App.svelte', './components/**/*.svelte'], {
   query: '?raw',
   import: 'default',
   eager: true,
@@ -262,7 +262,7 @@ describe('colours come from the theme', () => {
   const sources: (readonly [string, string])[] = [['app.css rules', rules], ...styles];
 
   it('reads every component', () => {
-    expect(Object.keys(components)).toContain('./components/LinkDisplay.svelte');
+    expect(Object.keys(components)).toContain('./components/consent/LinkDisplay.svelte');
     expect(styles.filter(([, css]) => css.includes('var(--')).length).toBeGreaterThan(20);
   });
 

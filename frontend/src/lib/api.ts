@@ -1,7 +1,7 @@
 // The one door between the UI and Gatehouse's Go core. Every binding call and
 // event subscription goes through here, so that components and stores stay
 // free of Wails details, and component tests can replace this module with a
-// mock (vi.mock('../lib/api')).
+// mock (vi.mock('./api')).
 //
 // Go sends every list and map as [] or {}, never null (app/nonull_test.go
 // checks it), so values are used as they arrive.

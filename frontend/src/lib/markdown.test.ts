@@ -1,4 +1,4 @@
-// The Markdown model behind components/Markdown.svelte: what a link, an
+// The Markdown model behind components/shared/Markdown.svelte: what a link, an
 // image or raw HTML becomes, and that streaming a text in pieces gives the
 // same blocks as the whole text, while lexing only a bounded tail.
 import { describe, expect, it } from 'vitest';

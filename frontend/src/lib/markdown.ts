@@ -3,7 +3,7 @@
 // in. Model output is untrusted, like server text: the nodes carry text only,
 // raw HTML stays literal text, an image is only described, and a link can be
 // followed only when it is a web address (http or https), through the
-// caller's consent display. components/Markdown.svelte renders the nodes.
+// caller's consent display. components/shared/Markdown.svelte renders the nodes.
 //
 // Streaming: re-lexing a whole message on every chunk is quadratic. A
 // MarkdownStream lexes only the tail of the text, the part after the blocks

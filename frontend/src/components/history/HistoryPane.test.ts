@@ -1,0 +1,188 @@
+// Component tests of the History pane. api.ts is mocked; that Go records
+// tool runs and keeps titles and URLs is tested in app/history_test.go and
+// chat/loop_test.go, the whole path at 800×600 in e2e/history.test.mjs.
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../../lib/api';
+import type { HistoryPage, HistoryView } from '../../lib/api';
+import HistoryPane from './HistoryPane.svelte';
+import { language, loadLanguage } from '../../lib/i18n.svelte';
+
+vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+function entry(id: number, over: Partial<HistoryView> = {}): HistoryView {
+  return {
+    id,
+    time: '2026-11-22T10:00:00Z',
+    serverId: 's1',
+    serverName: 'Files',
+    mode: 'form',
+    tool: '',
+    source: '',
+    message: `Question ${id}`,
+    fields: [],
+    titles: {},
+    url: '',
+    outcome: 'accepted',
+    detail: '',
+    answerMs: 1200,
+    durationMs: 0,
+    result: '',
+    ...over,
+  };
+}
+
+/** Serves a history of the given entries (newest first) a page of 100 at a time, as Go does. */
+function serve(all: HistoryView[]) {
+  mocked.history.mockImplementation(async (_server: string, _outcome: string, before = 0): Promise<HistoryPage> => {
+    const start = before === 0 ? 0 : all.findIndex((e) => e.id < before);
+    const entries = start < 0 ? [] : all.slice(start, start + 100);
+    return { entries, more: start >= 0 && start + 100 < all.length };
+  });
+}
+
+/** Opens the row whose summary is name and returns its details. */
+async function openRow(name: string | RegExp) {
+  const toggle = await screen.findByRole('button', { name });
+  await userEvent.click(toggle);
+  expect(toggle.getAttribute('aria-expanded')).toBe('true');
+  return document.getElementById(toggle.getAttribute('aria-controls')!)!;
+}
+
+// The Chinese catalogue is a chunk the window fetches when first wanted; here it is loaded before the tests.
+beforeAll(() => loadLanguage('zh-CN'));
+
+describe('HistoryPane', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+  });
+
+  it('a form shows its field titles, and its details pair each title with the answer', async () => {
+    serve([
+      entry(1, {
+        message: 'Who are you?',
+        fields: ['email', 'age'],
+        titles: { email: 'Email address' },
+        answer: { email: 'ada@example.com', age: 36 },
+      }),
+    ]);
+    render(HistoryPane);
+    expect(await screen.findByText('Fields: Email address, age')).toBeTruthy();
+    const details = await openRow(/Who are you\?/);
+    const fields = within(details).getByRole('table', { name: 'Fields' });
+    const email = within(fields).getByRole('rowheader', { name: 'Email address (email)' }).closest('tr')!;
+    expect(email.textContent).toContain('ada@example.com');
+    expect(within(fields).getByRole('rowheader', { name: 'age' }).closest('tr')!.textContent).toContain('36');
+  });
+
+  it('a form whose answers were not remembered says how to keep them', async () => {
+    serve([entry(1, { message: 'Who are you?', fields: ['email'], titles: { email: 'Email address' } })]);
+    render(HistoryPane);
+    const details = await openRow(/Who are you\?/);
+    expect(within(details).getByText(/Answers are not kept: turn on Settings → Remember my answers/)).toBeTruthy();
+  });
+
+  it('a URL request shows the address it asked for, in the row and in its details', async () => {
+    const url = 'https://accounts.example.com/connect?state=abc';
+    serve([entry(1, { mode: 'url', message: 'Connect your account', url })]);
+    render(HistoryPane);
+    expect(await screen.findByText(url)).toBeTruthy();
+    const details = await openRow(/Connect your account/);
+    expect(details.querySelector('dl')!.textContent).toContain(`Address${url}`);
+  });
+
+  it('a remembered tool run shows where it came from, its duration, arguments and result', async () => {
+    serve([
+      entry(1, {
+        mode: 'tool-run',
+        tool: 'read_file',
+        source: 'chat',
+        message: '',
+        outcome: 'ok',
+        answerMs: 0,
+        durationMs: 2400,
+        arguments: { path: 'notes.md' },
+        result: '# Notes',
+      }),
+    ]);
+    render(HistoryPane);
+    expect(await screen.findByText('from the chat')).toBeTruthy();
+    const row = screen.getByRole('button', { name: 'Tool call: read_file' }).closest('tr')!;
+    expect(row.textContent).toContain('Ran');
+    const details = await openRow('Tool call: read_file');
+    expect(details.textContent).toContain('Duration2.4 s');
+    expect(within(details).getByText(/"path": "notes.md"/)).toBeTruthy();
+    expect(within(details).getByText('# Notes')).toBeTruthy();
+  });
+
+  it('a tool run that was not remembered shows no arguments and says why', async () => {
+    serve([entry(1, { mode: 'tool-run', tool: 'delete_file', source: 'tools', outcome: 'denied', detail: 'The person denied this call.' })]);
+    render(HistoryPane);
+    const details = await openRow('Tool call: delete_file');
+    expect(details.textContent).toContain('Not allowed: The person denied this call.');
+    expect(within(details).queryByText('Arguments')).toBeNull();
+    expect(within(details).getByText(/Arguments and results are not kept/)).toBeTruthy();
+  });
+
+  it("a model's tool call is named in the window's language, not by the stored English words", async () => {
+    serve([entry(1, { mode: 'tool-call', tool: 'add', message: 'Call add', source: 'chat' })]);
+    const { unmount } = render(HistoryPane);
+    await screen.findByRole('button', { name: /The model asked to call add/ });
+    expect(screen.queryByText('Call add')).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await screen.findByRole('button', { name: /模型请求调用 add/ });
+    } finally {
+      language.choice = '';
+    }
+  });
+
+  it('server text in a row stays text', async () => {
+    serve([entry(1, { message: '<img src=x onerror=alert(1)>', fields: ['a'], titles: { a: '<b>bold</b>' } })]);
+    const { container } = render(HistoryPane);
+    expect(await screen.findByText('<img src=x onerror=alert(1)>')).toBeTruthy();
+    expect(container.querySelector('img, b')).toBeNull();
+  });
+
+  const firstRow = () => document.querySelector('table.history tbody .row-toggle .msg')?.textContent?.trim();
+
+  it('10,000 entries are shown a page of 100 at a time, newest first', async () => {
+    serve(Array.from({ length: 10_000 }, (_, i) => entry(10_000 - i)));
+    const started = performance.now();
+    render(HistoryPane);
+    await waitFor(() => expect(firstRow()).toBe('Question 10000'));
+    const firstPage = performance.now() - started;
+    expect(document.querySelectorAll('table.history tbody .row-toggle')).toHaveLength(100);
+    const older = screen.getByRole('button', { name: 'Older' });
+    const stepStart = performance.now();
+    for (let page = 2; page <= 11; page++) {
+      older.click();
+      await waitFor(() => expect(firstRow()).toBe(`Question ${10_000 - (page - 1) * 100}`));
+    }
+    const perPage = (performance.now() - stepStart) / 10;
+    // The figures for the report; timings are not asserted (shared machines).
+    console.log(`history of 10,000 entries: first page ${firstPage.toFixed(0)} ms, each further page ${perPage.toFixed(0)} ms (jsdom)`);
+    expect(mocked.history).toHaveBeenCalledTimes(11);
+  }, 30_000);
+
+  it('Older stops at the oldest page and Newer goes back', async () => {
+    serve(Array.from({ length: 250 }, (_, i) => entry(250 - i)));
+    render(HistoryPane);
+    await waitFor(() => expect(firstRow()).toBe('Question 250'));
+    const older = screen.getByRole('button', { name: 'Older' }) as HTMLButtonElement;
+    const newer = screen.getByRole('button', { name: 'Newer' }) as HTMLButtonElement;
+    expect(newer.disabled).toBe(true);
+    await userEvent.click(older);
+    await waitFor(() => expect(firstRow()).toBe('Question 150'));
+    await userEvent.click(older);
+    await waitFor(() => expect(firstRow()).toBe('Question 50'));
+    expect(document.querySelectorAll('table.history tbody .row-toggle')).toHaveLength(50);
+    expect(older.disabled).toBe(true);
+    await userEvent.click(newer);
+    await waitFor(() => expect(firstRow()).toBe('Question 150'));
+  });
+});

@@ -1,0 +1,113 @@
+// Component tests of Settings → Models. api.ts is mocked; Go's side is
+// tested in app/providers_test.go.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import * as api from '../../lib/api';
+import type { ProviderView } from '../../lib/api';
+import ModelsSettings from './ModelsSettings.svelte';
+import { presets, providerView } from '../../test/fixtures';
+
+vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
+const mocked = vi.mocked(api);
+
+function row(name: string) {
+  return screen.getByRole('listitem', { name });
+}
+
+describe('ModelsSettings', () => {
+  let list: ProviderView[];
+
+  beforeEach(() => {
+    vi.clearAllMocks();
+    list = [
+      providerView('p1', 'Ollama', { preset: 'ollama', model: 'qwen3:8b', isDefault: true }),
+      providerView('p2', 'DeepSeek', {
+        preset: 'deepseek',
+        baseUrl: 'https://api.deepseek.com',
+        model: 'deepseek-chat',
+        keyHint: 'sk-…a1b2',
+      }),
+    ];
+    mocked.providerPresets.mockResolvedValue(presets());
+    mocked.listProviders.mockImplementation(async () => list);
+  });
+
+  it('lists each provider with its model, base URL, masked key and the Default badge', async () => {
+    render(ModelsSettings);
+    await screen.findByRole('listitem', { name: 'DeepSeek' });
+
+    const deepseek = row('DeepSeek');
+    expect(within(deepseek).getByText('deepseek-chat')).toBeTruthy();
+    expect(within(deepseek).getByText('https://api.deepseek.com')).toBeTruthy();
+    expect(within(deepseek).getByText('sk-…a1b2')).toBeTruthy();
+    expect(within(deepseek).queryByText('Default')).toBeNull();
+
+    const ollama = row('Ollama');
+    expect(within(ollama).getByText('Default')).toBeTruthy();
+    expect(within(ollama).getByText('None saved')).toBeTruthy();
+    expect(within(ollama).queryByRole('button', { name: 'Make default' })).toBeNull();
+  });
+
+  it('shows a saved key only as its hint, also in the editor', async () => {
+    const user = userEvent.setup();
+    render(ModelsSettings);
+    await screen.findByRole('listitem', { name: 'DeepSeek' });
+    await user.click(within(row('DeepSeek')).getByRole('button', { name: 'Edit' }));
+    const key = screen.getByLabelText(/API key/) as HTMLInputElement;
+    expect(key.type).toBe('password');
+    expect(key.value).toBe('');
+    expect(screen.getByText(/sk-…a1b2/, { selector: '.hint' })).toBeTruthy();
+  });
+
+  it('Remove asks first, and removes only after the person confirms', async () => {
+    const user = userEvent.setup();
+    render(ModelsSettings);
+    await screen.findByRole('listitem', { name: 'DeepSeek' });
+
+    await user.click(within(row('DeepSeek')).getByRole('button', { name: 'Remove' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove DeepSeek?' });
+    expect(mocked.removeProvider).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(mocked.removeProvider).not.toHaveBeenCalled();
+
+    await user.click(within(row('DeepSeek')).getByRole('button', { name: 'Remove' }));
+    list = list.filter((p) => p.id !== 'p2');
+    await user.click(within(screen.getByRole('dialog', { name: 'Remove DeepSeek?' })).getByRole('button', { name: 'Remove' }));
+    expect(mocked.removeProvider).toHaveBeenCalledWith('p2');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'DeepSeek' })).toBeNull());
+  });
+
+  it('Make default tells Go and shows the badge on the new default', async () => {
+    const user = userEvent.setup();
+    render(ModelsSettings);
+    await screen.findByRole('listitem', { name: 'DeepSeek' });
+    mocked.setDefaultProvider.mockImplementation(async (id: string) => {
+      list = list.map((p) => ({ ...p, isDefault: p.id === id }));
+    });
+    await user.click(within(row('DeepSeek')).getByRole('button', { name: 'Make default' }));
+    expect(mocked.setDefaultProvider).toHaveBeenCalledWith('p2');
+    await waitFor(() => expect(within(row('DeepSeek')).getByText('Default')).toBeTruthy());
+    expect(within(row('Ollama')).queryByText('Default')).toBeNull();
+  });
+
+  it('reads the list again on each providers:changed event', async () => {
+    let send: () => void = () => {};
+    mocked.onProvidersChanged.mockImplementation((cb) => {
+      send = cb;
+      return () => {};
+    });
+    render(ModelsSettings);
+    await screen.findByRole('listitem', { name: 'DeepSeek' });
+    list = [providerView('p3', 'LM Studio', { isDefault: true })];
+    send();
+    expect(await screen.findByRole('listitem', { name: 'LM Studio' })).toBeTruthy();
+    expect(screen.queryByRole('listitem', { name: 'DeepSeek' })).toBeNull();
+  });
+
+  it('says how to start when there is no provider', async () => {
+    list = [];
+    render(ModelsSettings);
+    expect(await screen.findByText(/No model providers yet/)).toBeTruthy();
+  });
+});
