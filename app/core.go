@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -48,9 +48,10 @@ type Core struct {
 	samplingMu sync.Mutex
 	sampling   bool // EnableSampling was called (the window reviews requests)
 
-	// cliServer serves the command line while the window is open (cliserver.go).
+	// cliServer serves the command line: on the socket while the window is
+	// open, in memory to a command line that opened this core (cliserver.go).
 	cliMu     sync.Mutex
-	cliServer *hostapi.Server
+	cliServer *applink.Server
 	// chat runs the turns of the window and of the command line (Chat).
 	chatOnce sync.Once
 	chat     *ChatService

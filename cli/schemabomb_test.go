@@ -149,6 +149,7 @@ func TestCLI_SignalEndsACallThatIsChecking(t *testing.T) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
+			t.Logf("answered %v after the signal", time.Since(answered.Add(-2*time.Second)))
 			// ...and the command has ended. Under the race detector a
 			// process's exit walks its shadow memory first (racefini), which
 			// took seconds after this check's large result.
