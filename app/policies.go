@@ -332,7 +332,7 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 				continue
 			}
 			offered[t.Name] = true
-			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolHints(t), Offered: true}
+			tv := ToolPolicyView{Name: t.Name, Title: mcp.ToolTitle(t), Hints: toolHints(t), Offered: true}
 			if peer, err := c.Manager.Peer(srv.ID); err == nil {
 				tv.Held = p.Tools[t.Name] == store.ToolAllow && !approved(p, t.Name).Same(mcp.ToolFingerprint(peer.Server, t))
 			}

@@ -295,7 +295,7 @@ func (c *Core) toolCallTimeout() time.Duration {
 func toolView(tool *sdk.Tool) ToolView {
 	return ToolView{
 		Name:        tool.Name,
-		Title:       ToolTitle(tool),
+		Title:       mcp.ToolTitle(tool),
 		Description: tool.Description,
 		Annotations: toolHints(tool),
 		HasOutput:   tool.OutputSchema != nil,
@@ -323,17 +323,6 @@ func toolHints(tool *sdk.Tool) ToolHints {
 		Idempotent:  a.IdempotentHint,
 		OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
 	}
-}
-
-// ToolTitle is a tool's display name: title, annotations.title, then name.
-func ToolTitle(tool *sdk.Tool) string {
-	switch {
-	case tool.Title != "":
-		return tool.Title
-	case tool.Annotations != nil && tool.Annotations.Title != "":
-		return tool.Annotations.Title
-	}
-	return tool.Name
 }
 
 // ResultView turns a tool result into what the UI and the CLI show,

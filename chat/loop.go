@@ -355,7 +355,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	call.State = CallAsking
 	c := call
 	emit(Event{Kind: EventCall, Call: &c})
-	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: toolTitle(tool),
+	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: mcp.ToolTitle(tool),
 		Description: tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(tool),
 		Destructive: destructive(tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle,
 		Held: d.held, Changes: d.changes}, d.policy, d.why)
@@ -580,16 +580,6 @@ func resultText(res *sdk.CallToolResult) string {
 		text = text[:cut] + fmt.Sprintf("\n[Gatehouse cut the result here: it was %d bytes, more than %d.]", len(text), maxResultText)
 	}
 	return text
-}
-
-func toolTitle(t *sdk.Tool) string {
-	switch {
-	case t.Title != "":
-		return t.Title
-	case t.Annotations != nil && t.Annotations.Title != "":
-		return t.Annotations.Title
-	}
-	return t.Name
 }
 
 func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
