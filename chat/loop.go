@@ -78,9 +78,9 @@ type Turn struct {
 	// With attachments, Text may be empty.
 	Attachments []store.Attachment
 	// AllowedHere are the tools allowed for the rest of this conversation,
-	// each with what the person saw of it when
-	// they allowed it (nil when that was not recorded): an allowance holds
-	// only while its tool is the same.
+	// each with what the person saw of it when they allowed it (nil when
+	// that was not recorded): an allowance holds only while its tool is the
+	// same.
 	AllowedHere map[store.ToolKey]*store.ToolSeen
 	// CallTimeout bounds each tool call; its clock stops while the person
 	// answers the server's requests (mcp.Broker.CallTimeout). 0: no limit.
