@@ -38,8 +38,11 @@ import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
 // Plain data shapes of the Go types in app/types.go and of linkcheck.Report,
 // which the app sends as it is. The generated classes in wailsjs/go/models.ts
-// have constructors; the UI only needs the fields.
-type Data<T> = { [K in keyof T as T[K] extends Function ? never : K]: T[K] };
+// have constructors; the UI only needs the fields. A Go enum (a TypeScript
+// enum in models.ts, such as store.ToolMode) arrives as its values' text.
+type Data<T> = {
+  [K in keyof T as T[K] extends Function ? never : K]: T[K] extends string ? `${T[K]}` : T[K];
+};
 
 export type ServerInput = Data<app.ServerInput>;
 export type ServerView = Omit<Data<app.ServerView>, 'input' | 'status'> & {
@@ -177,8 +180,10 @@ export type ToolPolicyView = Omit<Data<app.ToolPolicyView>, 'hints' | 'why'> & {
 export type ServerPolicyView = Omit<Data<app.ServerPolicyView>, 'tools'> & { tools: ToolPolicyView[] };
 /** A tool the person allowed in one conversation (app.ConversationGrant); held when it changed since. */
 export type ConversationGrant = Data<app.ConversationGrant>;
+/** A tool-call mode (store.ToolMode): ask, allow, deny, or for one tool 'default' (its server's applies). */
+export type ToolMode = `${store.ToolMode}`;
 /** What a server's tool calls do: ask each time, allow or deny without asking. */
-export type ToolCallMode = 'ask' | 'allow' | 'deny';
+export type ToolCallMode = Exclude<ToolMode, `${store.ToolMode.DEFAULT}`>;
 export type SubmitResult = { sent: boolean; errors: MessageErrors };
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
@@ -646,7 +651,7 @@ export async function setTrusted(serverID: string, trusted: boolean): Promise<vo
 }
 
 /** Sets one tool's own mode; 'default' removes it, so the server's applies. */
-export async function setToolMode(serverID: string, tool: string, mode: ToolCallMode | 'default'): Promise<void> {
+export async function setToolMode(serverID: string, tool: string, mode: ToolMode): Promise<void> {
   await call(() => Policies.SetToolMode(serverID, tool, mode));
 }
 
