@@ -72,20 +72,24 @@ type SubmitResult struct {
 // "tool-run"). Answer, Arguments and Result are there only when Settings →
 // Remember my answers was on.
 type HistoryView struct {
-	ID         uint64   `json:"id"`
-	Time       string   `json:"time"`
-	ServerID   string   `json:"serverId"`
-	ServerName string   `json:"serverName"`
-	Mode       string   `json:"mode"`
-	Tool       string   `json:"tool"`
-	Source     string   `json:"source"` // who ran a tool: "tools" (the Tools pane) or "chat"
-	Message    string   `json:"message"`
-	Fields     []string `json:"fields"`
+	ID         uint64 `json:"id"`
+	Time       string `json:"time"`
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"`
+	Mode       string `json:"mode"`
+	Tool       string `json:"tool"`
+	Source     string `json:"source"` // where a tool run came from: one of the store.Source constants
+	Message    string `json:"message"`
+	// Summary says what was asked in Gatehouse's words (a sign-in, a
+	// sampling request), for the window to show in its language; nil for
+	// older entries and for questions the server worded (Message).
+	Summary *i18n.Message `json:"summary,omitempty"`
+	Fields  []string      `json:"fields"`
 	// Titles are the form's field titles by name, where a field has one.
 	Titles     map[string]string `json:"titles"`
 	URL        string            `json:"url"` // the address a URL request or sign-in asked to open
 	Outcome    string            `json:"outcome"`
-	Detail     string            `json:"detail"`
+	Detail     *i18n.Message     `json:"detail,omitempty"` // why, when there is a reason; an older entry's is its English text
 	AnswerMs   int64             `json:"answerMs"`
 	DurationMs int64             `json:"durationMs"`
 	Answer     map[string]any    `json:"answer,omitempty"`
@@ -308,9 +312,17 @@ func historyView(e store.HistoryEntry) HistoryView {
 		titles = map[string]string{}
 	}
 	return HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
-		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Fields: fields, Titles: titles, URL: e.URL,
-		Outcome: e.Outcome, Detail: e.Detail, AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
+		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Summary: said(e.Summary), Fields: fields, Titles: titles,
+		URL: e.URL, Outcome: e.Outcome, Detail: said(e.Detail), AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
 		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result}
+}
+
+// said is m for the window, nil when it says nothing.
+func said(m i18n.Message) *i18n.Message {
+	if m.IsZero() {
+		return nil
+	}
+	return &m
 }
 
 // ClearHistory deletes every history entry.

@@ -192,14 +192,14 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		err = i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
-		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):
 		err = i18n.Err("tools.error.cancelled")
-		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case err != nil:
-		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err)
 		return ToolResultView{}, err
 	}
 	run.Result = mcp.ResultText(res)

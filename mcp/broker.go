@@ -48,9 +48,6 @@ const CodeTooManyRequests = -32000
 // errRateLimited is ask's refusal by the rate limit or a full queue.
 var errRateLimited = errors.New("too many requests from this server are waiting")
 
-// refusedDetail is recorded when a person refuses a request from the queue.
-const refusedDetail = "refused while waiting in the queue"
-
 // BrokerStore is what the broker keeps in the store: policies to read,
 // settings to read, history to write. *store.Store implements it.
 type BrokerStore interface {
@@ -468,7 +465,7 @@ func (b *Broker) Refuse(id, action string) error {
 	if action != ActionDecline && action != ActionCancel {
 		return errors.New("a waiting request can only be declined or cancelled")
 	}
-	if err := b.finish(id, Response{Action: action, detail: refusedDetail}, true); err != nil {
+	if err := b.finish(id, Response{Action: action, why: i18n.M("mcp.history.refused")}, true); err != nil {
 		if errors.Is(err, ErrNotOpen) {
 			return i18n.Err("mcp.broker.notWaiting")
 		}
@@ -680,16 +677,75 @@ func (b *Broker) deliver(q *Question, resp Response, err error) {
 		if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
 			return
 		}
-		resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
+		resp = Response{Action: ActionCancel, why: i18n.M("mcp.history.notValid")}
 	case resp.Action == ActionAccept && q.Kind == KindToolCall && resp.Scope == "":
 		resp.Scope = ScopeOnce
 	}
 	_ = b.finish(q.ID, resp, false)
 }
 
-// record adds a history entry, written in the background (history.go).
-func (b *Broker) record(e store.HistoryEntry) {
-	b.history.record(e)
+// entry starts the history entry of a question of kind from peer, and
+// returns the function that writes it as it is left, in the background
+// (history.go). Each kind defers that function, so that however its
+// question ends, its entry is written once, and says how it ended with
+// ended.
+func (b *Broker) entry(peer Peer, kind string) (*store.HistoryEntry, func()) {
+	e := &store.HistoryEntry{Time: b.opts.Now(), ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: kind}
+	return e, func() { b.history.record(*e) }
+}
+
+// ended sets how e's question ended and why, and passes err on: a
+// question's every way out is one line.
+func ended(e *store.HistoryEntry, outcome string, why i18n.Message, err error) error {
+	e.Outcome, e.Detail = outcome, why
+	return err
+}
+
+// outcomeOf is the history outcome of a person's action.
+func outcomeOf(action string) string {
+	switch action {
+	case ActionAccept:
+		return store.OutcomeAccepted
+	case ActionDecline:
+		return store.OutcomeDeclined
+	}
+	return store.OutcomeCancelled
+}
+
+// unanswered is how a question ended that ask returned err for, for the
+// history: refused by the rate limit, no answer within timeout, or
+// withdrawn (its server withdrew it or disconnected).
+func unanswered(ctx context.Context, err error, timeout time.Duration) (outcome string, why i18n.Message) {
+	switch {
+	case errors.Is(err, errRateLimited):
+		return store.OutcomeRateLimited, i18n.M("mcp.history.flood")
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return store.OutcomeTimedOut, i18n.M("mcp.history.noAnswer", "duration", i18n.Duration(timeout))
+	}
+	return store.OutcomeServerCancelled, i18n.M("mcp.history.withdrawn")
+}
+
+// byPolicy is the server's policy answering for the person (ok): declined,
+// or cancelled unseen while it is muted, with the history's outcome and
+// why.
+func (b *Broker) byPolicy(peer Peer, now time.Time) (outcome string, why i18n.Message, ok bool) {
+	policy, err := b.opts.Store.Policy(peer.Server.ID)
+	switch {
+	case err != nil:
+	case policy.Effective(now) == store.PolicyDecline:
+		return store.OutcomeDeclined, i18n.M("mcp.history.policyDeclined"), true
+	case policy.Effective(now) == store.PolicyMute:
+		return store.OutcomeCancelled, i18n.M("mcp.history.muted", "until", policy.MutedUntil.Format(time.RFC3339)), true
+	}
+	return "", i18n.Message{}, false
+}
+
+// answerTime is how long a question waits for the person's answer.
+func answerTime(s store.Settings) time.Duration {
+	if s.ElicitationTimeout <= 0 {
+		return DefaultElicitationTimeout
+	}
+	return s.ElicitationTimeout
 }
 
 // FlushHistory waits until every outcome so far is in the store: call it

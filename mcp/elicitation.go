@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -75,141 +77,113 @@ func checkURLRequest(p *sdk.ElicitParams) (*linkcheck.Report, error) {
 // elicitation/create and returns when the person (or policy, or a limit) has
 // answered it.
 func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	now := b.opts.Now()
 	p := req.Params
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: p.Mode, Message: p.Message}
-	if entry.Mode == "" {
-		entry.Mode = KindForm // E3
-	}
-	refuse := func(msg string) (*sdk.ElicitResult, error) {
-		entry.Outcome, entry.Detail = store.OutcomeInvalid, msg
-		b.record(entry)
-		return nil, invalidParams(msg)
+	e, record := b.entry(peer, cmp.Or(p.Mode, KindForm)) // E3: form when no mode is named
+	defer record()
+	e.Message = p.Message
+	refuse := func(why i18n.Message) (*sdk.ElicitResult, error) {
+		return nil, ended(e, store.OutcomeInvalid, why, invalidParams(why.In(i18n.English)))
 	}
 	rateLimited := func() (*sdk.ElicitResult, error) {
-		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
+		return nil, ended(e, store.OutcomeRateLimited, i18n.M("mcp.history.flood"),
+			&jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"})
 	}
-	if !peer.offers(entry.Mode) {
-		return refuse(fmt.Sprintf("elicitation mode %q was not offered to this server", p.Mode)) // E4
+	if !peer.offers(e.Mode) {
+		return refuse(i18n.M("mcp.history.modeNotOffered", "mode", strconv.Quote(p.Mode))) // E4
 	}
 	if utf8.RuneCountInString(p.Message) > MaxMessageLength {
-		return refuse(fmt.Sprintf("the message is over %d characters", MaxMessageLength))
+		return refuse(i18n.M("mcp.history.messageTooLong", "max", MaxMessageLength))
 	}
 	if b.overLimit(peer) {
 		return rateLimited()
 	}
-	q := &Question{ID: newQuestionID(), Kind: entry.Mode, Server: serverRef(peer), Message: p.Message,
-		ReceivedAt: now, Peer: peer, ElicitationID: p.ElicitationID}
+	q := &Question{ID: newQuestionID(), Kind: e.Mode, Server: serverRef(peer), Message: p.Message,
+		ReceivedAt: e.Time, Peer: peer, ElicitationID: p.ElicitationID}
 	if q.Kind == KindURL {
-		entry.URL = p.URL
+		e.URL = p.URL
 		link, err := checkURLRequest(p)
 		if err != nil {
-			return refuse(err.Error()) // E18, E22: nothing is shown
+			return refuse(i18n.ErrorMessage(err)) // E18, E22: nothing is shown
 		}
 		q.Link = link
-		entry.URL = link.URL // the address as checked and as it would open
+		e.URL = link.URL // the address as checked and as it would open
 	} else {
 		raw, carried := rawSchemaOf(p.Meta)
 		switch {
 		case !carried && p.RequestedSchema == nil:
-			return refuse("a form request must have a requestedSchema") // E6: nothing is shown
+			return refuse(i18n.M("mcp.history.noSchema")) // E6: nothing is shown
 		case !carried:
 			// The schema did not come through the host's own reading of the
 			// wire (rawschema.go), so what would be sent could differ from
 			// what is shown (E14): refuse rather than guess.
-			return refuse("the requestedSchema could not be read exactly as sent")
+			return refuse(i18n.M("mcp.history.schemaNotExact"))
 		}
 		fs, err := b.parseSchema(peer.Server.ID, raw)
 		if err != nil {
-			return refuse(err.Error()) // E6: nothing is shown
+			return refuse(i18n.ErrorMessage(err)) // E6: nothing is shown
 		}
 		q.schema, q.Form, q.raw = fs, &fs.Form, raw
 		for _, f := range fs.Form.Fields {
-			entry.Fields = append(entry.Fields, f.Name)
+			e.Fields = append(e.Fields, f.Name)
 			if f.Label != "" && f.Label != f.Name {
-				if entry.Titles == nil {
-					entry.Titles = map[string]string{}
+				if e.Titles == nil {
+					e.Titles = map[string]string{}
 				}
-				entry.Titles[f.Name] = f.Label
+				e.Titles[f.Name] = f.Label
 			}
 		}
 	}
 
+	if outcome, why, ok := b.byPolicy(peer, e.Time); ok {
+		action := ActionCancel // muted
+		if outcome == store.OutcomeDeclined {
+			action = ActionDecline
+		}
+		return &sdk.ElicitResult{Action: action}, ended(e, outcome, why, nil)
+	}
 	settings, _ := b.opts.Store.Settings()
-	policy, err := b.opts.Store.Policy(peer.Server.ID)
-	if err != nil {
-		policy = store.Policy{}
-	}
-	switch policy.Effective(now) {
-	case store.PolicyDecline:
-		entry.Outcome, entry.Detail = store.OutcomeDeclined, "declined automatically by the server's policy"
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionDecline}, nil
-	case store.PolicyMute:
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "not shown: the server is muted until "+policy.MutedUntil.Format(time.RFC3339)
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil
-	}
-
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
-	q.Deadline = now.Add(timeout)
+	timeout := answerTime(settings)
+	q.Deadline = e.Time.Add(timeout)
 	resp, shown, err := b.ask(ctx, q, false)
-	entry.AnswerMs = shown.Milliseconds()
-	switch {
-	case errors.Is(err, errRateLimited):
-		return rateLimited()
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil // E26: a timeout is a cancel
-	case err != nil:
-		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
-		b.record(entry)
-		return nil, ctx.Err()
+	e.AnswerMs = shown.Milliseconds()
+	if err != nil {
+		outcome, why := unanswered(ctx, err, timeout)
+		switch outcome {
+		case store.OutcomeRateLimited:
+			return rateLimited()
+		case store.OutcomeTimedOut:
+			return &sdk.ElicitResult{Action: ActionCancel}, ended(e, outcome, why, nil) // E26: a timeout is a cancel
+		}
+		return nil, ended(e, outcome, why, ctx.Err())
 	}
-	entry.Detail = resp.detail
-	switch {
-	case resp.Action == ActionAccept && q.Kind == KindURL:
-		// E23: accept is consent to open, and carries no content. The
-		// person's side opened the URL; the broker now waits for the server
-		// to say it is done (finish, openLocked).
-		entry.Outcome = store.OutcomeAccepted
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionAccept}, nil
-	case resp.Action == ActionAccept:
+	why := resp.why
+	if resp.detail != "" {
+		why = i18n.Text(resp.detail)
+	}
+	result := &sdk.ElicitResult{Action: ActionCancel}
+	if resp.Action == ActionAccept || resp.Action == ActionDecline {
+		result.Action = resp.Action
+	}
+	if resp.Action == ActionAccept && q.Kind == KindForm {
 		// E15: the values the person sent are checked by the broker,
-		// whatever the UI did: by Answer (every form answer goes through it),
-		// else here.
+		// whatever the UI did: by accept (every form answer goes through
+		// it), else here. E23: a URL request's accept is consent to open,
+		// and carries no content; the person's side opened the URL and the
+		// broker now waits for the server to say it is done (finish).
 		content, errs := resp.content, map[string]i18n.Message(nil)
 		if !resp.validated {
 			content, errs = q.schema.Validate(resp.Values)
 		}
 		if len(errs) > 0 {
 			// Send nothing the person did not see validated; treat it as a cancel.
-			entry.Outcome, entry.Detail = store.OutcomeCancelled, "the answer did not pass validation and was not sent"
-			b.record(entry)
-			return &sdk.ElicitResult{Action: ActionCancel}, nil
+			return &sdk.ElicitResult{Action: ActionCancel}, ended(e, store.OutcomeCancelled, i18n.M("mcp.history.notValid"), nil)
 		}
-		entry.Outcome = store.OutcomeAccepted
 		if settings.RememberAnswers {
-			entry.Answer = maps.Clone(content) // written later, in the background
+			e.Answer = maps.Clone(content) // written later, in the background
 		}
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionAccept, Content: content}, nil
-	case resp.Action == ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionDecline}, nil
-	default:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil
+		result.Content = content
 	}
+	return result, ended(e, outcomeOf(resp.Action), why, nil)
 }
 
 // parseSchema is forms.ParseElicitation with a small per-server cache, keyed

@@ -229,7 +229,10 @@ type Response struct {
 	Scope  string         // how far an allowed tool call reaches
 	Edit   *SamplingEdit  // the person's changes to a sampling request
 
-	detail string // for history, set by the broker
+	// why is the reason the history keeps, set by the broker. detail is
+	// one in English only (route.go's release), kept as its text.
+	why    i18n.Message
+	detail string
 	// content is a form's values as the broker's Answer validated them
 	// (E15), what is sent; validated says it was set.
 	content   map[string]any

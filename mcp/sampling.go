@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -37,65 +36,52 @@ func (b *Broker) SetSampler(s Sampler) {
 // error -1. It is a question like any other: the server's policy, the rate
 // limit, one on screen at a time, and the history.
 func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
-	now := b.opts.Now()
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSampling,
-		Message: "Asks your model to write a message"}
-	rejected := func(outcome, detail string) (*sdk.CreateMessageResult, error) {
-		entry.Outcome, entry.Detail = outcome, detail
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeSamplingRejected, Message: "User rejected sampling request: " + detail}
+	e, record := b.entry(peer, KindSampling)
+	defer record()
+	e.Summary = i18n.M("history.summary.sampling") // the server words no message: Gatehouse's words say what it asks
+	rejected := func(outcome string, why i18n.Message) (*sdk.CreateMessageResult, error) {
+		return nil, ended(e, outcome, why,
+			&jsonrpc.Error{Code: CodeSamplingRejected, Message: "User rejected sampling request: " + why.In(i18n.English)})
+	}
+	rateLimited := func() (*sdk.CreateMessageResult, error) {
+		return nil, ended(e, store.OutcomeRateLimited, i18n.M("mcp.history.flood"),
+			&jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"})
 	}
 	b.mu.Lock()
 	sampler := b.sampler
 	b.mu.Unlock()
-	if sampler == nil || len(sampler.Models()) == 0 {
-		return rejected(store.OutcomeInvalid, "no model is set up in Gatehouse")
+	switch {
+	case sampler == nil || len(sampler.Models()) == 0:
+		return rejected(store.OutcomeInvalid, i18n.M("mcp.history.noModel"))
+	case p == nil || len(p.Messages) == 0:
+		why := i18n.M("mcp.history.noMessages")
+		return nil, ended(e, store.OutcomeInvalid, why, invalidParams(why.In(i18n.English)))
+	case b.overLimit(peer):
+		return rateLimited()
 	}
-	if p == nil || len(p.Messages) == 0 {
-		entry.Outcome, entry.Detail = store.OutcomeInvalid, "a sampling request must have messages"
-		b.record(entry)
-		return nil, invalidParams(entry.Detail)
-	}
-	if b.overLimit(peer) {
-		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
-	}
-	policy, err := b.opts.Store.Policy(peer.Server.ID)
-	if err == nil {
-		switch policy.Effective(now) {
-		case store.PolicyDecline:
-			return rejected(store.OutcomeDeclined, "declined automatically by the server's policy")
-		case store.PolicyMute:
-			return rejected(store.OutcomeCancelled, "the server is muted")
-		}
+	if outcome, why, ok := b.byPolicy(peer, e.Time); ok {
+		return rejected(outcome, why)
 	}
 	req := samplingOf(p, sampler.Models())
 	settings, _ := b.opts.Store.Settings()
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
+	timeout := answerTime(settings)
 	ask := func(kind string, sampling *Sampling) (Response, error) {
 		at := b.opts.Now()
 		q := &Question{ID: newQuestionID(), Kind: kind, Server: serverRef(peer), Sampling: sampling,
 			ReceivedAt: at, Deadline: at.Add(timeout), Peer: peer}
 		resp, shown, err := b.ask(ctx, q, kind == KindSamplingResult) // the answer step was already admitted
-		entry.AnswerMs += shown.Milliseconds()
+		e.AnswerMs += shown.Milliseconds()
 		return resp, err
 	}
 	asked := func(err error) (*sdk.CreateMessageResult, error) {
-		switch {
-		case errors.Is(err, errRateLimited):
-			entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-			b.record(entry)
-			return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
-		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return rejected(store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English))
+		outcome, why := unanswered(ctx, err, timeout)
+		switch outcome {
+		case store.OutcomeRateLimited:
+			return rateLimited()
+		case store.OutcomeTimedOut:
+			return rejected(outcome, why)
 		}
-		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
-		b.record(entry)
-		return nil, ctx.Err()
+		return nil, ended(e, outcome, why, ctx.Err())
 	}
 
 	resp, err := ask(KindSampling, req)
@@ -103,17 +89,16 @@ func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessagePara
 		return asked(err)
 	}
 	if resp.Action != ActionAccept {
-		return rejected(outcomeOf(resp.Action), "the person rejected the request")
+		return rejected(outcomeOf(resp.Action), i18n.M("mcp.history.rejectedRequest"))
 	}
 	run, model, err := applySamplingEdit(req, resp.Edit)
 	if err != nil {
-		return rejected(store.OutcomeInvalid, err.Error())
+		return rejected(store.OutcomeInvalid, i18n.ErrorMessage(err))
 	}
 	result, err := sampler.Sample(ctx, model, run)
 	if err != nil {
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "the model failed: "+err.Error()
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the host's model could not answer: " + err.Error()}
+		return nil, ended(e, store.OutcomeCancelled, i18n.M("mcp.history.modelFailed", "detail", err),
+			&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the host's model could not answer: " + err.Error()})
 	}
 	review := run
 	review.Result = &result
@@ -121,15 +106,14 @@ func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessagePara
 		return asked(err)
 	}
 	if resp.Action != ActionAccept {
-		return rejected(outcomeOf(resp.Action), "the person rejected the model's answer")
+		return rejected(outcomeOf(resp.Action), i18n.M("mcp.history.rejectedAnswer"))
 	}
-	entry.Outcome, entry.Detail = store.OutcomeAccepted, "answered by "+result.Model
 	if settings.RememberAnswers {
-		entry.Answer = map[string]any{"text": result.Text}
+		e.Answer = map[string]any{"text": result.Text}
 	}
-	b.record(entry)
-	return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: result.Text}, Model: result.Model, Role: "assistant",
-		StopReason: result.StopReason}, nil
+	answer := &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: result.Text}, Model: result.Model, Role: "assistant",
+		StopReason: result.StopReason}
+	return answer, ended(e, store.OutcomeAccepted, i18n.M("mcp.history.answeredBy", "model", result.Model), nil)
 }
 
 // samplingOf turns a sampling request into what the person reviews.
@@ -186,12 +170,4 @@ func applySamplingEdit(req *Sampling, edit *SamplingEdit) (Sampling, string, err
 		}
 	}
 	return run, model, nil
-}
-
-// outcomeOf is the history outcome of a declining action.
-func outcomeOf(action string) string {
-	if action == ActionDecline {
-		return store.OutcomeDeclined
-	}
-	return store.OutcomeCancelled
 }

@@ -1,9 +1,9 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
@@ -20,38 +20,24 @@ import (
 // own address (peer.Where), where the person signs in; link is the page
 // that accepting opens (Gatehouse's start page, see Asker.SignIn).
 func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error) {
-	now := b.opts.Now()
+	e, record := b.entry(peer, KindSignIn)
+	defer record()
 	where := peer.Where
 	if l, err := linkcheck.Check(peer.Where); err == nil {
-		where = l.Domain
-		if where == "" {
-			where = l.Host
-		}
+		where = cmp.Or(l.Domain, l.Host)
 	}
-	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSignIn, Message: msg, URL: peer.Where}
-	q := &Question{ID: newQuestionID(), Kind: KindSignIn, Server: serverRef(peer), Message: msg, Link: link,
-		ReceivedAt: now, Deadline: now.Add(SignInTimeout), Peer: peer}
+	// Gatehouse's words, not the server's: the history keeps them as a
+	// message, and the question says them in the person's language.
+	e.Summary, e.URL = i18n.M("mcp.signin.asks", "server", peer.Server.Name, "where", where), peer.Where
+	q := &Question{ID: newQuestionID(), Kind: KindSignIn, Server: serverRef(peer), Message: e.Summary.String(), Link: link,
+		ReceivedAt: e.Time, Deadline: e.Time.Add(SignInTimeout), Peer: peer}
 	resp, shown, err := b.ask(ctx, q, true)
-	entry.AnswerMs = shown.Milliseconds()
+	e.AnswerMs = shown.Milliseconds()
 	switch {
 	case errors.Is(err, errRateLimited):
-		entry.Outcome = store.OutcomeRateLimited
-		b.record(entry)
-		return false, i18n.Err("mcp.broker.tooManyWaiting")
+		return false, ended(e, store.OutcomeRateLimited, i18n.Message{}, i18n.Err("mcp.broker.tooManyWaiting"))
 	case err != nil:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return false, i18n.Wrap(err, "mcp.signin.notAnswered", "detail", err)
+		return false, ended(e, store.OutcomeCancelled, i18n.Message{}, i18n.Wrap(err, "mcp.signin.notAnswered", "detail", err))
 	}
-	switch resp.Action {
-	case ActionAccept:
-		entry.Outcome = store.OutcomeAccepted
-	case ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-	default:
-		entry.Outcome = store.OutcomeCancelled
-	}
-	b.record(entry)
-	return resp.Action == ActionAccept, nil
+	return resp.Action == ActionAccept, ended(e, outcomeOf(resp.Action), i18n.Message{}, nil)
 }

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -34,61 +32,56 @@ const (
 // the history. A call that is not allowed comes back with Reason set, for
 // the model and the person.
 func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy string, why i18n.Message) (Approval, error) {
-	now := b.opts.Now()
+	e, record := b.entry(peer, KindToolCall)
+	defer record()
+	e.Tool = call.Tool // the window words the row from it (History)
 	settings, _ := b.opts.Store.Settings()
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
-		Message: fmt.Sprintf("Call %s", call.Tool), Tool: call.Tool}
 	if settings.RememberAnswers {
-		entry.Answer = map[string]any{"arguments": call.Arguments}
+		e.Answer = map[string]any{"arguments": call.Arguments}
 	}
 	switch policy {
 	case ToolPolicyAllow:
-		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why.In(i18n.English)
-		b.record(entry)
-		return Approval{Allowed: true, Scope: ScopeOnce}, nil
+		return Approval{Allowed: true, Scope: ScopeOnce}, ended(e, store.OutcomeAccepted, i18n.M("mcp.history.allowedBySettings", "why", why), nil)
 	case ToolPolicyDeny:
-		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why.In(i18n.English)
-		b.record(entry)
-		return Approval{Reason: i18n.M("mcp.approval.settings", "why", why)}, nil
+		return Approval{Reason: i18n.M("mcp.approval.settings", "why", why)},
+			ended(e, store.OutcomeDeclined, i18n.M("mcp.history.deniedBySettings", "why", why), nil)
 	}
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
+	timeout := answerTime(settings)
 	call.Arguments = slices.Clone(call.Arguments)
 	call.View = visible.JSON(call.Arguments)
 	q := &Question{ID: newQuestionID(), Kind: KindToolCall, Server: serverRef(peer), Message: call.Description,
-		ToolCall: &call, ReceivedAt: now, Deadline: now.Add(timeout), Peer: peer}
+		ToolCall: &call, ReceivedAt: e.Time, Deadline: e.Time.Add(timeout), Peer: peer}
 	resp, shown, err := b.ask(ctx, q, false)
-	entry.AnswerMs = shown.Milliseconds()
-	switch {
-	case errors.Is(err, errRateLimited):
-		entry.Outcome = store.OutcomeRateLimited
-		b.record(entry)
-		return Approval{Reason: i18n.M("mcp.approval.flood")}, nil
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, nil
-	case err != nil:
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "stopped before the person answered"
-		b.record(entry)
-		return Approval{}, err
+	e.AnswerMs = shown.Milliseconds()
+	if err != nil {
+		switch outcome, why := unanswered(ctx, err, timeout); outcome {
+		case store.OutcomeRateLimited:
+			return Approval{Reason: i18n.M("mcp.approval.flood")}, ended(e, outcome, i18n.Message{}, nil)
+		case store.OutcomeTimedOut:
+			return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, ended(e, outcome, why, nil)
+		}
+		// Its context is the chat's: the person pressed Stop.
+		return Approval{}, ended(e, store.OutcomeCancelled, i18n.M("mcp.history.stopped"), err)
 	}
 	switch resp.Action {
 	case ActionAccept:
-		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed: "+resp.Scope
-		b.record(entry)
-		return Approval{Allowed: true, Scope: resp.Scope, Asked: true}, nil
+		return Approval{Allowed: true, Scope: resp.Scope, Asked: true}, ended(e, store.OutcomeAccepted, allowedFor(resp.Scope), nil)
 	case ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.denied")}, nil
-	default:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.dismissed")}, nil
+		return Approval{Asked: true, Reason: i18n.M("mcp.approval.denied")}, ended(e, store.OutcomeDeclined, i18n.Message{}, nil)
 	}
+	return Approval{Asked: true, Reason: i18n.M("mcp.approval.dismissed")}, ended(e, store.OutcomeCancelled, i18n.Message{}, nil)
+}
+
+// allowedFor is the history's reason for a call the person allowed: how
+// far they allowed it.
+func allowedFor(scope string) i18n.Message {
+	switch scope {
+	case ScopeConversation:
+		return i18n.M("mcp.history.allowedConversation")
+	case ScopeAlways:
+		return i18n.M("mcp.history.allowedAlways")
+	}
+	return i18n.M("mcp.history.allowedOnce")
 }
 
 // ToolRun is one tool call as it was made, for the history: who made it,
@@ -97,11 +90,11 @@ type ToolRun struct {
 	ServerID   string
 	ServerName string
 	Tool       string
-	Source     string        // store.SourceToolsPane or store.SourceChat
+	Source     string        // where it came from: one of the store.Source constants
 	Started    time.Time     // when the call was sent (or refused)
 	Duration   time.Duration // from sent to its end; 0 when it was not sent
 	Outcome    string        // store.OutcomeOK, OutcomeError, OutcomeCancelled, OutcomeTimedOut or OutcomeDenied
-	Detail     string        // why, in a sentence, when it did not end OK
+	Detail     i18n.Message  // why, when it did not end OK
 	Arguments  map[string]any
 	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
 }
@@ -121,5 +114,5 @@ func (b *Broker) RecordToolRun(run ToolRun) {
 		e.Arguments = maps.Clone(run.Arguments)
 		e.Result = run.Result
 	}
-	b.record(e)
+	b.history.record(e)
 }
