@@ -168,17 +168,10 @@ func (s *QuestionService) Validate(id string, values map[string]any) (map[string
 // Submit answers accept with the values, after validating them: when they
 // do not pass, nothing is sent and the errors come back per field (E14, E15).
 func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult, error) {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return SubmitResult{}, err
-	}
-	if q.Kind != mcp.KindForm {
-		return SubmitResult{}, i18n.Err("mcp.broker.notAForm")
-	}
 	if values == nil {
 		values = map[string]any{}
 	}
-	errs, err := s.core.Broker.Answer(id, values)
+	errs, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindForm, Values: values})
 	if err != nil {
 		return SubmitResult{}, err
 	}
@@ -193,49 +186,28 @@ func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult
 // accept sent. When the browser cannot be opened nothing is sent and the
 // dialog stays, with the error.
 func (s *QuestionService) Open(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
-	}
-	if !q.OpensPage() {
-		return i18n.Err("questions.error.noPage")
-	}
-	if err := OpenLink(q.Link); err != nil {
-		return err
-	}
-	_, err = s.core.Broker.Answer(id, nil)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindURL, Open: OpenLink})
 	return err
 }
 
 // Allow approves the tool call on screen: "once", "conversation" (for the
 // rest of the conversation) or "always" (until changed in Settings).
 func (s *QuestionService) Allow(id, scope string) error {
-	if _, err := s.onScreen(id); err != nil {
-		return err
-	}
-	return s.core.Broker.Allow(id, scope)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindToolCall, Scope: scope})
+	return err
 }
 
 // ReviewSampling approves the sampling request on screen with the person's
 // changes: the model they chose and the prompt as they left it.
 func (s *QuestionService) ReviewSampling(id string, edit mcp.SamplingEdit) error {
-	if _, err := s.onScreen(id); err != nil {
-		return err
-	}
-	return s.core.Broker.ReviewSampling(id, edit)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindSampling, Edit: &edit})
+	return err
 }
 
 // Accept approves the model's answer to a sampling request on screen, so
 // that the server gets it.
 func (s *QuestionService) Accept(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
-	}
-	if q.Kind != mcp.KindSamplingResult {
-		return i18n.Err("questions.error.notAnswer")
-	}
-	_, err = s.core.Broker.Answer(id, nil)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindSamplingResult})
 	return err
 }
 

@@ -386,67 +386,71 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 	return true
 }
 
-// Answer accepts the question on screen. A form's values are validated
-// first (E14, E15): when they do not pass, nothing is sent, the question
-// stays, and the problems come back per field. A web page question (a URL
-// request or a sign-in) takes no values: answering it is the consent, given
-// once its page has been opened (E21, E23).
-func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Message, error) {
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
+// Accept is the person's yes to the question on screen in the window, the
+// one with the given id, as r says it for the kind of question they saw.
+// The broker looks the question up and checks its kind here, once: a
+// question no longer on screen is ErrNotOpen, and a reply meant for
+// another kind is refused; nothing is sent then. A form's values are
+// validated first (E14, E15): when they do not pass, nothing is sent, the
+// question stays, and the problems come back per field. A web page
+// question (a URL request or a sign-in) is accepted once r.Open opened its
+// page (E21, E23). Decline and Cancel are the person's no.
+func (b *Broker) Accept(id string, r Reply) (map[string]i18n.Message, error) {
+	q, ok := b.OnScreen(id)
+	if !ok {
 		return nil, ErrNotOpen
 	}
-	switch {
-	case pd.q.Kind == KindForm:
-		content, errs := pd.q.schema.Validate(values)
+	return b.accept(q, r)
+}
+
+// accept answers q with r, wherever q is shown (Accept for the window,
+// deliver for a terminal).
+func (b *Broker) accept(q *Question, r Reply) (map[string]i18n.Message, error) {
+	fits := q.Kind == r.Kind
+	if r.Kind == KindURL || r.Kind == KindSignIn {
+		fits = q.OpensPage() // either kind of web page question, with its page
+	}
+	if !fits {
+		return nil, otherKind(r.Kind)
+	}
+	resp := Response{Action: ActionAccept, Edit: r.Edit}
+	switch r.Kind {
+	case KindForm:
+		content, errs := q.schema.Validate(r.Values)
 		if len(errs) > 0 {
 			return errs, nil
 		}
 		// What passed is what Elicit sends: validated here, once (issue 15, P1).
-		return nil, b.finish(id, Response{Action: ActionAccept, Values: values, content: content, validated: true}, false)
-	case pd.q.Kind == KindToolCall:
-		return nil, errors.New("a tool call is allowed with Allow, for once, this conversation or always")
-	case pd.q.Kind == KindSampling && values != nil:
-		return nil, errors.New("a sampling request is approved with ReviewSampling")
-	case values != nil:
-		return nil, i18n.Err("mcp.broker.notAForm")
+		resp.Values, resp.content, resp.validated = r.Values, content, true
+	case KindToolCall:
+		if r.Scope != ScopeOnce && r.Scope != ScopeConversation && r.Scope != ScopeAlways {
+			return nil, fmt.Errorf("unknown approval scope %q: use once, conversation or always", r.Scope)
+		}
+		resp.Scope = r.Scope
+	case KindURL, KindSignIn:
+		if r.Open != nil {
+			if err := r.Open(q.Link); err != nil {
+				return nil, err // nothing is sent; the question stays
+			}
+		}
 	}
-	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
+	return nil, b.finish(q.ID, resp, false)
 }
 
-// ReviewSampling approves a sampling request with the person's changes:
-// the model they chose and the prompt as they left it.
-func (b *Broker) ReviewSampling(id string, edit SamplingEdit) error {
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
-		return ErrNotOpen
+// otherKind refuses a reply meant for another kind of question than the
+// one it answers.
+func otherKind(kind string) error {
+	switch kind {
+	case KindForm:
+		return i18n.Err("mcp.broker.notAForm")
+	case KindURL, KindSignIn:
+		return i18n.Err("mcp.broker.noPage")
+	case KindToolCall:
+		return i18n.Err("mcp.broker.notToolCall")
+	case KindSampling:
+		return i18n.Err("mcp.broker.notSampling")
 	}
-	if pd.q.Kind != KindSampling {
-		return errors.New("this request is not a sampling request")
-	}
-	return b.finish(id, Response{Action: ActionAccept, Edit: &edit}, false)
-}
-
-// Allow approves the tool call on screen, for ScopeOnce, ScopeConversation
-// or ScopeAlways. Deny is Decline.
-func (b *Broker) Allow(id, scope string) error {
-	if scope != ScopeOnce && scope != ScopeConversation && scope != ScopeAlways {
-		return fmt.Errorf("unknown approval scope %q: use once, conversation or always", scope)
-	}
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
-		return ErrNotOpen
-	}
-	if pd.q.Kind != KindToolCall {
-		return errors.New("this request is not a tool call")
-	}
-	return b.finish(id, Response{Action: ActionAccept, Scope: scope}, false)
+	return i18n.Err("mcp.broker.notAnswer")
 }
 
 // Decline answers a question with an explicit no (E26), on screen or waiting.
@@ -674,7 +678,7 @@ func (b *Broker) deliver(q *Question, resp Response, err error) {
 	}
 	switch {
 	case resp.Action == ActionAccept && q.Kind == KindForm:
-		if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
+		if errs, err := b.accept(q, Reply{Kind: KindForm, Values: resp.Values}); err == nil && len(errs) == 0 {
 			return
 		}
 		resp = Response{Action: ActionCancel, why: i18n.M("mcp.history.notValid")}

@@ -239,6 +239,22 @@ type Response struct {
 	validated bool
 }
 
+// A Reply is the person's yes to a question, as the kind of question they
+// saw asks for it (Broker.Accept). Kind is that kind; a reply to a question
+// of another kind is refused.
+type Reply struct {
+	// Kind is KindForm, KindURL (any web page question: a URL request or a
+	// sign-in), KindToolCall, KindSampling or KindSamplingResult.
+	Kind   string
+	Values map[string]any // a form's values
+	Scope  string         // how far an allowed tool call reaches: ScopeOnce, ScopeConversation or ScopeAlways
+	Edit   *SamplingEdit  // the person's changes to a sampling request (nil: none)
+	// Open opens a web page question's checked link in the browser; the
+	// consent is sent only once it returned nil (E21, E23). Nil sends it
+	// without opening anything (the page was opened elsewhere).
+	Open func(*linkcheck.Report) error
+}
+
 // Snapshot is everything pending for the person at one moment: the question
 // on screen, those waiting behind it, the web pages they opened whose servers
 // have not confirmed yet, and notices. The UI renders the newest snapshot
