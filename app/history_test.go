@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -185,5 +191,44 @@ func TestHistory_GatehousesWordsFollowTheWindowsLanguage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHistorySourcesAreNamedInTheWindow: every place a tool call can come
+// from (the store.Source constants, defined once) has its words in the
+// History pane, in both languages, so that a new source is never shown
+// without them.
+func TestHistorySourcesAreNamedInTheWindow(t *testing.T) {
+	pane, err := os.ReadFile("../frontend/src/components/history/HistoryPane.svelte")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "../store/types.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if spec, ok := n.(*ast.ValueSpec); ok && strings.HasPrefix(spec.Names[0].Name, "Source") && len(spec.Values) == 1 {
+			if lit, ok := spec.Values[0].(*ast.BasicLit); ok {
+				s, _ := strconv.Unquote(lit.Value)
+				sources = append(sources, s)
+			}
+		}
+		return true
+	})
+	if len(sources) < 5 {
+		t.Fatalf("found only the sources %v in store/types.go", sources)
+	}
+	for _, s := range sources {
+		key := "history.source." + s
+		if !bytes.Contains(pane, []byte(fmt.Sprintf("%s: '%s'", s, key))) {
+			t.Errorf("the History pane does not name the source %q (%s)", s, key)
+		}
+		for _, l := range []i18n.Language{i18n.English, i18n.Chinese} {
+			if i18n.M(key).In(l) == key {
+				t.Errorf("%s is not in the %s catalogue", key, l)
+			}
+		}
 	}
 }

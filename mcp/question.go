@@ -26,7 +26,7 @@ const (
 	// (the chat): the tool, its server and the exact arguments.
 	KindToolCall = "tool-call"
 	// KindToolRun is not asked: it is the history's record of a tool call
-	// as it was made, from the Tools pane or the chat (Broker.RecordToolRun).
+	// as it was made, from wherever it came (ToolRun.Source; Broker.RecordToolRun).
 	KindToolRun = "tool-run"
 	// KindSampling is a server's sampling request (sampling/createMessage)
 	// for the person to review before the host's model sees it: they may

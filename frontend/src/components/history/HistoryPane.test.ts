@@ -116,6 +116,23 @@ describe('HistoryPane', () => {
     expect(within(details).getByText('# Notes')).toBeTruthy();
   });
 
+  it('a tool run says where it came from, in either language', async () => {
+    const run = (id: number, source: string) => entry(id, { mode: 'tool-run', tool: `t${id}`, source, message: '', outcome: 'ok' });
+    serve([run(5, 'tools'), run(4, 'chat'), run(3, 'cli'), run(2, 'app'), run(1, 'client')]);
+    const { unmount } = render(HistoryPane);
+    for (const from of ['from the Tools pane', 'from the chat', 'from the command line', "from a server's app", 'from another client']) {
+      expect(await screen.findByText(from)).toBeTruthy();
+    }
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      expect(await screen.findByText('来自命令行')).toBeTruthy();
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it('a tool run that was not remembered shows no arguments and says why', async () => {
     const denied = { key: 'mcp.approval.denied', args: {}, text: 'The person denied this call.' };
     serve([entry(1, { mode: 'tool-run', tool: 'delete_file', source: 'tools', outcome: 'denied', detail: denied })]);
