@@ -61,7 +61,7 @@ type BrokerOptions struct {
 	Store BrokerStore // required
 	// Answerer, when set, answers the broker's questions one at a time
 	// (AnswerWith): the CLI, the conformance client and tests. The window
-	// leaves it nil and answers through Answer, Decline and Cancel.
+	// leaves it nil and answers through Accept, Decline and Cancel.
 	Answerer Answerer
 	// Sampler runs sampling requests once the person approved them; nil
 	// refuses every sampling request (SetSampler may set it later).
@@ -73,13 +73,28 @@ type BrokerOptions struct {
 	Now func() time.Time
 }
 
-// Broker owns every question waiting for a person — form and URL
-// elicitations and sign-in consents — from every server. It checks each (E4,
-// E6, E18), applies the server's policy and rate limit (E29), queues it, and
-// puts one at a time in front of the person, fairly across servers. Answer,
-// Decline, Cancel and Refuse end questions; every outcome goes to the
-// history. Whoever shows questions follows the broker's Snapshots
+// Broker owns every question waiting for a person, from every server, of
+// four kinds:
+//
+//   - elicitations, form and URL mode, with the web pages the person opened
+//     for them (Elicit, elicitation.go);
+//   - sign-in consents (SignIn, signin.go);
+//   - a model's tool calls waiting for approval (ApproveToolCall,
+//     toolcall.go);
+//   - sampling reviews, the request and then the model's answer (Sample,
+//     sampling.go).
+//
+// It checks each (E4, E6, E18), applies the server's policy and rate limit
+// (E29), queues it, and puts one at a time in front of the person, fairly
+// across servers. Accept, Decline, Cancel and Refuse end questions; every
+// outcome goes to the history, with every tool call as it ran
+// (RecordToolRun). Whoever shows questions follows the broker's Snapshots
 // (Subscribe); there is no other copy of this state.
+//
+// This file holds the engine: the queue, the rate limit, the question on
+// screen, the snapshots and the history. Each kind's methods are in its
+// own file, named above: issue 23 relaxes for the Broker the project's rule
+// that a type's methods live in one file.
 type Broker struct {
 	opts    BrokerOptions
 	history *historyWriter
@@ -92,7 +107,7 @@ type Broker struct {
 	byID     map[string]*pending // the current question and those waiting
 	// openedURLs are URL requests the person consented to, waiting for the
 	// server's completion notice; endedURLs the latest that ended, oldest
-	// first (see urlmode.go).
+	// first (see elicitation.go).
 	openedURLs []*openedURL
 	endedURLs  []*openedURL
 	notices    []Notice

@@ -1,7 +1,3 @@
-// Package mcp is Gatehouse's MCP layer on the official go-sdk: it keeps a
-// session open to every enabled server, reconnects them, lists and calls
-// their tools, and reaches a person through the Asker interface. It has no UI
-// dependency, so the GUI, the CLI and the tests run the same core.
 package mcp
 
 import (
