@@ -308,9 +308,9 @@ func (s *QuestionService) ClearHistory() error {
 // the window asks for attention. Where no notification service exists it
 // logs one line and carries on.
 func (s *QuestionService) NotifyUnfocused(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
+	q, ok := s.core.Broker.OnScreen(id)
+	if !ok {
+		return ErrNotOpen
 	}
 	if s.desktop == nil {
 		return nil
@@ -351,16 +351,6 @@ func (s *QuestionService) withdrawAnswered(snap mcp.Snapshot) {
 		s.desktop.Withdraw()
 		s.notified = ""
 	}()
-}
-
-// onScreen returns the question on screen if it has the given ID: only
-// that one can be answered from the dialog.
-func (s *QuestionService) onScreen(id string) (*mcp.Question, error) {
-	q, ok := s.core.Broker.OnScreen(id)
-	if !ok {
-		return nil, ErrNotOpen
-	}
-	return q, nil
 }
 
 func snapshotView(s mcp.Snapshot) SnapshotView {

@@ -521,16 +521,6 @@ func (b *Broker) Validate(id string, values map[string]any) (map[string]i18n.Mes
 	return pd.q.Validate(values), nil
 }
 
-// Question returns a pending question (on screen or waiting) by ID.
-func (b *Broker) Question(id string) (*Question, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if pd := b.byID[id]; pd != nil {
-		return pd.q, nil
-	}
-	return nil, ErrNotOpen
-}
-
 // DismissNotice removes a notice the person has read.
 func (b *Broker) DismissNotice(id string) {
 	b.mu.Lock()
