@@ -69,7 +69,7 @@ func (h *cliHost) SetEnabled(id string, enabled bool) error { return h.servers.S
 // request (Ctrl-C) cancels it on the server too, and the call's progress
 // goes where ctx says (the CLI's terminal, see hostapi).
 func (h *cliHost) CallTool(ctx context.Context, serverID, tool, argsJSON string) (json.RawMessage, error) {
-	view, err := h.tools.call(ctx, "", serverID, tool, argsJSON)
+	view, err := CallTool(ctx, h.tools, "", serverID, tool, argsJSON)
 	if err != nil {
 		return nil, err
 	}

@@ -135,19 +135,21 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	if callID != "" {
 		ctx = mcp.WithProgress(ctx, t.core.progressOf(callID))
 	}
-	return t.call(ctx, callID, serverID, tool, argsJSON)
+	return t.call(ctx, store.SourceToolsPane, callID, serverID, tool, argsJSON)
 }
 
-// CallTool is ToolsService.Call for the command line: ending ctx cancels
-// the call on the server, and its progress goes to the report of ctx
-// (mcp.WithProgress), not to the window. callID may be "" (then Cancel
-// cannot name it).
+// CallTool is ToolsService.Call for the command line, with the window open
+// or not: ending ctx cancels the call on the server, its progress goes to
+// the report of ctx (mcp.WithProgress), not to the window, and the history
+// says it came from the command line. callID may be "" (then Cancel cannot
+// name it).
 func CallTool(ctx context.Context, t *ToolsService, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
-	return t.call(ctx, callID, serverID, tool, argsJSON)
+	return t.call(ctx, store.SourceCLI, callID, serverID, tool, argsJSON)
 }
 
-// call is Call under ctx.
-func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+// call is Call under ctx, from source (one of the store.Source constants:
+// the history says where each call came from).
+func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return ToolResultView{}, err
@@ -186,20 +188,20 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 	if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		err = context.DeadlineExceeded
 	}
-	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: store.SourceToolsPane,
+	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: source,
 		Started: start, Duration: time.Since(start), Outcome: store.OutcomeOK, Arguments: args}
 	defer func() { t.core.Broker.RecordToolRun(run) }()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		err = i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
-		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):
 		err = i18n.Err("tools.error.cancelled")
-		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case err != nil:
-		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err)
 		return ToolResultView{}, err
 	}
 	run.Result = mcp.ResultText(res)

@@ -306,7 +306,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 			return
 		}
 		run := mcp.ToolRun{ServerID: call.ServerID, ServerName: call.ServerName, Tool: call.Tool, Source: store.SourceChat,
-			Started: asked, Outcome: outcome, Detail: detail, Arguments: args, Result: text}
+			Started: asked, Outcome: outcome, Detail: i18n.Text(detail), Arguments: args, Result: text}
 		if !sent.IsZero() {
 			run.Started, run.Duration = sent, time.Since(sent)
 		}

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/visible"
 )
 
@@ -191,10 +192,21 @@ const (
 	OutcomeDenied = "denied"
 )
 
-// Sources of a tool run (HistoryEntry.Source): who made the call.
+// Sources of a tool run (HistoryEntry.Source): where the call came from.
+// They are defined here once; the window names each in words (History).
 const (
+	// SourceToolsPane: the person ran it in the window's Tools pane.
 	SourceToolsPane = "tools"
-	SourceChat      = "chat"
+	// SourceChat: a model called it in a chat.
+	SourceChat = "chat"
+	// SourceCLI: the person ran it on the command line, with or without the
+	// window open.
+	SourceCLI = "cli"
+	// SourceApp: a server's own interface (MCP Apps) called it.
+	SourceApp = "app"
+	// SourceClient: another MCP client called it through Gatehouse (the
+	// gateway).
+	SourceClient = "client"
 )
 
 // MaxHistoryResult bounds the result text a tool run keeps in the history
@@ -211,31 +223,38 @@ const MaxHistory = 10000
 // a sign-in ("signin"), a model's tool call ("tool-call", with Tool set) or a
 // server's sampling request ("sampling"). For a tool call, accepted means
 // allowed and declined means denied. It also records a tool call as it was
-// run ("tool-run", with Tool and Source set), from the Tools pane or the
-// chat, with one of the tool-run outcomes. Message and URL are stored as the
+// run ("tool-run", with Tool and Source set), with one of the tool-run
+// outcomes. Message and URL are stored as the
 // server sent them (except that invalid UTF-8 becomes U+FFFD, as in all JSON
 // this package writes): they are untrusted text.
 //
 // Answer, Arguments and Result hold what the person or a tool sent; callers
 // set them only when Settings.RememberAnswers is on.
 type HistoryEntry struct {
-	ID         uint64    `json:"id"`               // assigned by AddHistory; later entries have higher IDs
-	Time       time.Time `json:"time"`             // when the request arrived, or the call was sent
-	ServerID   string    `json:"serverId"`         // Server.ID
-	ServerName string    `json:"serverName"`       // the server's name at the time
-	Mode       string    `json:"mode"`             // "form", "url", "signin", "tool-call", "tool-run" or "sampling"
-	Tool       string    `json:"tool,omitempty"`   // the tool's name, for a tool call or run
-	Message    string    `json:"message"`          // as the server sent it
-	Fields     []string  `json:"fields,omitempty"` // field names of a form
+	ID         uint64    `json:"id"`             // assigned by AddHistory; later entries have higher IDs
+	Time       time.Time `json:"time"`           // when the request arrived, or the call was sent
+	ServerID   string    `json:"serverId"`       // Server.ID
+	ServerName string    `json:"serverName"`     // the server's name at the time
+	Mode       string    `json:"mode"`           // "form", "url", "signin", "tool-call", "tool-run" or "sampling"
+	Tool       string    `json:"tool,omitempty"` // the tool's name, for a tool call or run
+	Message    string    `json:"message"`        // as the server sent it; "" when Gatehouse asked in its own words
+	// Summary says what was asked in Gatehouse's own words, as a message
+	// key and its arguments, for a question the server did not word (a
+	// sign-in, a sampling request): the window shows it in its language.
+	Summary i18n.Message `json:"summary,omitzero"`
+	Fields  []string     `json:"fields,omitempty"` // field names of a form
 	// Titles are the form's field titles by field name, for the fields
 	// whose title is not their name.
-	Titles   map[string]string `json:"titles,omitempty"`
-	URL      string            `json:"url,omitempty"`    // URL mode and sign-in: the address asked for
-	Outcome  string            `json:"outcome"`          // one of the Outcome constants
-	Detail   string            `json:"detail,omitempty"` // why, in a sentence: a policy, a validation problem
-	AnswerMs int64             `json:"answerMs"`         // from shown to answered; 0 if never shown
-	Answer   map[string]any    `json:"answer,omitempty"` // the values sent, only when the caller keeps them
-	// Source is who made a tool run: SourceToolsPane or SourceChat.
+	Titles  map[string]string `json:"titles,omitempty"`
+	URL     string            `json:"url,omitempty"` // URL mode and sign-in: the address asked for
+	Outcome string            `json:"outcome"`       // one of the Outcome constants
+	// Detail says why, as a message key and its arguments (a policy, a
+	// validation problem), shown in the window's language. Entries written
+	// before it was a message hold an English sentence, read as its text.
+	Detail   i18n.Message   `json:"detail,omitzero"`
+	AnswerMs int64          `json:"answerMs"`         // from shown to answered; 0 if never shown
+	Answer   map[string]any `json:"answer,omitempty"` // the values sent, only when the caller keeps them
+	// Source is where a tool run came from: one of the Source constants.
 	Source string `json:"source,omitempty"`
 	// DurationMs is how long a tool run took, from sent to its end.
 	DurationMs int64 `json:"durationMs,omitempty"`

@@ -166,11 +166,15 @@ export type Snapshot = {
   notices: BrokerNotice[];
 };
 /** One past question or tool run (app.HistoryView); answer, arguments and result only when remembered. */
-export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'titles' | 'answer' | 'arguments'> & {
+export type HistoryView = Omit<Data<app.HistoryView>, 'fields' | 'titles' | 'answer' | 'arguments' | 'summary' | 'detail'> & {
   fields: string[];
   titles: Record<string, string>;
   answer?: Record<string, unknown>;
   arguments?: Record<string, unknown>;
+  /** What Gatehouse asked in its own words (a sign-in, a sampling request); absent where the server worded it (message). */
+  summary?: Message;
+  /** Why it ended so, when there is a reason; an older entry's is its English text. */
+  detail?: Message;
 };
 /** A page of the history, newest first; more when older entries match (app.HistoryPage). */
 export type HistoryPage = { entries: HistoryView[]; more: boolean };

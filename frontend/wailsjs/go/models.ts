@@ -179,11 +179,12 @@ export namespace app {
 	    tool: string;
 	    source: string;
 	    message: string;
+	    summary?: i18n.Message;
 	    fields: string[];
 	    titles: Record<string, string>;
 	    url: string;
 	    outcome: string;
-	    detail: string;
+	    detail?: i18n.Message;
 	    answerMs: number;
 	    durationMs: number;
 	    answer?: Record<string, any>;
@@ -204,17 +205,36 @@ export namespace app {
 	        this.tool = source["tool"];
 	        this.source = source["source"];
 	        this.message = source["message"];
+	        this.summary = this.convertValues(source["summary"], i18n.Message);
 	        this.fields = source["fields"];
 	        this.titles = source["titles"];
 	        this.url = source["url"];
 	        this.outcome = source["outcome"];
-	        this.detail = source["detail"];
+	        this.detail = this.convertValues(source["detail"], i18n.Message);
 	        this.answerMs = source["answerMs"];
 	        this.durationMs = source["durationMs"];
 	        this.answer = source["answer"];
 	        this.arguments = source["arguments"];
 	        this.result = source["result"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class HistoryPage {
 	    entries: HistoryView[];
