@@ -12,6 +12,7 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
+import { latest } from './latest';
 import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
 
 /** One model request of a running turn: its text, its reasoning, its tool calls. */
@@ -82,8 +83,8 @@ class ChatStore {
    */
   ended = new Set<string>();
 
-  private listRead = 0;
-  private messagesRead = 0;
+  private listRead = latest();
+  private messagesRead = latest();
 
   /** Loads conversations and providers and follows chat events; returns a function that stops following. */
   start(): () => void {
@@ -121,10 +122,10 @@ class ChatStore {
 
   /** Reads the conversations matching the query; a read overtaken by a newer one is ignored. */
   async loadConversations(): Promise<void> {
-    const n = ++this.listRead;
+    const mine = this.listRead();
     try {
       const list = await api.listConversations(this.query);
-      if (n === this.listRead) this.conversations = list;
+      if (mine()) this.conversations = list;
     } catch (e) {
       this.error = t('chat.readConversationsFailed', { detail: api.errorText(e) });
     }
@@ -154,11 +155,11 @@ class ChatStore {
   /** Reads the chosen conversation's messages again. */
   async loadMessages(): Promise<void> {
     const id = this.selected;
-    const n = ++this.messagesRead;
+    const mine = this.messagesRead();
     if (!id) return;
     try {
       const msgs = await api.conversationMessages(id);
-      if (n === this.messagesRead && id === this.selected) this.messages = msgs;
+      if (mine() && id === this.selected) this.messages = msgs;
     } catch (e) {
       this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
     }
