@@ -43,7 +43,7 @@ func (s *ServersService) List() ([]ServerView, error) { return s.core.serverView
 // id is the server being edited ("" when adding), so its own name is not a
 // duplicate. The result maps field names to sentences; empty means valid.
 func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
-	errs := FieldErrors{}
+	in, errs := readLines(in)
 	name := strings.TrimSpace(in.Name)
 	switch {
 	case name == "":
@@ -68,7 +68,7 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 			errs["command"] = i18n.M("servers.error.noCommand")
 		}
 		for k := range in.Env {
-			if k == "" || strings.ContainsAny(k, "=\x00") {
+			if _, unread := errs["env"]; !unread && (k == "" || strings.ContainsAny(k, "=\x00")) {
 				errs["env"] = i18n.M("servers.error.envName", "name", strconv.Quote(k))
 			}
 		}
@@ -88,7 +88,9 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 			errs["clientId"] = i18n.M("servers.error.secretWithoutID")
 		}
 		for k, v := range in.Headers {
-			if !httpguts.ValidHeaderFieldName(k) {
+			if _, unread := errs["headers"]; unread {
+				break
+			} else if !httpguts.ValidHeaderFieldName(k) {
 				errs["headers"] = i18n.M("servers.error.headerName", "name", strconv.Quote(k))
 			} else if !httpguts.ValidHeaderFieldValue(v) {
 				errs["headers"] = i18n.M("servers.error.headerValue", "name", k)
@@ -118,6 +120,7 @@ func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
 	if errs := s.Validate(id, in); len(errs) > 0 {
 		return ServerView{}, i18n.Err("servers.error.notSaved", "detail", errs.summary())
 	}
+	in, _ = readLines(in)
 	srv := toServer(id, in)
 	if id != "" {
 		old, err := s.core.Store.Server(id)

@@ -424,6 +424,8 @@ export namespace app {
 	    inheritEnv: boolean;
 	    url: string;
 	    headers: Record<string, string>;
+	    envLines?: string;
+	    headerLines?: string;
 	    noUrlMode: boolean;
 	    clientId: string;
 	    clientSecret: string;
@@ -446,6 +448,8 @@ export namespace app {
 	        this.inheritEnv = source["inheritEnv"];
 	        this.url = source["url"];
 	        this.headers = source["headers"];
+	        this.envLines = source["envLines"];
+	        this.headerLines = source["headerLines"];
 	        this.noUrlMode = source["noUrlMode"];
 	        this.clientId = source["clientId"];
 	        this.clientSecret = source["clientSecret"];
