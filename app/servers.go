@@ -36,8 +36,16 @@ type FolderOpener interface {
 // NewServersService returns the servers pane's service on core.
 func NewServersService(core *Core) *ServersService { return &ServersService{core: core} }
 
+// ServerList is every configured server with its live status, as List
+// returns it and EventServers carries it; Version orders the lists as they
+// were read (see Core.listMu).
+type ServerList struct {
+	Version uint64       `json:"version"`
+	Servers []ServerView `json:"servers"`
+}
+
 // List returns every configured server with its live status.
-func (s *ServersService) List() ([]ServerView, error) { return s.core.serverViews() }
+func (s *ServersService) List() (ServerList, error) { return s.core.serverList() }
 
 // Validate checks an editor's input as the person types, without saving.
 // id is the server being edited ("" when adding), so its own name is not a

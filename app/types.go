@@ -211,11 +211,11 @@ type AppInfo struct {
 
 // Event names sent to the frontend.
 const (
-	// EventServers carries []ServerView whenever any server changes.
+	// EventServers carries a ServerList whenever any server changes.
 	EventServers = "servers:changed"
 	// EventTools carries the ID of a server whose tool list changed.
 	EventTools = "tools:changed"
-	// EventProviders carries []ProviderView whenever a model provider is
+	// EventProviders carries a ProviderList whenever a model provider is
 	// added, changed or removed, or the default changes.
 	EventProviders = "providers:changed"
 	// EventLanguage carries the LanguageView when the person changes the

@@ -12,8 +12,8 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import { latest } from './latest';
-import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
+import { latest, newestVersion } from './latest';
+import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderList, ProviderView } from './api';
 
 /** One model request of a running turn: its text, its reasoning, its tool calls. */
 export interface LiveRound {
@@ -85,11 +85,12 @@ class ChatStore {
 
   private listRead = latest();
   private messagesRead = latest();
+  private newerProviders = newestVersion();
 
   /** Loads conversations and providers and follows chat events; returns a function that stops following. */
   start(): () => void {
     const offChat = api.onChat((ev) => this.apply(ev));
-    const offProviders = api.onProvidersChanged(() => void this.loadProviders());
+    const offProviders = api.onProvidersChanged((list) => this.showProviders(list));
     void this.loadConversations();
     void this.loadProviders();
     return () => {
@@ -133,11 +134,16 @@ class ChatStore {
 
   async loadProviders(): Promise<void> {
     try {
-      this.providers = await api.listProviders();
+      this.showProviders(await api.listProviders());
     } catch (e) {
       this.error = t('chat.readProvidersFailed', { detail: api.errorText(e) });
     }
     this.providersLoaded = true;
+  }
+
+  /** Shows the providers Go read, unless the list shown is newer (events may arrive out of order). */
+  showProviders(list: ProviderList): void {
+    if (this.newerProviders(list.version)) this.providers = list.providers;
   }
 
   search(query: string): Promise<void> {

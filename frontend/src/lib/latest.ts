@@ -18,3 +18,18 @@ export function latest(): (key?: string) => Guard {
     return () => newest.get(key) === mine;
   };
 }
+
+/**
+ * Returns a function that tells whether a version Go gave a list it read
+ * (app.ServerList, app.ProviderList) is newer than every one seen so far,
+ * and then remembers it. Events may reach the window out of order: a list
+ * older than the one shown must not replace it.
+ */
+export function newestVersion(): (version: number) => boolean {
+  let seen = 0;
+  return (version) => {
+    if (version <= seen) return false;
+    seen = version;
+    return true;
+  };
+}
