@@ -31,9 +31,9 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
-	// checking holds the form check running for each tool (by server ID
-	// and tool name): a newer check of the same form ends it.
-	checking map[string]*formCheck
+	// checking holds the form check running for each tool: a newer check
+	// of the same form ends it.
+	checking map[store.ToolKey]*formCheck
 	// links are the checked resource_link URLs of recent results: OpenLink
 	// opens only these (E31).
 	links linkBook
@@ -41,7 +41,7 @@ type ToolsService struct {
 
 // NewToolsService returns the tools pane's service on core.
 func NewToolsService(core *Core) *ToolsService {
-	return &ToolsService{core: core, running: map[string]context.CancelFunc{}, checking: map[string]*formCheck{}}
+	return &ToolsService{core: core, running: map[string]context.CancelFunc{}, checking: map[store.ToolKey]*formCheck{}}
 }
 
 // List returns the tools of a connected server. Their forms and input
@@ -104,7 +104,7 @@ type formCheck struct{ cancel context.CancelFunc }
 // startCheck starts a check of a tool's form and ends the one before it.
 // done must be called when the check is over.
 func (t *ToolsService) startCheck(serverID, tool string) (ctx context.Context, done func()) {
-	key := serverID + "\x00" + tool
+	key := store.ToolKey{ServerID: serverID, Tool: tool}
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &formCheck{cancel: cancel}
 	t.mu.Lock()
@@ -295,7 +295,7 @@ func (c *Core) toolCallTimeout() time.Duration {
 func toolView(tool *sdk.Tool) ToolView {
 	return ToolView{
 		Name:        tool.Name,
-		Title:       ToolTitle(tool),
+		Title:       mcp.ToolTitle(tool),
 		Description: tool.Description,
 		Annotations: toolHints(tool),
 		HasOutput:   tool.OutputSchema != nil,
@@ -323,17 +323,6 @@ func toolHints(tool *sdk.Tool) ToolHints {
 		Idempotent:  a.IdempotentHint,
 		OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
 	}
-}
-
-// ToolTitle is a tool's display name: title, annotations.title, then name.
-func ToolTitle(tool *sdk.Tool) string {
-	switch {
-	case tool.Title != "":
-		return tool.Title
-	case tool.Annotations != nil && tool.Annotations.Title != "":
-		return tool.Annotations.Title
-	}
-	return tool.Name
 }
 
 // ResultView turns a tool result into what the UI and the CLI show,

@@ -535,24 +535,16 @@ func outcomeOf(action string) string {
 	return store.OutcomeCancelled
 }
 
-// Tool-call policies: what the settings say about a tool in a conversation,
-// decided by the caller (the chat) from the person's per-tool and per-server
-// choices before it calls ApproveToolCall.
-const (
-	ToolPolicyAsk   = "ask"
-	ToolPolicyAllow = "allow"
-	ToolPolicyDeny  = "deny"
-)
-
 // ApproveToolCall decides whether a model may make call on peer's server.
-// policy is what the person's settings say for this tool here
-// (ToolPolicyAllow, ToolPolicyDeny or ToolPolicyAsk) and why is the reason in
-// a sentence. Only ToolPolicyAsk asks the person, as a question like any
+// policy is what the person's settings say for this tool here, decided by
+// the caller (the chat) from their per-tool and per-server choices
+// (store.ToolAllow, ToolDeny or ToolAsk), and why is the reason in a
+// sentence. Only store.ToolAsk asks the person, as a question like any
 // other: one on screen at a time, the server's rate limit, the answer time;
 // ending ctx (the person pressed Stop) withdraws it. Every decision goes to
 // the history. A call that is not allowed comes back with Reason set, for
 // the model and the person.
-func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy string, why i18n.Message) (Approval, error) {
+func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy store.ToolMode, why i18n.Message) (Approval, error) {
 	now := b.opts.Now()
 	settings, _ := b.opts.Store.Settings()
 	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
@@ -561,11 +553,11 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 		entry.Answer = map[string]any{"arguments": call.Arguments}
 	}
 	switch policy {
-	case ToolPolicyAllow:
+	case store.ToolAllow:
 		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why.In(i18n.English)
 		b.record(entry)
 		return Approval{Allowed: true, Scope: ScopeOnce}, nil
-	case ToolPolicyDeny:
+	case store.ToolDeny:
 		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why.In(i18n.English)
 		b.record(entry)
 		return Approval{Reason: i18n.M("mcp.approval.settings", "why", why)}, nil

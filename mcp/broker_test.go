@@ -441,7 +441,7 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 	args := json.RawMessage(`{"message":"你好","n":1}`)
 	cases := []struct {
 		name         string
-		policy       string
+		policy       store.ToolMode
 		reply        Response
 		wantAllowed  bool
 		wantScope    string
@@ -449,13 +449,13 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 		wantOutcome  string
 		wantReasonIn string
 	}{
-		{"allowed by the settings: not asked", ToolPolicyAllow, Response{}, true, ScopeOnce, false, store.OutcomeAccepted, ""},
-		{"denied by the settings: not asked", ToolPolicyDeny, Response{}, false, "", false, store.OutcomeDeclined, "do not allow"},
-		{"the person allows it once", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeOnce}, true, ScopeOnce, true, store.OutcomeAccepted, ""},
-		{"the person allows it for the conversation", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeConversation}, true, ScopeConversation, true, store.OutcomeAccepted, ""},
-		{"the person allows it always", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeAlways}, true, ScopeAlways, true, store.OutcomeAccepted, ""},
-		{"the person denies it", ToolPolicyAsk, Response{Action: ActionDecline}, false, "", true, store.OutcomeDeclined, "denied"},
-		{"the person dismisses it", ToolPolicyAsk, Response{Action: ActionCancel}, false, "", true, store.OutcomeCancelled, "dismissed"},
+		{"allowed by the settings: not asked", store.ToolAllow, Response{}, true, ScopeOnce, false, store.OutcomeAccepted, ""},
+		{"denied by the settings: not asked", store.ToolDeny, Response{}, false, "", false, store.OutcomeDeclined, "do not allow"},
+		{"the person allows it once", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeOnce}, true, ScopeOnce, true, store.OutcomeAccepted, ""},
+		{"the person allows it for the conversation", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeConversation}, true, ScopeConversation, true, store.OutcomeAccepted, ""},
+		{"the person allows it always", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeAlways}, true, ScopeAlways, true, store.OutcomeAccepted, ""},
+		{"the person denies it", store.ToolAsk, Response{Action: ActionDecline}, false, "", true, store.OutcomeDeclined, "denied"},
+		{"the person dismisses it", store.ToolAsk, Response{Action: ActionCancel}, false, "", true, store.OutcomeCancelled, "dismissed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -502,7 +502,7 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	waitFor(t, "the elicitation on screen", 5*time.Second, func() bool { return f.broker.Snapshot().Current != nil })
 	approval := make(chan Approval, 1)
 	go func() {
-		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
+		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, store.ToolAsk, i18n.Message{})
 		approval <- a
 	}()
 	waitFor(t, "the call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
@@ -531,7 +531,7 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	stop, cancelCall := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
+		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, store.ToolAsk, i18n.Message{})
 		errc <- err
 	}()
 	waitFor(t, "the second call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })

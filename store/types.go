@@ -524,18 +524,27 @@ type ConversationHit struct {
 	Snippet string `json:"snippet,omitempty"`
 }
 
-// Tool-call modes: how Gatehouse treats a model's call of a tool.
+// ToolMode is what Gatehouse does with a model's call of a tool, as the
+// person sets it for a server or for one of its tools; the chat, the broker,
+// the window (models.ts, store.ToolMode) and the CLI use these words.
+type ToolMode string
+
+// Tool-call modes.
 const (
-	// ToolAsk asks the person. It is the default.
-	ToolAsk = ""
+	// ToolAsk asks the person. For a whole server it is the default (and is
+	// saved as the empty Mode); a trusted server's read-only tools are then
+	// called without asking. As one tool's own mode it asks every call of
+	// that tool, whatever the server's mode and trust (a server allowed
+	// without asking can keep one tool that asks).
+	ToolAsk ToolMode = "ask"
 	// ToolAllow calls the tool without asking.
-	ToolAllow = "allow"
+	ToolAllow ToolMode = "allow"
 	// ToolDeny answers the model that the call was denied, without asking.
-	ToolDeny = "deny"
-	// ToolAskEachTime is only a tool's own mode: every call of that tool is
-	// asked, whatever the server's Mode and trust (a server allowed without
-	// asking can keep one tool that asks). For a whole server, ToolAsk is it.
-	ToolAskEachTime = "ask"
+	ToolDeny ToolMode = "deny"
+	// ToolDefault is only a tool's mode: the tool has none of its own, so
+	// its server's applies. It is never saved: setting it removes the
+	// tool's own mode (as does the empty mode).
+	ToolDefault ToolMode = "default"
 )
 
 // ToolPolicy is how Gatehouse treats a model's calls of one server's tools.
@@ -543,10 +552,10 @@ const (
 // sampling requests follow its elicitation Policy.)
 type ToolPolicy struct {
 	// Mode applies to every tool of the server without a mode of its own.
-	Mode string `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
+	// Empty is ToolAsk.
+	Mode ToolMode `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
 	// Tools holds modes of single tools, by tool name; they win over Mode.
-	// A tool's mode may also be ToolAskEachTime.
-	Tools map[string]string `json:"tools,omitempty"`
+	Tools map[string]ToolMode `json:"tools,omitempty"`
 	// Approved holds, by tool name, what the person saw of each tool set to
 	// ToolAllow when they allowed it: the allowance holds only while the
 	// tool is the same (ToolSeen.Same). A tool allowed without one (before
@@ -559,17 +568,11 @@ type ToolPolicy struct {
 	Trusted bool `json:"trusted,omitempty"`
 }
 
-// ModeFor returns the mode for a call of the named tool: the tool's own
-// mode if it has one, else Mode. ToolAskEachTime, and a mode this build does
-// not know, are ToolAsk.
-func (p ToolPolicy) ModeFor(tool string) string {
-	mode, ok := p.Tools[tool]
-	if !ok {
-		mode = p.Mode
+// Approval is what the person saw of the tool when they set it to
+// ToolAllow (see Approved), or nil.
+func (p ToolPolicy) Approval(tool string) *ToolSeen {
+	if seen, ok := p.Approved[tool]; ok {
+		return &seen
 	}
-	switch mode {
-	case ToolAllow, ToolDeny:
-		return mode
-	}
-	return ToolAsk
+	return nil
 }

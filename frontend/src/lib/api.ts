@@ -28,18 +28,22 @@ import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
  * constructors and convertValues, but Wails sends plain JSON: the page gets
  * the fields only, nested ones too. Go adds its text to every i18n.Message
  * it sends (i18n.Message.MarshalJSON), which the generated class cannot say.
+ * A Go enum (a TypeScript enum in models.ts, such as store.ToolMode) arrives
+ * as its values' text.
  */
 export type Plain<T> = 0 extends 1 & T
   ? T
-  : T extends readonly (infer U)[]
-    ? Plain<U>[]
-    : T extends object
-      ? T extends i18n.Message
-        ? keyof T extends keyof i18n.Message
-          ? Message
+  : T extends string
+    ? `${T}`
+    : T extends readonly (infer U)[]
+      ? Plain<U>[]
+      : T extends object
+        ? T extends i18n.Message
+          ? keyof T extends keyof i18n.Message
+            ? Message
+            : Fields<T>
           : Fields<T>
-        : Fields<T>
-      : T;
+        : T;
 type Fields<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: Plain<T[K]> };
 
 /** A bound Go service as the page calls it: plain values in, plain values out. */
@@ -69,8 +73,10 @@ export type MessageErrors = Record<string, Message>;
 export type FieldErrors = Record<string, string>;
 /** An answer's values, typed as the schema wants them (numbers, booleans, lists). */
 export type AnswerValues = Record<string, unknown>;
+/** A tool-call mode (store.ToolMode): ask, allow, deny, or for one tool 'default' (its server's applies). */
+export type ToolMode = Plain<store.ToolMode>;
 /** What a server's tool calls do: ask each time, allow or deny without asking. */
-export type ToolCallMode = 'ask' | 'allow' | 'deny';
+export type ToolCallMode = Exclude<ToolMode, `${store.ToolMode.DEFAULT}`>;
 
 export type ServerInput = Plain<app.ServerInput>;
 export type ServerView = Plain<app.ServerView>;
@@ -425,7 +431,7 @@ export const setToolCallMode = (serverID: string, mode: ToolCallMode) => call(()
 export const setTrusted = (serverID: string, trusted: boolean) => call(() => Policies.SetTrusted(serverID, trusted));
 
 /** Sets one tool's own mode; 'default' removes it, so the server's applies. */
-export const setToolMode = (serverID: string, tool: string, mode: ToolCallMode | 'default') =>
+export const setToolMode = (serverID: string, tool: string, mode: ToolMode) =>
   call(() => Policies.SetToolMode(serverID, tool, mode));
 
 /** How the server's questions and sampling requests are answered: shown to the person, or declined unseen. */

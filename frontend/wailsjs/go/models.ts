@@ -1178,8 +1178,8 @@ export namespace app {
 	    title: string;
 	    hints: ToolHints;
 	    offered: boolean;
-	    mode: string;
-	    effective: string;
+	    mode: store.ToolMode;
+	    effective: store.ToolMode;
 	    why: i18n.Message;
 	    held: boolean;
 	
@@ -1221,7 +1221,7 @@ export namespace app {
 	    serverId: string;
 	    serverName: string;
 	    connected: boolean;
-	    mode: string;
+	    mode: store.ToolMode;
 	    trusted: boolean;
 	    requests: string;
 	    mutedUntil: string;
@@ -2253,6 +2253,12 @@ export namespace mcp {
 
 export namespace store {
 	
+	export enum ToolMode {
+	    ALLOW = "allow",
+	    ASK = "ask",
+	    DEFAULT = "default",
+	    DENY = "deny",
+	}
 	export class Attachment {
 	    serverId: string;
 	    serverName: string;
