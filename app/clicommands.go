@@ -47,7 +47,10 @@ func NewCommands(core *Core) *Commands {
 }
 
 // Providers lists the providers.
-func (c *Commands) Providers() ([]ProviderView, error) { return c.providers.List() }
+func (c *Commands) Providers() ([]ProviderView, error) {
+	list, err := c.providers.List()
+	return list.Providers, err
+}
 
 // AddProvider adds a provider.
 func (c *Commands) AddProvider(in ProviderInput) (ProviderView, error) { return c.providers.Add(in) }

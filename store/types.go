@@ -350,7 +350,7 @@ type ToolSeen struct {
 	DescriptionHash string `json:"descriptionHash,omitempty"`
 	Description     string `json:"description,omitempty"`
 	// At is when the person allowed the tool.
-	At time.Time `json:"at"`
+	At time.Time `json:"at" ts_type:"string"`
 }
 
 // Same reports whether the tool now is the one seen: s is not nil and has
@@ -395,10 +395,10 @@ type Conversation struct {
 	// to it and RevokeToolInConversation and EndToolGrants take from it;
 	// PutConversation keeps it.
 	AllowedTools []ToolGrant `json:"allowedTools,omitempty"`
-	CreatedAt    time.Time   `json:"createdAt"`
+	CreatedAt    time.Time   `json:"createdAt" ts_type:"string"`
 	// UpdatedAt is the time of the last change to the conversation or its
 	// messages; Conversations lists the latest first.
-	UpdatedAt time.Time `json:"updatedAt"`
+	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // ConversationFilter selects a page of conversations. The zero value
@@ -437,7 +437,7 @@ type Message struct {
 	// ProviderData is what the provider needs to receive this message
 	// again exactly (such as signatures of thinking blocks): JSON the
 	// package speaking to the provider writes and reads.
-	ProviderData json.RawMessage `json:"providerData,omitempty"`
+	ProviderData json.RawMessage `json:"providerData,omitempty" ts_type:"unknown"`
 	ToolCalls    []ToolCall      `json:"toolCalls,omitempty"`  // an assistant's tool calls
 	ToolCallID   string          `json:"toolCallId,omitempty"` // the ToolCall.ID a RoleTool message answers
 	ToolResult   *ToolResult     `json:"toolResult,omitempty"` // a RoleTool message's result
@@ -468,7 +468,7 @@ type Message struct {
 	// within MaxMessageBytes; empty when nothing was cut. Whoever shows or
 	// sends the message should show or send this too.
 	Truncated string    `json:"truncated,omitempty"`
-	CreatedAt time.Time `json:"createdAt"` // set by AppendMessages
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"` // set by AppendMessages
 }
 
 // Attachment is one resource the person attached to a message: which one
@@ -489,7 +489,7 @@ type Attachment struct {
 	Text string `json:"text,omitempty"`
 	// Image is an image's bytes (PNG, JPEG, GIF or WebP, as MimeType
 	// says), sent as an image to providers whose models read images.
-	Image []byte `json:"image,omitempty"`
+	Image []byte `json:"image,omitempty" ts_type:"string"`
 }
 
 // ToolCall is one tool call a model asked for.
@@ -503,7 +503,7 @@ type ToolCall struct {
 	// Arguments are the arguments as JSON, normally an object. If they had
 	// to be cut (see Message.Truncated) they are a JSON string holding the
 	// start of the original text.
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty" ts_type:"unknown"`
 	// View is Arguments as the window shows them (visible.JSON). It is
 	// never stored: the app fills it in when it reads a conversation for
 	// the window, so that the window never reads the JSON itself.
@@ -516,7 +516,7 @@ type ToolResult struct {
 	// for a denial, the text returned to the model). If it had to be cut
 	// (see Message.Truncated) it is a JSON string holding the start of the
 	// original JSON text.
-	Content json.RawMessage `json:"content,omitempty"`
+	Content json.RawMessage `json:"content,omitempty" ts_type:"unknown"`
 	IsError bool            `json:"isError,omitempty"` // the server, or Gatehouse, reported an error
 	Denied  bool            `json:"denied,omitempty"`  // the person or a policy denied the call: it never reached the server
 	// Interrupted marks the result Gatehouse stored in place of one that

@@ -444,6 +444,8 @@ export namespace app {
 	    inheritEnv: boolean;
 	    url: string;
 	    headers: Record<string, string>;
+	    envLines?: string;
+	    headerLines?: string;
 	    noUrlMode: boolean;
 	    clientId: string;
 	    clientSecret: string;
@@ -466,6 +468,8 @@ export namespace app {
 	        this.inheritEnv = source["inheritEnv"];
 	        this.url = source["url"];
 	        this.headers = source["headers"];
+	        this.envLines = source["envLines"];
+	        this.headerLines = source["headerLines"];
 	        this.noUrlMode = source["noUrlMode"];
 	        this.clientId = source["clientId"];
 	        this.clientSecret = source["clientSecret"];
@@ -866,6 +870,39 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ProviderList {
+	    version: number;
+	    providers: ProviderView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.providers = this.convertValues(source["providers"], ProviderView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class QuestionView {
 	    id: string;
 	    kind: string;
@@ -1106,6 +1143,38 @@ export namespace app {
 	}
 	
 	
+	export class ServerList {
+	    version: number;
+	    servers: ServerView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.servers = this.convertValues(source["servers"], ServerView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ToolHints {
 	    readOnly: boolean;
 	    destructive: boolean;
@@ -1478,7 +1547,7 @@ export namespace chat {
 	    name: string;
 	    mimeType?: string;
 	    text?: string;
-	    image?: number[];
+	    image?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AttachmentRequest(source);
@@ -2218,7 +2287,7 @@ export namespace store {
 	    mimeType?: string;
 	    size: number;
 	    text?: string;
-	    image?: number[];
+	    image?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Attachment(source);
@@ -2245,8 +2314,7 @@ export namespace store {
 	    annotations?: string;
 	    descriptionHash?: string;
 	    description?: string;
-	    // Go type: time
-	    at: any;
+	    at: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolSeen(source);
@@ -2262,26 +2330,8 @@ export namespace store {
 	        this.annotations = source["annotations"];
 	        this.descriptionHash = source["descriptionHash"];
 	        this.description = source["description"];
-	        this.at = this.convertValues(source["at"], null);
+	        this.at = source["at"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class ToolGrant {
 	    serverId: string;
@@ -2325,10 +2375,8 @@ export namespace store {
 	    systemPrompt?: string;
 	    servers?: string[];
 	    allowedTools?: ToolGrant[];
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    updatedAt: any;
+	    createdAt: string;
+	    updatedAt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Conversation(source);
@@ -2343,8 +2391,8 @@ export namespace store {
 	        this.systemPrompt = source["systemPrompt"];
 	        this.servers = source["servers"];
 	        this.allowedTools = this.convertValues(source["allowedTools"], ToolGrant);
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2380,7 +2428,7 @@ export namespace store {
 	    }
 	}
 	export class ToolResult {
-	    content?: number[];
+	    content?: unknown;
 	    isError?: boolean;
 	    denied?: boolean;
 	    interrupted?: boolean;
@@ -2402,7 +2450,7 @@ export namespace store {
 	    name?: string;
 	    serverId: string;
 	    tool: string;
-	    arguments?: number[];
+	    arguments?: unknown;
 	    view?: visible.Node;
 	
 	    static createFrom(source: any = {}) {
@@ -2443,7 +2491,7 @@ export namespace store {
 	    role: string;
 	    text?: string;
 	    reasoning?: string;
-	    providerData?: number[];
+	    providerData?: unknown;
 	    toolCalls?: ToolCall[];
 	    toolCallId?: string;
 	    toolResult?: ToolResult;
@@ -2455,8 +2503,7 @@ export namespace store {
 	    dropped?: boolean;
 	    attachments?: Attachment[];
 	    truncated?: string;
-	    // Go type: time
-	    createdAt: any;
+	    createdAt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -2481,7 +2528,7 @@ export namespace store {
 	        this.dropped = source["dropped"];
 	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.truncated = source["truncated"];
-	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.createdAt = source["createdAt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
