@@ -117,9 +117,9 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		Tokens:        c.tokens,
 		OnStatus:      func(mcp.Status) { c.emitServers() },
 		OnListsChanged: func(id string) {
-			c.listEvents.put(id, id)
+			c.listEvents.put(id)
 		},
-		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(id+"\x00"+uri, ResourceUpdate{ServerID: id, URI: uri}) },
+		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(ResourceUpdate{ServerID: id, URI: uri}) },
 		OnLog:             c.logEvents.changed,
 	})
 	return c, nil
