@@ -159,7 +159,8 @@ func TestServicesWithDemoServer(t *testing.T) {
 
 	var demoView ServerView
 	waitUntil(t, "a servers event showing the demo server connected", func() bool {
-		views, _ := rec.last(EventServers).([]ServerView)
+		sent, _ := rec.last(EventServers).(ServerList)
+		views := sent.Servers
 		for _, v := range views {
 			if v.Input.Name == DemoServerName && v.Status.State == "connected" {
 				demoView = v
@@ -239,7 +240,8 @@ func TestServicesWithDemoServer(t *testing.T) {
 	if err := servers.SetEnabled(demoView.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	views, _ := servers.List()
+	serverList, _ := servers.List()
+	views := serverList.Servers
 	if views[0].Status.State != "disabled" || views[0].Input.Enabled {
 		t.Errorf("after disabling: %+v", views[0])
 	}

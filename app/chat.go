@@ -397,12 +397,12 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	}
 	turn := chat.Turn{ConversationID: conv.ID, ConversationTitle: conv.Title, Provider: provider,
 		Model: conv.Model, System: conv.SystemPrompt, Servers: s.offeredServers(conv), History: toLLM(stored, conv.ProviderID),
-		Text: text, Attachments: attachments, AllowedHere: map[string]*store.ToolSeen{}, CallTimeout: s.core.toolCallTimeout()}
+		Text: text, Attachments: attachments, AllowedHere: map[store.ToolKey]*store.ToolSeen{}, CallTimeout: s.core.toolCallTimeout()}
 	if turn.Model == "" {
 		turn.Model = record.Model
 	}
 	for _, g := range conv.AllowedTools {
-		turn.AllowedHere[chat.AllowedKey(g.ServerID, g.Tool)] = g.Seen
+		turn.AllowedHere[g.Key()] = g.Seen
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.running[conv.ID] = cancel
@@ -730,33 +730,9 @@ func toolMessage(m store.Message) llm.Message {
 // storeToolSettings is chat.ToolSettings over the store's tool policies.
 type storeToolSettings struct{ core *Core }
 
-func (t storeToolSettings) ToolPolicy(serverID, tool string) (string, error) {
-	p, err := t.core.Store.ToolPolicy(serverID)
-	if err != nil {
-		return "", err
-	}
-	return chatPolicy(p.Tools[tool]), nil
-}
-
-func (t storeToolSettings) Approved(serverID, tool string) (*store.ToolSeen, error) {
-	p, err := t.core.Store.ToolPolicy(serverID)
-	if seen, ok := p.Approved[tool]; ok && err == nil {
-		return &seen, nil
-	}
-	return nil, err
-}
-
-func (t storeToolSettings) ServerPolicy(serverID string) (string, error) {
-	p, err := t.core.Store.ToolPolicy(serverID)
-	if err != nil {
-		return "", err
-	}
-	return chatPolicy(p.Mode), nil
-}
-
-func (t storeToolSettings) Trusted(serverID string) (bool, error) {
-	p, err := t.core.Store.ToolPolicy(serverID)
-	return p.Trusted, err
+// ToolPolicy reads the server's tool policy from the store.
+func (t storeToolSettings) ToolPolicy(serverID string) (store.ToolPolicy, error) {
+	return t.core.Store.ToolPolicy(serverID)
 }
 
 // AllowAlways saves "Always allow this tool", bound to what the person
@@ -767,18 +743,4 @@ func (t storeToolSettings) AllowAlways(serverID, tool string, seen store.ToolSee
 	}
 	_, _ = t.core.emitPolicies(serverID)
 	return nil
-}
-
-// chatPolicy maps a stored mode to the chat's: the store's ToolAsk is no
-// choice at all, its ToolAskEachTime the chat's ask.
-func chatPolicy(mode string) string {
-	switch mode {
-	case store.ToolAllow:
-		return chat.PolicyAllow
-	case store.ToolDeny:
-		return chat.PolicyDeny
-	case store.ToolAskEachTime:
-		return chat.PolicyAsk
-	}
-	return ""
 }

@@ -206,7 +206,7 @@ func (c *Commands) CallTool(ctx context.Context, caller *applink.Caller, in CLIC
 // Providers lists the providers.
 func (c *Commands) Providers(context.Context, struct{}) (applink.Items[ProviderView], error) {
 	list, err := c.providers.List()
-	return applink.Items[ProviderView]{Items: list}, err
+	return applink.Items[ProviderView]{Items: list.Providers}, err
 }
 
 // AddProvider adds a provider.

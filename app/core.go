@@ -56,9 +56,11 @@ type Core struct {
 	chatOnce sync.Once
 	chat     *ChatService
 
-	// emitMu makes server list events leave in the order their lists were
-	// read, so the UI's last event always shows the latest state.
-	emitMu sync.Mutex
+	// listMu numbers the server and provider lists in the order they were
+	// read (listVersion), for events and calls alike: events may reach the
+	// window out of order, and it shows only a list newer than its own.
+	listMu      sync.Mutex
+	listVersion uint64
 	// logEvents tells the window a server's log changed, listEvents that
 	// its lists changed, resourceEvents that a subscribed resource changed,
 	// each coalesced (live.go).
@@ -116,9 +118,9 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		Tokens:        c.tokens,
 		OnStatus:      func(mcp.Status) { c.emitServers() },
 		OnListsChanged: func(id string) {
-			c.listEvents.put(id, id)
+			c.listEvents.put(id)
 		},
-		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(id+"\x00"+uri, ResourceUpdate{ServerID: id, URI: uri}) },
+		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(ResourceUpdate{ServerID: id, URI: uri}) },
 		OnLog:             c.logEvents.changed,
 	})
 	return c, nil
@@ -232,15 +234,29 @@ func (c *Core) emit(name string, data any) {
 	}
 }
 
+// versioned reads a list and gives it the next version (listMu).
+func versioned[T any](c *Core, read func() ([]T, error)) (uint64, []T, error) {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	list, err := read()
+	if err != nil {
+		return 0, nil, err
+	}
+	c.listVersion++
+	return c.listVersion, list, nil
+}
+
+func (c *Core) serverList() (ServerList, error) {
+	v, views, err := versioned(c, c.serverViews)
+	return ServerList{Version: v, Servers: views}, err
+}
+
 func (c *Core) emitServers() {
 	if c.events == nil {
 		return
 	}
-	c.emitMu.Lock()
-	defer c.emitMu.Unlock()
-	views, err := c.serverViews()
-	if err == nil {
-		c.events.Emit(EventServers, views)
+	if list, err := c.serverList(); err == nil {
+		c.events.Emit(EventServers, list)
 	}
 }
 

@@ -212,7 +212,7 @@ func TestChat_AskEachTimeLaterWinsOverAConversationGrant(t *testing.T) {
 	if asked, _ := g.turn(t); asked {
 		t.Fatal("the call allowed in the conversation was asked again")
 	}
-	if _, err := NewPoliciesService(g.core).SetToolMode(g.server, "send_report", ModeAsk); err != nil {
+	if _, err := NewPoliciesService(g.core).SetToolMode(g.server, "send_report", "ask"); err != nil {
 		t.Fatal(err)
 	}
 	if asked, _ := g.turn(t); !asked {
@@ -284,11 +284,11 @@ func TestChat_GrantsFromBeforeFingerprintsAskOnce(t *testing.T) {
 func TestPolicies_AllowInSettingsIsBoundToTheToolOfferedNow(t *testing.T) {
 	g := newGrantChat(t, mcp.ScopeOnce, "description")
 	policies := NewPoliciesService(g.core)
-	v, err := policies.SetToolMode(g.server, "send_report", ModeAllow)
+	v, err := policies.SetToolMode(g.server, "send_report", "allow")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tv := v.Tools[0]; tv.Held || tv.Effective != ModeAllow {
+	if tv := v.Tools[0]; tv.Held || tv.Effective != store.ToolAllow {
 		t.Fatalf("after allowing in Settings: %+v", tv)
 	}
 	if asked, _ := g.turn(t); asked {
@@ -296,7 +296,7 @@ func TestPolicies_AllowInSettingsIsBoundToTheToolOfferedNow(t *testing.T) {
 	}
 	g.waitForPull(t)
 	v, _ = policies.Server(g.server)
-	if tv := v.Tools[0]; !tv.Held || tv.Effective != ModeAsk || tv.Mode != ModeAllow {
+	if tv := v.Tools[0]; !tv.Held || tv.Effective != store.ToolAsk || tv.Mode != store.ToolAllow {
 		t.Errorf("after the tool changed, Settings shows %+v; want allow, held, asked", tv)
 	}
 	if asked, _ := g.turn(t); !asked {

@@ -261,7 +261,13 @@ func RunGUI(opts GUIOptions) error {
 				}
 			}
 		},
-		Bind:           bind,
+		Bind: bind,
+		// Enums of Go that models.ts declares, so that the window's words
+		// for them are Go's.
+		EnumBind: []any{[]struct {
+			Value  store.ToolMode
+			TSName string
+		}{{store.ToolAsk, "ASK"}, {store.ToolAllow, "ALLOW"}, {store.ToolDeny, "DENY"}, {store.ToolDefault, "DEFAULT"}}},
 		ErrorFormatter: windowError,
 	})
 }

@@ -67,26 +67,27 @@ func (l *logEvents) changed(serverID string) {
 // (issue 22, item 7).
 const eventEvery = mcp.ProgressEvery
 
-// keyedEvents passes values on at most every eventEvery for each key, the
-// newest of those that came meanwhile, the last always (mcp.Coalescer).
-type keyedEvents[T any] struct {
+// keyedEvents passes each value on at most every eventEvery (mcp.Coalescer):
+// the value is its own key (a server's ID, a server's resource), so a value
+// that comes again within eventEvery is sent once, when the time is up.
+type keyedEvents[T comparable] struct {
 	send func(T)
 
 	mu    sync.Mutex
-	byKey map[string]*mcp.Coalescer[T]
+	byKey map[T]*mcp.Coalescer[T]
 }
 
-// put sends v, or gathers it until eventEvery has passed since the last
-// value of key was sent.
-func (k *keyedEvents[T]) put(key string, v T) {
+// put sends v, or holds it until eventEvery has passed since v was last
+// sent.
+func (k *keyedEvents[T]) put(v T) {
 	k.mu.Lock()
-	c := k.byKey[key]
+	c := k.byKey[v]
 	if c == nil {
 		if k.byKey == nil {
-			k.byKey = map[string]*mcp.Coalescer[T]{}
+			k.byKey = map[T]*mcp.Coalescer[T]{}
 		}
 		c = &mcp.Coalescer[T]{Every: eventEvery, Send: k.send}
-		k.byKey[key] = c
+		k.byKey[v] = c
 	}
 	k.mu.Unlock()
 	c.Put(v)

@@ -20,9 +20,9 @@ func TestKeyedEvents_EachKeyOnItsOwn(t *testing.T) {
 		mu.Unlock()
 	}}
 	for range 1000 {
-		k.put("a", "a")
+		k.put("a")
 	}
-	k.put("b", "b")
+	k.put("b")
 	mu.Lock()
 	defer mu.Unlock()
 	as := 0

@@ -18,19 +18,6 @@ import (
 // tool" or "Mute" saves one.
 const EventPolicies = "policies:changed"
 
-// Modes of a server's tool calls as the window and the CLI name them.
-const (
-	// ModeAsk asks the person about each call (a trusted server's
-	// read-only tools excepted).
-	ModeAsk = "ask"
-	// ModeAllow calls without asking.
-	ModeAllow = "allow"
-	// ModeDeny answers the model that the call was denied, without asking.
-	ModeDeny = "deny"
-	// ModeDefault, for one tool, removes its own mode: the server's applies.
-	ModeDefault = "default"
-)
-
 // ServerPolicyView is one server's policies, as Settings → Tool permissions
 // shows them.
 type ServerPolicyView struct {
@@ -38,11 +25,11 @@ type ServerPolicyView struct {
 	ServerName string `json:"serverName"` // the name the person gave it
 	// Connected says whether Tools holds what the server offers now.
 	Connected bool `json:"connected"`
-	// Mode is what a call of the server's tools does: ModeAsk, ModeAllow or
-	// ModeDeny. A tool's own mode wins.
-	Mode string `json:"mode"`
+	// Mode is what a call of the server's tools does: store.ToolAsk,
+	// ToolAllow or ToolDeny. A tool's own mode wins.
+	Mode store.ToolMode `json:"mode"`
 	// Trusted: the person believes the server's read-only claims, so its
-	// read-only tools run without asking while Mode is ModeAsk.
+	// read-only tools run without asking while Mode is store.ToolAsk.
 	Trusted bool `json:"trusted"`
 	// Requests is how the server's elicitations and sampling requests are
 	// answered: "ask", "decline", or "mute" until MutedUntil (RFC 3339).
@@ -61,15 +48,16 @@ type ToolPolicyView struct {
 	// Hints are the server's claims about the tool (empty when not offered).
 	Hints   ToolHints `json:"hints"`
 	Offered bool      `json:"offered"`
-	// Mode is the tool's own mode: ModeDefault (the server's), ModeAsk (each
-	// time, whatever the server's mode and trust), ModeAllow or ModeDeny.
-	Mode string `json:"mode"`
+	// Mode is the tool's own mode: store.ToolDefault (the server's),
+	// ToolAsk (each time, whatever the server's mode and trust), ToolAllow
+	// or ToolDeny.
+	Mode store.ToolMode `json:"mode"`
 	// Effective is what a call does now, outside a conversation where the
-	// person allowed it: ModeAsk, ModeAllow or ModeDeny; Why says why in a
-	// sentence when it is not asked.
-	Effective string       `json:"effective"`
-	Why       i18n.Message `json:"why"`
-	// Held is set for a tool set to ModeAllow that is no longer the tool
+	// person allowed it: store.ToolAsk, ToolAllow or ToolDeny; Why says why
+	// in a sentence when it is not asked.
+	Effective store.ToolMode `json:"effective"`
+	Why       i18n.Message   `json:"why"`
+	// Held is set for a tool set to store.ToolAllow that is no longer the tool
 	// the person allowed (its description, schema, annotations or server
 	// changed, or Gatehouse did not record it as they saw it): the
 	// allowance is held, and its next call is asked, saying what changed,
@@ -115,8 +103,8 @@ func (s *PoliciesService) Server(serverID string) (ServerPolicyView, error) {
 // SetMode sets what a call of the server's tools does: "ask", "allow" or
 // "deny". Tools with a mode of their own keep it.
 func (s *PoliciesService) SetMode(serverID, mode string) (ServerPolicyView, error) {
-	stored, ok := map[string]string{ModeAsk: store.ToolAsk, ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
-	if !ok {
+	stored := store.ToolMode(mode)
+	if stored != store.ToolAsk && stored != store.ToolAllow && stored != store.ToolDeny {
 		return ServerPolicyView{}, i18n.Err("policies.error.serverMode", "mode", strconv.Quote(mode))
 	}
 	v, err := s.change(serverID, func(p *store.ToolPolicy) { p.Mode = stored })
@@ -140,9 +128,8 @@ func (s *PoliciesService) SetTrusted(serverID string, trusted bool) (ServerPolic
 // applies), "ask" (each time), "allow" or "deny". The tool need not be
 // offered now.
 func (s *PoliciesService) SetToolMode(serverID, tool, mode string) (ServerPolicyView, error) {
-	stored, ok := map[string]string{ModeDefault: store.ToolAsk, ModeAsk: store.ToolAskEachTime,
-		ModeAllow: store.ToolAllow, ModeDeny: store.ToolDeny}[mode]
-	if !ok {
+	stored := store.ToolMode(mode)
+	if stored != store.ToolDefault && stored != store.ToolAsk && stored != store.ToolAllow && stored != store.ToolDeny {
 		return ServerPolicyView{}, i18n.Err("policies.error.toolMode", "mode", strconv.Quote(mode))
 	}
 	if strings.TrimSpace(tool) == "" {
@@ -164,7 +151,7 @@ func (s *PoliciesService) SetToolMode(serverID, tool, mode string) (ServerPolicy
 	}
 	// Asking each time, or denying, chosen now wins over the allowances
 	// given before in conversations.
-	if stored == store.ToolAskEachTime || stored == store.ToolDeny {
+	if stored == store.ToolAsk || stored == store.ToolDeny {
 		if _, err := s.core.Store.EndToolGrants(srv.ID, tool); err != nil {
 			return ServerPolicyView{}, i18n.Wrap(err, "policies.error.toolNotSaved", "tool", tool, "detail", err)
 		}
@@ -332,9 +319,9 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 				continue
 			}
 			offered[t.Name] = true
-			tv := ToolPolicyView{Name: t.Name, Title: ToolTitle(t), Hints: toolHints(t), Offered: true}
+			tv := ToolPolicyView{Name: t.Name, Title: mcp.ToolTitle(t), Hints: toolHints(t), Offered: true}
 			if peer, err := c.Manager.Peer(srv.ID); err == nil {
-				tv.Held = p.Tools[t.Name] == store.ToolAllow && !approved(p, t.Name).Same(mcp.ToolFingerprint(peer.Server, t))
+				tv.Held = p.Tools[t.Name] == store.ToolAllow && !p.Approval(t.Name).Same(mcp.ToolFingerprint(peer.Server, t))
 			}
 			v.Tools = append(v.Tools, tv.with(p))
 		}
@@ -342,22 +329,13 @@ func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
 	var others []ToolPolicyView
 	for name := range p.Tools {
 		if !offered[name] {
-			tv := ToolPolicyView{Name: name, Title: name, Held: p.Tools[name] == store.ToolAllow && approved(p, name) == nil}
+			tv := ToolPolicyView{Name: name, Title: name, Held: p.Tools[name] == store.ToolAllow && p.Approval(name) == nil}
 			others = append(others, tv.with(p))
 		}
 	}
 	slices.SortFunc(others, func(a, b ToolPolicyView) int { return strings.Compare(a.Name, b.Name) })
 	v.Tools = append(v.Tools, others...)
 	return v, nil
-}
-
-// approved is what the person saw of the tool when they allowed it always,
-// or nil.
-func approved(p store.ToolPolicy, tool string) *store.ToolSeen {
-	if seen, ok := p.Approved[tool]; ok {
-		return &seen
-	}
-	return nil
 }
 
 // toolSeen is the tool as the server offers it now, fingerprinted (see
@@ -380,36 +358,25 @@ func (c *Core) toolSeen(serverID, tool string) (store.ToolSeen, bool) {
 // the chat decides it (an allowance that is held counts as none).
 func (t ToolPolicyView) with(p store.ToolPolicy) ToolPolicyView {
 	own := p.Tools[t.Name]
-	t.Mode = ModeDefault
-	if own != store.ToolAsk {
+	t.Mode = store.ToolDefault
+	if own != "" {
 		t.Mode = viewMode(own)
 	}
-	decided := chatPolicy(own)
+	decided := own
 	if t.Held {
 		decided = ""
 	}
-	policy, why := chat.Decide(decided, chatPolicy(p.Mode), p.Trusted, t.Hints.ReadOnly)
-	switch policy {
-	case mcp.ToolPolicyAllow:
-		t.Effective = ModeAllow
-	case mcp.ToolPolicyDeny:
-		t.Effective = ModeDeny
-	default:
-		t.Effective = ModeAsk
-	}
-	t.Why = why
+	t.Effective, t.Why = chat.Decide(decided, p.Mode, p.Trusted, t.Hints.ReadOnly)
 	return t
 }
 
-// viewMode names a stored tool-call mode for the window.
-func viewMode(stored string) string {
-	switch stored {
-	case store.ToolAllow:
-		return ModeAllow
-	case store.ToolDeny:
-		return ModeDeny
+// viewMode is a saved tool-call mode for the window: ToolAsk for none or
+// one this build does not know.
+func viewMode(saved store.ToolMode) store.ToolMode {
+	if saved == store.ToolAllow || saved == store.ToolDeny {
+		return saved
 	}
-	return ModeAsk
+	return store.ToolAsk
 }
 
 // requestPolicy reads how a server's elicitations and sampling requests are

@@ -83,7 +83,7 @@ func (r *recorder) count(name string) int {
 func toolLine(v ServerPolicyView) string {
 	var parts []string
 	for _, t := range v.Tools {
-		p := t.Name + ":" + t.Mode + "→" + t.Effective
+		p := t.Name + ":" + string(t.Mode) + "→" + string(t.Effective)
 		if !t.Offered {
 			p += "(-)"
 		}
@@ -103,7 +103,7 @@ func TestPoliciesService_Settings(t *testing.T) {
 	steps := []struct {
 		name    string
 		do      func() (ServerPolicyView, error)
-		mode    string
+		mode    store.ToolMode
 		trusted bool
 		reqs    string
 		tools   string

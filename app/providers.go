@@ -111,8 +111,16 @@ func (s *ProvidersService) Presets() []PresetView {
 	return out
 }
 
+// ProviderList is every configured provider, oldest first, as List returns
+// it and EventProviders carries it; Version orders the lists as they were
+// read (see Core.listMu).
+type ProviderList struct {
+	Version   uint64         `json:"version"`
+	Providers []ProviderView `json:"providers"`
+}
+
 // List returns every configured provider, oldest first.
-func (s *ProvidersService) List() ([]ProviderView, error) { return s.core.providerViews() }
+func (s *ProvidersService) List() (ProviderList, error) { return s.core.providerList() }
 
 // Validate checks an editor's input as the person types, without saving or
 // sending anything. id is the provider being edited ("" when adding), so
@@ -437,15 +445,18 @@ func (c *Core) providerView(p store.Provider) (ProviderView, error) {
 		KeyHint: hint, IsDefault: set.DefaultProviderID == p.ID, Quirks: toConfig(p, "").Quirks}, nil
 }
 
+func (c *Core) providerList() (ProviderList, error) {
+	v, views, err := versioned(c, c.providerViews)
+	return ProviderList{Version: v, Providers: views}, err
+}
+
 func (c *Core) emitProviders() {
 	c.updateSampling()
 	if c.events == nil {
 		return
 	}
-	c.emitMu.Lock()
-	defer c.emitMu.Unlock()
-	if views, err := c.providerViews(); err == nil {
-		c.events.Emit(EventProviders, views)
+	if list, err := c.providerList(); err == nil {
+		c.events.Emit(EventProviders, list)
 	}
 }
 

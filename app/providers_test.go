@@ -129,7 +129,8 @@ func TestProvidersService_KeyKeptApart(t *testing.T) {
 			core, svc := providersCore(t, tc.keyring)
 			keyWhere := func() (inFile, inKeyring bool) {
 				t.Helper()
-				views, _ := svc.List()
+				list, _ := svc.List()
+				views := list.Providers
 				raw, _ := core.Store.Secret(store.SecretAPIKey, views[0].ID)
 				tc.keyring.mu.Lock()
 				defer tc.keyring.mu.Unlock()
@@ -186,7 +187,7 @@ func TestProvidersService_KeyKeptApart(t *testing.T) {
 			if len(tc.keyring.entries) != 0 {
 				t.Errorf("the keyring still holds %v", tc.keyring.entries)
 			}
-			if list, _ := svc.List(); len(list) != 0 {
+			if list, _ := svc.List(); len(list.Providers) != 0 {
 				t.Errorf("List after Remove = %+v", list)
 			}
 			if set, _ := core.Store.Settings(); set.DefaultProviderID != "" {
@@ -249,7 +250,7 @@ func TestProvidersService_Validate(t *testing.T) {
 // cannot be the default.
 func TestProvidersService_Default(t *testing.T) {
 	core, svc := providersCore(t, &fakeKeyring{broken: true})
-	if list, err := svc.List(); err != nil || list == nil || len(list) != 0 {
+	if list, err := svc.List(); err != nil || list.Providers == nil || len(list.Providers) != 0 {
 		t.Errorf("List with no providers = %#v, %v; want an empty list (never null)", list, err)
 	}
 	first, err := svc.Add(ProviderInput{Name: "Ollama", Preset: "ollama", Model: "qwen3:8b"})
@@ -267,10 +268,11 @@ func TestProvidersService_Default(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, _ := svc.List()
-	if len(list) != 2 || list[0].IsDefault || !list[1].IsDefault {
+	if l := list.Providers; len(l) != 2 || l[0].IsDefault || !l[1].IsDefault {
 		t.Errorf("List after SetDefault = %+v", list)
 	}
-	if sent, _ := core.events.(*recorder).last(EventProviders).([]ProviderView); len(sent) != 2 || !sent[1].IsDefault {
+	sent, _ := core.events.(*recorder).last(EventProviders).(ProviderList)
+	if len(sent.Providers) != 2 || !sent.Providers[1].IsDefault || sent.Version >= list.Version {
 		t.Errorf("the window was last told %+v", sent)
 	}
 	if err := svc.SetDefault("0123456789abcdef"); err == nil {

@@ -72,20 +72,24 @@ type SubmitResult struct {
 // "tool-run"). Answer, Arguments and Result are there only when Settings →
 // Remember my answers was on.
 type HistoryView struct {
-	ID         uint64   `json:"id"`
-	Time       string   `json:"time"`
-	ServerID   string   `json:"serverId"`
-	ServerName string   `json:"serverName"`
-	Mode       string   `json:"mode"`
-	Tool       string   `json:"tool"`
-	Source     string   `json:"source"` // who ran a tool: "tools" (the Tools pane) or "chat"
-	Message    string   `json:"message"`
-	Fields     []string `json:"fields"`
+	ID         uint64 `json:"id"`
+	Time       string `json:"time"`
+	ServerID   string `json:"serverId"`
+	ServerName string `json:"serverName"`
+	Mode       string `json:"mode"`
+	Tool       string `json:"tool"`
+	Source     string `json:"source"` // where a tool run came from: one of the store.Source constants
+	Message    string `json:"message"`
+	// Summary says what was asked in Gatehouse's words (a sign-in, a
+	// sampling request), for the window to show in its language; nil for
+	// older entries and for questions the server worded (Message).
+	Summary *i18n.Message `json:"summary,omitempty"`
+	Fields  []string      `json:"fields"`
 	// Titles are the form's field titles by name, where a field has one.
 	Titles     map[string]string `json:"titles"`
 	URL        string            `json:"url"` // the address a URL request or sign-in asked to open
 	Outcome    string            `json:"outcome"`
-	Detail     string            `json:"detail"`
+	Detail     *i18n.Message     `json:"detail,omitempty"` // why, when there is a reason; an older entry's is its English text
 	AnswerMs   int64             `json:"answerMs"`
 	DurationMs int64             `json:"durationMs"`
 	Answer     map[string]any    `json:"answer,omitempty"`
@@ -164,17 +168,10 @@ func (s *QuestionService) Validate(id string, values map[string]any) (map[string
 // Submit answers accept with the values, after validating them: when they
 // do not pass, nothing is sent and the errors come back per field (E14, E15).
 func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult, error) {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return SubmitResult{}, err
-	}
-	if q.Kind != mcp.KindForm {
-		return SubmitResult{}, i18n.Err("mcp.broker.notAForm")
-	}
 	if values == nil {
 		values = map[string]any{}
 	}
-	errs, err := s.core.Broker.Answer(id, values)
+	errs, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindForm, Values: values})
 	if err != nil {
 		return SubmitResult{}, err
 	}
@@ -189,49 +186,28 @@ func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult
 // accept sent. When the browser cannot be opened nothing is sent and the
 // dialog stays, with the error.
 func (s *QuestionService) Open(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
-	}
-	if !q.OpensPage() {
-		return i18n.Err("questions.error.noPage")
-	}
-	if err := OpenLink(q.Link); err != nil {
-		return err
-	}
-	_, err = s.core.Broker.Answer(id, nil)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindURL, Open: OpenLink})
 	return err
 }
 
 // Allow approves the tool call on screen: "once", "conversation" (for the
 // rest of the conversation) or "always" (until changed in Settings).
 func (s *QuestionService) Allow(id, scope string) error {
-	if _, err := s.onScreen(id); err != nil {
-		return err
-	}
-	return s.core.Broker.Allow(id, scope)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindToolCall, Scope: scope})
+	return err
 }
 
 // ReviewSampling approves the sampling request on screen with the person's
 // changes: the model they chose and the prompt as they left it.
 func (s *QuestionService) ReviewSampling(id string, edit mcp.SamplingEdit) error {
-	if _, err := s.onScreen(id); err != nil {
-		return err
-	}
-	return s.core.Broker.ReviewSampling(id, edit)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindSampling, Edit: &edit})
+	return err
 }
 
 // Accept approves the model's answer to a sampling request on screen, so
 // that the server gets it.
 func (s *QuestionService) Accept(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
-	}
-	if q.Kind != mcp.KindSamplingResult {
-		return i18n.Err("questions.error.notAnswer")
-	}
-	_, err = s.core.Broker.Answer(id, nil)
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindSamplingResult})
 	return err
 }
 
@@ -308,9 +284,17 @@ func historyView(e store.HistoryEntry) HistoryView {
 		titles = map[string]string{}
 	}
 	return HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
-		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Fields: fields, Titles: titles, URL: e.URL,
-		Outcome: e.Outcome, Detail: e.Detail, AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
+		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Summary: said(e.Summary), Fields: fields, Titles: titles,
+		URL: e.URL, Outcome: e.Outcome, Detail: said(e.Detail), AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
 		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result}
+}
+
+// said is m for the window, nil when it says nothing.
+func said(m i18n.Message) *i18n.Message {
+	if m.IsZero() {
+		return nil
+	}
+	return &m
 }
 
 // ClearHistory deletes every history entry.
@@ -324,9 +308,9 @@ func (s *QuestionService) ClearHistory() error {
 // the window asks for attention. Where no notification service exists it
 // logs one line and carries on.
 func (s *QuestionService) NotifyUnfocused(id string) error {
-	q, err := s.onScreen(id)
-	if err != nil {
-		return err
+	q, ok := s.core.Broker.OnScreen(id)
+	if !ok {
+		return ErrNotOpen
 	}
 	if s.desktop == nil {
 		return nil
@@ -367,16 +351,6 @@ func (s *QuestionService) withdrawAnswered(snap mcp.Snapshot) {
 		s.desktop.Withdraw()
 		s.notified = ""
 	}()
-}
-
-// onScreen returns the question on screen if it has the given ID: only
-// that one can be answered from the dialog.
-func (s *QuestionService) onScreen(id string) (*mcp.Question, error) {
-	q, ok := s.core.Broker.OnScreen(id)
-	if !ok {
-		return nil, ErrNotOpen
-	}
-	return q, nil
 }
 
 func snapshotView(s mcp.Snapshot) SnapshotView {

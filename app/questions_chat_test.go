@@ -9,6 +9,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // cannedSampler stands in for the person's model (none can run here).
@@ -34,7 +35,7 @@ func TestQuestionService_ToolCallAndSampling(t *testing.T) {
 	args := json.RawMessage(`{"message":"你好"}`)
 	approved := make(chan mcp.Approval, 1)
 	go func() {
-		a, _ := core.Broker.ApproveToolCall(context.Background(), peer, mcp.ToolCall{Tool: "echo", Arguments: args}, mcp.ToolPolicyAsk, i18n.Message{})
+		a, _ := core.Broker.ApproveToolCall(context.Background(), peer, mcp.ToolCall{Tool: "echo", Arguments: args}, store.ToolAsk, i18n.Message{})
 		approved <- a
 	}()
 	q := shownRequest(t, rec, 0)

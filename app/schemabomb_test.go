@@ -45,7 +45,8 @@ func bombPeer(t *testing.T) (*ToolsService, string, string) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the schema-bomb peer connected", func() bool {
-		views, _ := rec.last(EventServers).([]ServerView)
+		sent, _ := rec.last(EventServers).(ServerList)
+		views := sent.Servers
 		for _, sv := range views {
 			if sv.ID == v.ID && sv.Status.State == "connected" {
 				return true

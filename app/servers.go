@@ -36,14 +36,22 @@ type FolderOpener interface {
 // NewServersService returns the servers pane's service on core.
 func NewServersService(core *Core) *ServersService { return &ServersService{core: core} }
 
+// ServerList is every configured server with its live status, as List
+// returns it and EventServers carries it; Version orders the lists as they
+// were read (see Core.listMu).
+type ServerList struct {
+	Version uint64       `json:"version"`
+	Servers []ServerView `json:"servers"`
+}
+
 // List returns every configured server with its live status.
-func (s *ServersService) List() ([]ServerView, error) { return s.core.serverViews() }
+func (s *ServersService) List() (ServerList, error) { return s.core.serverList() }
 
 // Validate checks an editor's input as the person types, without saving.
 // id is the server being edited ("" when adding), so its own name is not a
 // duplicate. The result maps field names to sentences; empty means valid.
 func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
-	errs := FieldErrors{}
+	in, errs := readLines(in)
 	name := strings.TrimSpace(in.Name)
 	switch {
 	case name == "":
@@ -68,7 +76,7 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 			errs["command"] = i18n.M("servers.error.noCommand")
 		}
 		for k := range in.Env {
-			if k == "" || strings.ContainsAny(k, "=\x00") {
+			if _, unread := errs["env"]; !unread && (k == "" || strings.ContainsAny(k, "=\x00")) {
 				errs["env"] = i18n.M("servers.error.envName", "name", strconv.Quote(k))
 			}
 		}
@@ -88,7 +96,9 @@ func (s *ServersService) Validate(id string, in ServerInput) FieldErrors {
 			errs["clientId"] = i18n.M("servers.error.secretWithoutID")
 		}
 		for k, v := range in.Headers {
-			if !httpguts.ValidHeaderFieldName(k) {
+			if _, unread := errs["headers"]; unread {
+				break
+			} else if !httpguts.ValidHeaderFieldName(k) {
 				errs["headers"] = i18n.M("servers.error.headerName", "name", strconv.Quote(k))
 			} else if !httpguts.ValidHeaderFieldValue(v) {
 				errs["headers"] = i18n.M("servers.error.headerValue", "name", k)
@@ -118,6 +128,7 @@ func (s *ServersService) save(id string, in ServerInput) (ServerView, error) {
 	if errs := s.Validate(id, in); len(errs) > 0 {
 		return ServerView{}, i18n.Err("servers.error.notSaved", "detail", errs.summary())
 	}
+	in, _ = readLines(in)
 	srv := toServer(id, in)
 	if id != "" {
 		old, err := s.core.Store.Server(id)

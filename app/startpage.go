@@ -19,7 +19,7 @@ import (
 type StartView struct {
 	Language         LanguageView `json:"language"`
 	Theme            ThemeView    `json:"theme"`
-	Servers          []ServerView `json:"servers"`
+	Servers          ServerList   `json:"servers"`
 	WelcomeDismissed bool         `json:"welcomeDismissed"`
 }
 

@@ -126,13 +126,13 @@ func TestStartPage_ThePageBringsWhatItsFirstFrameShows(t *testing.T) {
 	if got.Language.Choice != "zh-CN" || got.Theme.System != "dark" {
 		t.Errorf("the page says language %q and the desktop %q, want the stored zh-CN and the desktop's dark", got.Language.Choice, got.Theme.System)
 	}
-	if len(got.Servers) != len(want.Servers) || len(got.Servers) == 0 || got.Servers[len(got.Servers)-1].Input.Name != hostile {
+	if g := got.Servers.Servers; len(g) != len(want.Servers.Servers) || len(g) == 0 || g[len(g)-1].Input.Name != hostile || got.Servers.Version == 0 {
 		t.Errorf("the page lists %+v, want the servers Go lists, the last named %q", got.Servers, hostile)
 	}
 }
 
 func TestStartPage_LeavesEverythingElseAsItIs(t *testing.T) {
-	view := func() (StartView, error) { return StartView{Servers: []ServerView{}}, nil }
+	view := func() (StartView, error) { return StartView{Servers: ServerList{Servers: []ServerView{}}}, nil }
 	tests := []struct {
 		name, path string
 		view       func() (StartView, error)

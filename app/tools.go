@@ -31,9 +31,9 @@ type ToolsService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by call ID
-	// checking holds the form check running for each tool (by server ID
-	// and tool name): a newer check of the same form ends it.
-	checking map[string]*formCheck
+	// checking holds the form check running for each tool: a newer check
+	// of the same form ends it.
+	checking map[store.ToolKey]*formCheck
 	// links are the checked resource_link URLs of recent results: OpenLink
 	// opens only these (E31).
 	links linkBook
@@ -41,7 +41,7 @@ type ToolsService struct {
 
 // NewToolsService returns the tools pane's service on core.
 func NewToolsService(core *Core) *ToolsService {
-	return &ToolsService{core: core, running: map[string]context.CancelFunc{}, checking: map[string]*formCheck{}}
+	return &ToolsService{core: core, running: map[string]context.CancelFunc{}, checking: map[store.ToolKey]*formCheck{}}
 }
 
 // List returns the tools of a connected server. Their forms and input
@@ -104,7 +104,7 @@ type formCheck struct{ cancel context.CancelFunc }
 // startCheck starts a check of a tool's form and ends the one before it.
 // done must be called when the check is over.
 func (t *ToolsService) startCheck(serverID, tool string) (ctx context.Context, done func()) {
-	key := serverID + "\x00" + tool
+	key := store.ToolKey{ServerID: serverID, Tool: tool}
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &formCheck{cancel: cancel}
 	t.mu.Lock()
@@ -135,19 +135,21 @@ func (t *ToolsService) Call(callID, serverID, tool, argsJSON string) (ToolResult
 	if callID != "" {
 		ctx = mcp.WithProgress(ctx, t.core.progressOf(callID))
 	}
-	return t.call(ctx, callID, serverID, tool, argsJSON)
+	return t.call(ctx, store.SourceToolsPane, callID, serverID, tool, argsJSON)
 }
 
-// CallTool is ToolsService.Call for the command line: ending ctx cancels
-// the call on the server, and its progress goes to the report of ctx
-// (mcp.WithProgress), not to the window. callID may be "" (then Cancel
-// cannot name it).
+// CallTool is ToolsService.Call for the command line, with the window open
+// or not: ending ctx cancels the call on the server, its progress goes to
+// the report of ctx (mcp.WithProgress), not to the window, and the history
+// says it came from the command line. callID may be "" (then Cancel cannot
+// name it).
 func CallTool(ctx context.Context, t *ToolsService, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
-	return t.call(ctx, callID, serverID, tool, argsJSON)
+	return t.call(ctx, store.SourceCLI, callID, serverID, tool, argsJSON)
 }
 
-// call is Call under ctx.
-func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+// call is Call under ctx, from source (one of the store.Source constants:
+// the history says where each call came from).
+func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return ToolResultView{}, err
@@ -186,20 +188,20 @@ func (t *ToolsService) call(ctx context.Context, callID, serverID, tool, argsJSO
 	if err != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 		err = context.DeadlineExceeded
 	}
-	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: store.SourceToolsPane,
+	run := mcp.ToolRun{ServerID: serverID, ServerName: t.core.serverName(serverID), Tool: tool, Source: source,
 		Started: start, Duration: time.Since(start), Outcome: store.OutcomeOK, Arguments: args}
 	defer func() { t.core.Broker.RecordToolRun(run) }()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		err = i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
-		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case errors.Is(err, context.Canceled):
 		err = i18n.Err("tools.error.cancelled")
-		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err)
 		return ToolResultView{}, err
 	case err != nil:
-		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err).In(i18n.English)
+		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err)
 		return ToolResultView{}, err
 	}
 	run.Result = mcp.ResultText(res)
@@ -295,7 +297,7 @@ func (c *Core) toolCallTimeout() time.Duration {
 func toolView(tool *sdk.Tool) ToolView {
 	return ToolView{
 		Name:        tool.Name,
-		Title:       ToolTitle(tool),
+		Title:       mcp.ToolTitle(tool),
 		Description: tool.Description,
 		Annotations: toolHints(tool),
 		HasOutput:   tool.OutputSchema != nil,
@@ -323,17 +325,6 @@ func toolHints(tool *sdk.Tool) ToolHints {
 		Idempotent:  a.IdempotentHint,
 		OpenWorld:   a.OpenWorldHint != nil && *a.OpenWorldHint,
 	}
-}
-
-// ToolTitle is a tool's display name: title, annotations.title, then name.
-func ToolTitle(tool *sdk.Tool) string {
-	switch {
-	case tool.Title != "":
-		return tool.Title
-	case tool.Annotations != nil && tool.Annotations.Title != "":
-		return tool.Annotations.Title
-	}
-	return tool.Name
 }
 
 // ResultView turns a tool result into what the UI and the CLI show,

@@ -22,6 +22,11 @@ type ServerInput struct {
 	InheritEnv bool              `json:"inheritEnv"`
 	URL        string            `json:"url"`
 	Headers    map[string]string `json:"headers"`
+	// EnvLines and HeaderLines are the editor's text for Env and Headers,
+	// read by Go (ParseEnv, ParseHeaders): when one is set it replaces its
+	// map, and a line that cannot be read is that field's error.
+	EnvLines    string `json:"envLines,omitempty"`
+	HeaderLines string `json:"headerLines,omitempty"`
 	// NoURLMode turns URL-mode elicitation off for this server: it is not
 	// offered, and a URL request from it is refused (E4).
 	NoURLMode bool `json:"noUrlMode"`
@@ -206,11 +211,11 @@ type AppInfo struct {
 
 // Event names sent to the frontend.
 const (
-	// EventServers carries []ServerView whenever any server changes.
+	// EventServers carries a ServerList whenever any server changes.
 	EventServers = "servers:changed"
 	// EventTools carries the ID of a server whose tool list changed.
 	EventTools = "tools:changed"
-	// EventProviders carries []ProviderView whenever a model provider is
+	// EventProviders carries a ProviderList whenever a model provider is
 	// added, changed or removed, or the default changes.
 	EventProviders = "providers:changed"
 	// EventLanguage carries the LanguageView when the person changes the

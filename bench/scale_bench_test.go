@@ -158,14 +158,17 @@ func (u *listUI) Emit(name string, data any) {
 	if err != nil {
 		panic(err)
 	}
-	var list []struct {
-		Status struct {
-			State string `json:"state"`
-		} `json:"status"`
+	var sent struct {
+		Servers []struct {
+			Status struct {
+				State string `json:"state"`
+			} `json:"status"`
+		} `json:"servers"`
 	}
-	if err := json.Unmarshal(raw, &list); err != nil {
+	if err := json.Unmarshal(raw, &sent); err != nil {
 		panic(err)
 	}
+	list := sent.Servers
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.events++

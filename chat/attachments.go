@@ -42,7 +42,7 @@ type AttachmentRequest struct {
 	Name     string `json:"name"`
 	MimeType string `json:"mimeType,omitempty"`
 	Text     string `json:"text,omitempty"`
-	Image    []byte `json:"image,omitempty"`
+	Image    []byte `json:"image,omitempty" ts_type:"string"`
 }
 
 // ReadAttachments reads the resources the person attached, in order, into

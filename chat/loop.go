@@ -41,7 +41,7 @@ type Runner struct {
 	MaxRounds int
 
 	// running are the cancel functions of the calls running now, by
-	// conversation and the model's call ID (AllowedKey's form).
+	// conversation and the model's call ID.
 	running sync.Map
 }
 
@@ -50,7 +50,7 @@ type Runner struct {
 // (notifications/cancelled), the model reads that the person cancelled it,
 // and the turn goes on.
 func (r *Runner) CancelCall(conversationID, callID string) bool {
-	cancel, ok := r.running.Load(AllowedKey(conversationID, callID))
+	cancel, ok := r.running.Load([2]string{conversationID, callID})
 	if ok {
 		cancel.(context.CancelFunc)()
 	}
@@ -78,10 +78,10 @@ type Turn struct {
 	// With attachments, Text may be empty.
 	Attachments []store.Attachment
 	// AllowedHere are the tools allowed for the rest of this conversation,
-	// as AllowedKey gives them, each with what the person saw of it when
-	// they allowed it (nil when that was not recorded): an allowance holds
-	// only while its tool is the same.
-	AllowedHere map[string]*store.ToolSeen
+	// each with what the person saw of it when they allowed it (nil when
+	// that was not recorded): an allowance holds only while its tool is the
+	// same.
+	AllowedHere map[store.ToolKey]*store.ToolSeen
 	// CallTimeout bounds each tool call; its clock stops while the person
 	// answers the server's requests (mcp.Broker.CallTimeout). 0: no limit.
 	CallTimeout time.Duration
@@ -106,9 +106,6 @@ type Saved struct {
 	// that ended without an error; nil otherwise.
 	Usage *llm.Usage
 }
-
-// AllowedKey names a server's tool in Turn.AllowedHere.
-func AllowedKey(serverID, tool string) string { return serverID + "\x00" + tool }
 
 // Result is what a turn added to its conversation.
 type Result struct {
@@ -203,7 +200,7 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 	catalog := NewCatalog(r.serverTools(turn.Servers))
 	allowedHere := maps.Clone(turn.AllowedHere)
 	if allowedHere == nil {
-		allowedHere = map[string]*store.ToolSeen{}
+		allowedHere = map[store.ToolKey]*store.ToolSeen{}
 	}
 	maxRounds := r.MaxRounds
 	if maxRounds <= 0 {
@@ -293,7 +290,7 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 
 // runCall decides on one tool call, runs it when allowed, and returns the
 // tool message for the model. An error ends the turn (Stop).
-func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[string]*store.ToolSeen,
+func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[store.ToolKey]*store.ToolSeen,
 	res *Result, emit func(Event)) (llm.Message, error) {
 	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
 	if tc.Arguments != nil {
@@ -309,7 +306,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 			return
 		}
 		run := mcp.ToolRun{ServerID: call.ServerID, ServerName: call.ServerName, Tool: call.Tool, Source: store.SourceChat,
-			Started: asked, Outcome: outcome, Detail: detail, Arguments: args, Result: text}
+			Started: asked, Outcome: outcome, Detail: i18n.Text(detail), Arguments: args, Result: text}
 		if !sent.IsZero() {
 			run.Started, run.Duration = sent, time.Since(sent)
 		}
@@ -355,7 +352,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	call.State = CallAsking
 	c := call
 	emit(Event{Kind: EventCall, Call: &c})
-	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: toolTitle(tool),
+	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: mcp.ToolTitle(tool),
 		Description: tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(tool),
 		Destructive: destructive(tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle,
 		Held: d.held, Changes: d.changes}, d.policy, d.why)
@@ -374,10 +371,9 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	seen.At = time.Now()
 	switch approval.Scope {
 	case mcp.ScopeConversation:
-		key := AllowedKey(offered.ServerID, tool.Name)
-		if !allowedHere[key].Same(seen) {
-			allowedHere[key] = &seen
-			grant := store.ToolGrant{ServerID: offered.ServerID, Tool: tool.Name, Seen: &seen}
+		grant := store.ToolGrant{ServerID: offered.ServerID, Tool: tool.Name, Seen: &seen}
+		if !allowedHere[grant.Key()].Same(seen) {
+			allowedHere[grant.Key()] = &seen
 			res.AllowedHere = slices.DeleteFunc(res.AllowedHere, func(g store.ToolGrant) bool { return g.Key() == grant.Key() })
 			res.AllowedHere = append(res.AllowedHere, grant)
 		}
@@ -438,7 +434,7 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 	defer cancel()
 	personCtx, cancelByPerson := context.WithCancel(callCtx)
 	defer cancelByPerson()
-	key := AllowedKey(turn.ConversationID, call.ID)
+	key := [2]string{turn.ConversationID, call.ID}
 	r.running.Store(key, cancelByPerson)
 	defer r.running.Delete(key)
 	var mu sync.Mutex
@@ -487,8 +483,8 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 
 // decision is what the person's settings do with one call.
 type decision struct {
-	policy string       // mcp.ToolPolicyAsk, Allow or Deny
-	why    i18n.Message // why it is not asked
+	policy store.ToolMode // store.ToolAsk, ToolAllow or ToolDeny
+	why    i18n.Message   // why it is not asked
 	// held is the scope of a grant held because the tool changed since the
 	// person gave it (mcp.ScopeConversation or ScopeAlways; "" for none),
 	// and changes say how; the question shows both.
@@ -500,9 +496,8 @@ type decision struct {
 // its server lists it now, seen) is asked. A grant for a tool that is no
 // longer the one the person saw counts as none; when the call is then
 // asked, the question says what changed.
-func (r *Runner) policy(serverID string, t *sdk.Tool, seen store.ToolSeen, allowedHere map[string]*store.ToolSeen) decision {
-	var tool, server string
-	var trusted bool
+func (r *Runner) policy(serverID string, t *sdk.Tool, seen store.ToolSeen, allowedHere map[store.ToolKey]*store.ToolSeen) decision {
+	var p store.ToolPolicy
 	var d decision
 	var heldAt time.Time
 	hold := func(scope string, was *store.ToolSeen) {
@@ -515,23 +510,20 @@ func (r *Runner) policy(serverID string, t *sdk.Tool, seen store.ToolSeen, allow
 		}
 	}
 	if r.Settings != nil {
-		tool, _ = r.Settings.ToolPolicy(serverID, t.Name)
-		server, _ = r.Settings.ServerPolicy(serverID)
-		trusted, _ = r.Settings.Trusted(serverID)
-		if tool == PolicyAllow {
-			if approved, err := r.Settings.Approved(serverID, t.Name); err != nil || !approved.Same(seen) {
-				tool = ""
-				hold(mcp.ScopeAlways, approved)
-			}
-		}
+		p, _ = r.Settings.ToolPolicy(serverID)
 	}
-	here, granted := allowedHere[AllowedKey(serverID, t.Name)]
+	tool := p.Tools[t.Name]
+	if approved := p.Approval(t.Name); tool == store.ToolAllow && !approved.Same(seen) {
+		tool = ""
+		hold(mcp.ScopeAlways, approved)
+	}
+	here, granted := allowedHere[store.ToolKey{ServerID: serverID, Tool: t.Name}]
 	allowed := granted && here.Same(seen)
 	if granted && !allowed {
 		hold(mcp.ScopeConversation, here)
 	}
-	d.policy, d.why = decide(tool, server, trusted, readOnly(t), allowed)
-	if d.policy != mcp.ToolPolicyAsk {
+	d.policy, d.why = decide(tool, p.Mode, p.Trusted, readOnly(t), allowed)
+	if d.policy != store.ToolAsk {
 		d.held, d.changes = "", nil
 	}
 	return d
@@ -580,16 +572,6 @@ func resultText(res *sdk.CallToolResult) string {
 		text = text[:cut] + fmt.Sprintf("\n[Gatehouse cut the result here: it was %d bytes, more than %d.]", len(text), maxResultText)
 	}
 	return text
-}
-
-func toolTitle(t *sdk.Tool) string {
-	switch {
-	case t.Title != "":
-		return t.Title
-	case t.Annotations != nil && t.Annotations.Title != "":
-		return t.Annotations.Title
-	}
-	return t.Name
 }
 
 func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }

@@ -104,23 +104,24 @@ func (p *person) questions() []*mcp.Question {
 // app): always holds the tools set to always allow, with what the person
 // saw of each.
 type memSettings struct {
-	always  map[string]*store.ToolSeen
+	always  map[store.ToolKey]*store.ToolSeen
 	trusted bool
 }
 
-func (m *memSettings) ToolPolicy(serverID, tool string) (string, error) {
-	if _, ok := m.always[serverID+"/"+tool]; ok {
-		return PolicyAllow, nil
+func (m *memSettings) ToolPolicy(serverID string) (store.ToolPolicy, error) {
+	p := store.ToolPolicy{Trusted: m.trusted, Tools: map[string]store.ToolMode{}, Approved: map[string]store.ToolSeen{}}
+	for k, seen := range m.always {
+		if k.ServerID == serverID {
+			p.Tools[k.Tool] = store.ToolAllow
+			if seen != nil {
+				p.Approved[k.Tool] = *seen
+			}
+		}
 	}
-	return "", nil
+	return p, nil
 }
-func (m *memSettings) Approved(serverID, tool string) (*store.ToolSeen, error) {
-	return m.always[serverID+"/"+tool], nil
-}
-func (m *memSettings) ServerPolicy(string) (string, error) { return "", nil }
-func (m *memSettings) Trusted(string) (bool, error)        { return m.trusted, nil }
 func (m *memSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
-	m.always[serverID+"/"+tool] = &seen
+	m.always[store.ToolKey{ServerID: serverID, Tool: tool}] = &seen
 	return nil
 }
 
@@ -154,7 +155,7 @@ func newFixture(t *testing.T, answer func(*mcp.Question) mcp.Response) *fixture 
 	if err := m.WaitConnected(ctx, srv.ID); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[string]*store.ToolSeen{}}},
+	return &fixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[store.ToolKey]*store.ToolSeen{}}},
 		tools: ts, person: p, serverID: srv.ID, st: st}
 }
 

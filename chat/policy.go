@@ -2,32 +2,15 @@ package chat
 
 import (
 	"github.com/gatehouse-app/gatehouse/i18n"
-	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
-)
-
-// Stored tool-call policies, as the person set them in Settings, per tool
-// and per server. Empty means none is set.
-const (
-	PolicyAsk   = "ask"
-	PolicyAllow = "allow"
-	PolicyDeny  = "deny"
 )
 
 // ToolSettings is what the loop reads and writes of the person's choices
 // about tools. The app implements it over the store.
 type ToolSettings interface {
-	// ToolPolicy is the policy set for one tool of a server; "" for none.
-	ToolPolicy(serverID, tool string) (string, error)
-	// Approved is what the person saw of a tool set to PolicyAllow when
-	// they allowed it (nil when not recorded): the allowance holds only
-	// while the tool is the same (store.ToolSeen.Same).
-	Approved(serverID, tool string) (*store.ToolSeen, error)
-	// ServerPolicy is the policy set for all of a server's tools; "" for none.
-	ServerPolicy(serverID string) (string, error)
-	// Trusted reports whether the person marked the server trusted: only
-	// then may its annotations (a read-only hint) skip the question.
-	Trusted(serverID string) (bool, error)
+	// ToolPolicy is the person's policy for the server's tools: read once
+	// for each call.
+	ToolPolicy(serverID string) (store.ToolPolicy, error)
 	// AllowAlways records "Always allow this tool", bound to what the
 	// person saw of it (also when it re-binds an allowance held because
 	// the tool changed).
@@ -36,9 +19,10 @@ type ToolSettings interface {
 
 // Decide returns what the person's settings do with a call of one tool
 // outside any conversation's allowance, as the broker policy
-// (mcp.ToolPolicyAsk, Allow or Deny) and why, in a sentence: what Settings
-// shows for the tool. tool and server are the policies set ("" for none).
-func Decide(tool, server string, trusted, readOnly bool) (policy string, why i18n.Message) {
+// (store.ToolAsk, ToolAllow or ToolDeny) and why, in a sentence: what
+// Settings shows for the tool. tool and server are the modes set (a
+// store.ToolPolicy's Tools and Mode; "" for none).
+func Decide(tool, server store.ToolMode, trusted, readOnly bool) (policy store.ToolMode, why i18n.Message) {
 	return decide(tool, server, trusted, readOnly, false)
 }
 
@@ -50,22 +34,22 @@ func Decide(tool, server string, trusted, readOnly bool) (policy string, why i18
 // tool's own ask, then the server's policy, then a read-only tool of a
 // trusted server; anything else is asked. An allowance held because its
 // tool changed is passed as none (tool "", allowedHere false).
-func decide(tool, server string, trusted, readOnly, allowedHere bool) (policy string, why i18n.Message) {
+func decide(tool, server store.ToolMode, trusted, readOnly, allowedHere bool) (policy store.ToolMode, why i18n.Message) {
 	switch {
-	case tool == PolicyDeny:
-		return mcp.ToolPolicyDeny, i18n.M("chat.why.toolDeny")
-	case tool == PolicyAllow:
-		return mcp.ToolPolicyAllow, i18n.M("chat.why.toolAllow")
+	case tool == store.ToolDeny:
+		return store.ToolDeny, i18n.M("chat.why.toolDeny")
+	case tool == store.ToolAllow:
+		return store.ToolAllow, i18n.M("chat.why.toolAllow")
 	case allowedHere:
-		return mcp.ToolPolicyAllow, i18n.M("chat.why.conversation")
-	case tool == PolicyAsk:
-		return mcp.ToolPolicyAsk, i18n.Message{}
-	case server == PolicyDeny:
-		return mcp.ToolPolicyDeny, i18n.M("chat.why.serverDeny")
-	case server == PolicyAllow:
-		return mcp.ToolPolicyAllow, i18n.M("chat.why.serverAllow")
-	case trusted && readOnly && server != PolicyAsk:
-		return mcp.ToolPolicyAllow, i18n.M("chat.why.trusted")
+		return store.ToolAllow, i18n.M("chat.why.conversation")
+	case tool == store.ToolAsk:
+		return store.ToolAsk, i18n.Message{}
+	case server == store.ToolDeny:
+		return store.ToolDeny, i18n.M("chat.why.serverDeny")
+	case server == store.ToolAllow:
+		return store.ToolAllow, i18n.M("chat.why.serverAllow")
+	case trusted && readOnly:
+		return store.ToolAllow, i18n.M("chat.why.trusted")
 	}
-	return mcp.ToolPolicyAsk, i18n.Message{}
+	return store.ToolAsk, i18n.Message{}
 }

@@ -51,7 +51,7 @@ func newPeersFixture(t *testing.T, answer func(*mcp.Question) mcp.Response) *pee
 	broker := mcp.NewBroker(mcp.BrokerOptions{Store: st, Answerer: p})
 	m := mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: broker})
 	t.Cleanup(func() { m.Close(); broker.FlushHistory(); st.Close() })
-	return &peersFixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[string]*store.ToolSeen{}}},
+	return &peersFixture{runner: &Runner{Manager: m, Broker: broker, Settings: &memSettings{always: map[store.ToolKey]*store.ToolSeen{}}},
 		person: p, st: st, m: m}
 }
 

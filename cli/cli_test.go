@@ -66,6 +66,8 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 	}{
 		{[]string{"servers", "add", "Files", "--env", "ROOT=/tmp", "--", "npx", "-y", "some-server"}, 0, "Added Files (npx -y some-server)"},
 		{[]string{"servers", "add", "Remote", "--url", "https://mcp.example.com/mcp", "--header", "X-Team=blue"}, 0, "Added Remote"},
+		{[]string{"servers", "add", "Curl", "--url", "https://mcp.example.com/mcp", "--header", "Authorization: Bearer a:b"}, 0, "Added Curl"},
+		{[]string{"servers", "add", "BadHeader", "--url", "https://mcp.example.com/mcp", "--header", "nope"}, 2, `--header wants "Name: value", got "nope"`},
 		{[]string{"servers", "add", "files", "--", "other"}, 1, `A server named "Files" already exists`},
 		{[]string{"servers", "add", "Ftp", "--url", "ftp://example.com"}, 1, "must start with http:// or https://"},
 		{[]string{"servers", "add", "Plain", "--url", "http://example.com/mcp"}, 1, "Plain http:// is only for servers on this computer; use https:// for example.com."},
@@ -105,6 +107,9 @@ func TestCLI_ServerLifecycle(t *testing.T) {
 	srv, err := st.ServerByName("files")
 	if err != nil || srv.Stdio.Env["ROOT"] != "/tmp" || !srv.Enabled || strings.Join(srv.Stdio.Args, " ") != "-y some-server" || srv.Stdio.InheritEnv {
 		t.Errorf("stored server = %+v (%v)", srv, err)
+	}
+	if srv, err := st.ServerByName("Curl"); err != nil || srv.HTTP.Headers["Authorization"] != "Bearer a:b" {
+		t.Errorf("--header \"Name: value\" was not stored: %+v (%v)", srv, err)
 	}
 	if srv, err := st.ServerByName("Trusted"); err != nil || !srv.Stdio.InheritEnv {
 		t.Errorf("--inherit-env was not stored: %+v (%v)", srv, err)

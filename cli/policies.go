@@ -9,6 +9,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // policies runs `gatehouse policies [SERVER]`, `policies set SERVER
@@ -89,17 +90,17 @@ func parsePolicySet(args []string) (server, tool, mode string, err error) {
 }
 
 // serverModeWords say what a server's mode does.
-var serverModeWords = map[string]i18n.Message{
-	app.ModeAsk:   i18n.M("cli.policies.ask"),
-	app.ModeAllow: i18n.M("cli.policies.allow"),
-	app.ModeDeny:  i18n.M("cli.policies.deny"),
+var serverModeWords = map[store.ToolMode]i18n.Message{
+	store.ToolAsk:   i18n.M("cli.policies.ask"),
+	store.ToolAllow: i18n.M("cli.policies.allow"),
+	store.ToolDeny:  i18n.M("cli.policies.deny"),
 }
 
 // toolModeWords say what a tool's own mode does.
-var toolModeWords = map[string]i18n.Message{
-	app.ModeAsk:   i18n.M("cli.policies.askEach"),
-	app.ModeAllow: i18n.M("cli.policies.allow"),
-	app.ModeDeny:  i18n.M("cli.policies.deny"),
+var toolModeWords = map[store.ToolMode]i18n.Message{
+	store.ToolAsk:   i18n.M("cli.policies.askEach"),
+	store.ToolAllow: i18n.M("cli.policies.allow"),
+	store.ToolDeny:  i18n.M("cli.policies.deny"),
 }
 
 // printPolicy prints one server's policies: what its tool calls do, whether
@@ -118,7 +119,7 @@ func (e *env) printPolicy(v app.ServerPolicyView) error {
 	fmt.Fprintln(e.stdout, i18n.M("cli.policies.requests", "mode", requests))
 	tw := newTable(e.stdout)
 	for _, t := range v.Tools {
-		if t.Mode != app.ModeDefault {
+		if t.Mode != store.ToolDefault {
 			fmt.Fprintln(tw, i18n.M("cli.policies.tool", "tool", oneLine(t.Name), "mode", toolModeWords[t.Mode]))
 		}
 	}

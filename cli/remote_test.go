@@ -234,7 +234,7 @@ func TestCLI_SameOutputWithTheWindowOpen(t *testing.T) {
 type windowEvents struct {
 	mu      sync.Mutex
 	events  []app.ChatEvent
-	servers [][]app.ServerView
+	servers app.ServerList // the newest list, as the window shows it
 }
 
 // Emit implements app.Emitter.
@@ -246,22 +246,19 @@ func (w *windowEvents) Emit(name string, data any) {
 		if name == app.EventChat {
 			w.events = append(w.events, v)
 		}
-	case []app.ServerView:
-		if name == app.EventServers {
-			w.servers = append(w.servers, v)
+	case app.ServerList:
+		if name == app.EventServers && v.Version > w.servers.Version {
+			w.servers = v
 		}
 	}
 }
 
-// serverState is the state of the named server in the latest server list
+// serverState is the state of the named server in the newest server list
 // the window got.
 func (w *windowEvents) serverState(name string) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.servers) == 0 {
-		return ""
-	}
-	for _, v := range w.servers[len(w.servers)-1] {
+	for _, v := range w.servers.Servers {
 		if v.Input.Name == name {
 			return v.Status.State
 		}

@@ -104,7 +104,7 @@ func (e *env) printChanged(command, name string) {
 }
 
 // parseAdd reads `NAME [--env K=V ...] [--dir DIR] [--inherit-env] -- COMMAND [ARGS...]` or
-// `NAME --url URL [--header K=V ...]`.
+// `NAME --url URL [--header "Name: value" ...]` (Name=value too, as before).
 func parseAdd(args []string) (app.ServerInput, error) {
 	in := app.ServerInput{Enabled: true}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -133,8 +133,13 @@ func parseAdd(args []string) (app.ServerInput, error) {
 				return in, err
 			}
 			k, val, ok := strings.Cut(v, "=")
+			form := "KEY=VALUE"
+			if a == "--header" {
+				k, val, ok = app.HeaderArg(v)
+				form = `"Name: value"`
+			}
 			if !ok {
-				return in, usageErr(i18n.M("cli.servers.keyValue", "option", a, "got", strconv.Quote(v)))
+				return in, usageErr(i18n.M("cli.servers.keyValue", "option", a, "form", form, "got", strconv.Quote(v)))
 			}
 			if a == "--env" {
 				if in.Env == nil {

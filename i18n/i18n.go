@@ -125,8 +125,12 @@ func M(key string, args ...any) Message {
 
 // Text makes a message that is only the given text, to carry text that is
 // not Gatehouse's own (an error from the system, a server's sentence) where a
-// Message is expected. It is never translated.
+// Message is expected. It is never translated; Text("") is the zero
+// Message.
 func Text(s string) Message {
+	if s == "" {
+		return Message{}
+	}
 	return Message{Key: "", Args: map[string]any{"text": s}}
 }
 
@@ -141,6 +145,10 @@ func List(items ...Message) Message {
 func Sentences(msgs ...Message) Message {
 	return Message{Key: "", Args: map[string]any{"sentences": msgs}}
 }
+
+// IsZero reports whether m says nothing: no key and no arguments. A field
+// of type Message tagged omitzero is left out of JSON then.
+func (m Message) IsZero() bool { return m.Key == "" && len(m.Args) == 0 }
 
 // String renders the message in the current language (see SetLanguage).
 func (m Message) String() string { return m.In(Current()) }

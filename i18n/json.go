@@ -7,8 +7,14 @@ import "encoding/json"
 // line, issue 13) is rendered by the reader in its own language. The text
 // the writer rendered is ignored; nested messages — an argument that is
 // itself {"key", "args"}, and the lists of List and Sentences — become
-// messages again.
+// messages again. A JSON string is read as its text (Text; "" as no
+// message): what was stored as a sentence before it was a message.
 func (m *Message) UnmarshalJSON(b []byte) error {
+	var text string
+	if json.Unmarshal(b, &text) == nil {
+		*m = Text(text)
+		return nil
+	}
 	var wire struct {
 		Key  string                     `json:"key"`
 		Args map[string]json.RawMessage `json:"args"`

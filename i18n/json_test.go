@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -32,6 +33,28 @@ func TestMessage_JSONRoundTripRendersInTheReadersLanguage(t *testing.T) {
 				if got.In(l) != tc.msg.In(l) {
 					t.Errorf("in %s: got %q, want %q (from %s)", l, got.In(l), tc.msg.In(l), b)
 				}
+			}
+		})
+	}
+}
+
+// TestMessage_AStringReadsAsItsText: a sentence stored before its field was
+// a message (a history entry's detail) reads back as that text, untranslated.
+func TestMessage_AStringReadsAsItsText(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		want       Message
+	}{
+		{"a sentence", `"declined automatically by the server's policy"`, Text("declined automatically by the server's policy")},
+		{"an empty string is no message", `""`, Message{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got Message
+			if err := json.Unmarshal([]byte(tc.json), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %#v, want %#v", got, tc.want)
 			}
 		})
 	}

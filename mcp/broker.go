@@ -4,25 +4,19 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
 
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
-	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
-	"github.com/gatehouse-app/gatehouse/visible"
 )
 
 // Broker defaults. A server may ask in bursts (a wizard of a few questions)
@@ -54,9 +48,6 @@ const CodeTooManyRequests = -32000
 // errRateLimited is ask's refusal by the rate limit or a full queue.
 var errRateLimited = errors.New("too many requests from this server are waiting")
 
-// refusedDetail is recorded when a person refuses a request from the queue.
-const refusedDetail = "refused while waiting in the queue"
-
 // BrokerStore is what the broker keeps in the store: policies to read,
 // settings to read, history to write. *store.Store implements it.
 type BrokerStore interface {
@@ -70,7 +61,7 @@ type BrokerOptions struct {
 	Store BrokerStore // required
 	// Answerer, when set, answers the broker's questions one at a time
 	// (AnswerWith): the CLI, the conformance client and tests. The window
-	// leaves it nil and answers through Answer, Decline and Cancel.
+	// leaves it nil and answers through Accept, Decline and Cancel.
 	Answerer Answerer
 	// Sampler runs sampling requests once the person approved them; nil
 	// refuses every sampling request (SetSampler may set it later).
@@ -82,13 +73,28 @@ type BrokerOptions struct {
 	Now func() time.Time
 }
 
-// Broker owns every question waiting for a person — form and URL
-// elicitations and sign-in consents — from every server. It checks each (E4,
-// E6, E18), applies the server's policy and rate limit (E29), queues it, and
-// puts one at a time in front of the person, fairly across servers. Answer,
-// Decline, Cancel and Refuse end questions; every outcome goes to the
-// history. Whoever shows questions follows the broker's Snapshots
+// Broker owns every question waiting for a person, from every server, of
+// four kinds:
+//
+//   - elicitations, form and URL mode, with the web pages the person opened
+//     for them (Elicit, elicitation.go);
+//   - sign-in consents (SignIn, signin.go);
+//   - a model's tool calls waiting for approval (ApproveToolCall,
+//     toolcall.go);
+//   - sampling reviews, the request and then the model's answer (Sample,
+//     sampling.go).
+//
+// It checks each (E4, E6, E18), applies the server's policy and rate limit
+// (E29), queues it, and puts one at a time in front of the person, fairly
+// across servers. Accept, Decline, Cancel and Refuse end questions; every
+// outcome goes to the history, with every tool call as it ran
+// (RecordToolRun). Whoever shows questions follows the broker's Snapshots
 // (Subscribe); there is no other copy of this state.
+//
+// This file holds the engine: the queue, the rate limit, the question on
+// screen, the snapshots and the history. Each kind's methods are in its
+// own file, named above: issue 23 relaxes for the Broker the project's rule
+// that a type's methods live in one file.
 type Broker struct {
 	opts    BrokerOptions
 	history *historyWriter
@@ -101,7 +107,7 @@ type Broker struct {
 	byID     map[string]*pending // the current question and those waiting
 	// openedURLs are URL requests the person consented to, waiting for the
 	// server's completion notice; endedURLs the latest that ended, oldest
-	// first (see urlmode.go).
+	// first (see elicitation.go).
 	openedURLs []*openedURL
 	endedURLs  []*openedURL
 	notices    []Notice
@@ -174,475 +180,6 @@ func invalidParams(msg string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 }
 
-// Elicit implements Asker: it is called on the session's goroutine for each
-// elicitation/create and returns when the person (or policy, or a limit) has
-// answered it.
-func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	now := b.opts.Now()
-	p := req.Params
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: p.Mode, Message: p.Message}
-	if entry.Mode == "" {
-		entry.Mode = KindForm // E3
-	}
-	refuse := func(msg string) (*sdk.ElicitResult, error) {
-		entry.Outcome, entry.Detail = store.OutcomeInvalid, msg
-		b.record(entry)
-		return nil, invalidParams(msg)
-	}
-	rateLimited := func() (*sdk.ElicitResult, error) {
-		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many elicitation requests from this server; the user was not asked"}
-	}
-	if !peer.offers(entry.Mode) {
-		return refuse(fmt.Sprintf("elicitation mode %q was not offered to this server", p.Mode)) // E4
-	}
-	if utf8.RuneCountInString(p.Message) > MaxMessageLength {
-		return refuse(fmt.Sprintf("the message is over %d characters", MaxMessageLength))
-	}
-	if b.overLimit(peer) {
-		return rateLimited()
-	}
-	q := &Question{ID: newQuestionID(), Kind: entry.Mode, Server: serverRef(peer), Message: p.Message,
-		ReceivedAt: now, Peer: peer, ElicitationID: p.ElicitationID}
-	if q.Kind == KindURL {
-		entry.URL = p.URL
-		link, err := checkURLRequest(p)
-		if err != nil {
-			return refuse(err.Error()) // E18, E22: nothing is shown
-		}
-		q.Link = link
-		entry.URL = link.URL // the address as checked and as it would open
-	} else {
-		raw, carried := rawSchemaOf(p.Meta)
-		switch {
-		case !carried && p.RequestedSchema == nil:
-			return refuse("a form request must have a requestedSchema") // E6: nothing is shown
-		case !carried:
-			// The schema did not come through the host's own reading of the
-			// wire (rawschema.go), so what would be sent could differ from
-			// what is shown (E14): refuse rather than guess.
-			return refuse("the requestedSchema could not be read exactly as sent")
-		}
-		fs, err := b.parseSchema(peer.Server.ID, raw)
-		if err != nil {
-			return refuse(err.Error()) // E6: nothing is shown
-		}
-		q.schema, q.Form, q.raw = fs, &fs.Form, raw
-		for _, f := range fs.Form.Fields {
-			entry.Fields = append(entry.Fields, f.Name)
-			if f.Label != "" && f.Label != f.Name {
-				if entry.Titles == nil {
-					entry.Titles = map[string]string{}
-				}
-				entry.Titles[f.Name] = f.Label
-			}
-		}
-	}
-
-	settings, _ := b.opts.Store.Settings()
-	policy, err := b.opts.Store.Policy(peer.Server.ID)
-	if err != nil {
-		policy = store.Policy{}
-	}
-	switch policy.Effective(now) {
-	case store.PolicyDecline:
-		entry.Outcome, entry.Detail = store.OutcomeDeclined, "declined automatically by the server's policy"
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionDecline}, nil
-	case store.PolicyMute:
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "not shown: the server is muted until "+policy.MutedUntil.Format(time.RFC3339)
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil
-	}
-
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
-	q.Deadline = now.Add(timeout)
-	resp, shown, err := b.ask(ctx, q, false)
-	entry.AnswerMs = shown.Milliseconds()
-	switch {
-	case errors.Is(err, errRateLimited):
-		return rateLimited()
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil // E26: a timeout is a cancel
-	case err != nil:
-		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
-		b.record(entry)
-		return nil, ctx.Err()
-	}
-	entry.Detail = resp.detail
-	switch {
-	case resp.Action == ActionAccept && q.Kind == KindURL:
-		// E23: accept is consent to open, and carries no content. The
-		// person's side opened the URL; the broker now waits for the server
-		// to say it is done (finish, openLocked).
-		entry.Outcome = store.OutcomeAccepted
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionAccept}, nil
-	case resp.Action == ActionAccept:
-		// E15: the values the person sent are checked by the broker,
-		// whatever the UI did: by Answer (every form answer goes through it),
-		// else here.
-		content, errs := resp.content, map[string]i18n.Message(nil)
-		if !resp.validated {
-			content, errs = q.schema.Validate(resp.Values)
-		}
-		if len(errs) > 0 {
-			// Send nothing the person did not see validated; treat it as a cancel.
-			entry.Outcome, entry.Detail = store.OutcomeCancelled, "the answer did not pass validation and was not sent"
-			b.record(entry)
-			return &sdk.ElicitResult{Action: ActionCancel}, nil
-		}
-		entry.Outcome = store.OutcomeAccepted
-		if settings.RememberAnswers {
-			entry.Answer = maps.Clone(content) // written later, in the background
-		}
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionAccept, Content: content}, nil
-	case resp.Action == ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionDecline}, nil
-	default:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return &sdk.ElicitResult{Action: ActionCancel}, nil
-	}
-}
-
-// SignIn implements Asker: the sign-in consent is asked like a URL request,
-// one question at a time, and recorded in the history. The person started
-// it, so it spends no rate-limit token. The question names the server's
-// own address (peer.Where), where the person signs in; link is the page
-// that accepting opens (Gatehouse's start page, see Asker.SignIn).
-func (b *Broker) SignIn(ctx context.Context, peer Peer, link *linkcheck.Report) (bool, error) {
-	now := b.opts.Now()
-	where := peer.Where
-	if l, err := linkcheck.Check(peer.Where); err == nil {
-		where = l.Domain
-		if where == "" {
-			where = l.Host
-		}
-	}
-	msg := fmt.Sprintf("%s wants you to sign in at %s.", peer.Server.Name, where)
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSignIn, Message: msg, URL: peer.Where}
-	q := &Question{ID: newQuestionID(), Kind: KindSignIn, Server: serverRef(peer), Message: msg, Link: link,
-		ReceivedAt: now, Deadline: now.Add(SignInTimeout), Peer: peer}
-	resp, shown, err := b.ask(ctx, q, true)
-	entry.AnswerMs = shown.Milliseconds()
-	switch {
-	case errors.Is(err, errRateLimited):
-		entry.Outcome = store.OutcomeRateLimited
-		b.record(entry)
-		return false, i18n.Err("mcp.broker.tooManyWaiting")
-	case err != nil:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return false, i18n.Wrap(err, "mcp.signin.notAnswered", "detail", err)
-	}
-	switch resp.Action {
-	case ActionAccept:
-		entry.Outcome = store.OutcomeAccepted
-	case ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-	default:
-		entry.Outcome = store.OutcomeCancelled
-	}
-	b.record(entry)
-	return resp.Action == ActionAccept, nil
-}
-
-// CodeSamplingRejected answers a sampling request the person (or a policy)
-// rejected, at either step, as the specification asks.
-const CodeSamplingRejected = -1
-
-// SetSampler sets who runs approved sampling requests (nil: nobody).
-func (b *Broker) SetSampler(s Sampler) {
-	b.mu.Lock()
-	b.sampler = s
-	b.mu.Unlock()
-}
-
-// Sample implements Asker for sampling/createMessage (deprecated from
-// 2026-07-28, still used by servers on earlier revisions). The person sees
-// the request first — who asks, its messages, system prompt, model hints
-// and token limit — may edit the prompt and choose the model, then sees the
-// model's answer before the server gets it; a rejection at either step is
-// error -1. It is a question like any other: the server's policy, the rate
-// limit, one on screen at a time, and the history.
-func (b *Broker) Sample(ctx context.Context, peer Peer, p *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
-	now := b.opts.Now()
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindSampling,
-		Message: "Asks your model to write a message"}
-	rejected := func(outcome, detail string) (*sdk.CreateMessageResult, error) {
-		entry.Outcome, entry.Detail = outcome, detail
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeSamplingRejected, Message: "User rejected sampling request: " + detail}
-	}
-	b.mu.Lock()
-	sampler := b.sampler
-	b.mu.Unlock()
-	if sampler == nil || len(sampler.Models()) == 0 {
-		return rejected(store.OutcomeInvalid, "no model is set up in Gatehouse")
-	}
-	if p == nil || len(p.Messages) == 0 {
-		entry.Outcome, entry.Detail = store.OutcomeInvalid, "a sampling request must have messages"
-		b.record(entry)
-		return nil, invalidParams(entry.Detail)
-	}
-	if b.overLimit(peer) {
-		entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
-	}
-	policy, err := b.opts.Store.Policy(peer.Server.ID)
-	if err == nil {
-		switch policy.Effective(now) {
-		case store.PolicyDecline:
-			return rejected(store.OutcomeDeclined, "declined automatically by the server's policy")
-		case store.PolicyMute:
-			return rejected(store.OutcomeCancelled, "the server is muted")
-		}
-	}
-	req := samplingOf(p, sampler.Models())
-	settings, _ := b.opts.Store.Settings()
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
-	ask := func(kind string, sampling *Sampling) (Response, error) {
-		at := b.opts.Now()
-		q := &Question{ID: newQuestionID(), Kind: kind, Server: serverRef(peer), Sampling: sampling,
-			ReceivedAt: at, Deadline: at.Add(timeout), Peer: peer}
-		resp, shown, err := b.ask(ctx, q, kind == KindSamplingResult) // the answer step was already admitted
-		entry.AnswerMs += shown.Milliseconds()
-		return resp, err
-	}
-	asked := func(err error) (*sdk.CreateMessageResult, error) {
-		switch {
-		case errors.Is(err, errRateLimited):
-			entry.Outcome, entry.Detail = store.OutcomeRateLimited, "refused: the server sent too many requests"
-			b.record(entry)
-			return nil, &jsonrpc.Error{Code: CodeTooManyRequests, Message: "too many requests from this server; the user was not asked"}
-		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			return rejected(store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English))
-		}
-		entry.Outcome, entry.Detail = store.OutcomeServerCancelled, "the server withdrew the request or disconnected"
-		b.record(entry)
-		return nil, ctx.Err()
-	}
-
-	resp, err := ask(KindSampling, req)
-	if err != nil {
-		return asked(err)
-	}
-	if resp.Action != ActionAccept {
-		return rejected(outcomeOf(resp.Action), "the person rejected the request")
-	}
-	run, model, err := applySamplingEdit(req, resp.Edit)
-	if err != nil {
-		return rejected(store.OutcomeInvalid, err.Error())
-	}
-	result, err := sampler.Sample(ctx, model, run)
-	if err != nil {
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "the model failed: "+err.Error()
-		b.record(entry)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the host's model could not answer: " + err.Error()}
-	}
-	review := run
-	review.Result = &result
-	if resp, err = ask(KindSamplingResult, &review); err != nil {
-		return asked(err)
-	}
-	if resp.Action != ActionAccept {
-		return rejected(outcomeOf(resp.Action), "the person rejected the model's answer")
-	}
-	entry.Outcome, entry.Detail = store.OutcomeAccepted, "answered by "+result.Model
-	if settings.RememberAnswers {
-		entry.Answer = map[string]any{"text": result.Text}
-	}
-	b.record(entry)
-	return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: result.Text}, Model: result.Model, Role: "assistant",
-		StopReason: result.StopReason}, nil
-}
-
-// samplingOf turns a sampling request into what the person reviews.
-func samplingOf(p *sdk.CreateMessageParams, models []SamplingModel) *Sampling {
-	s := &Sampling{SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, Messages: []SamplingMessage{}, ModelHints: []string{},
-		Models: slices.Clone(models)}
-	for _, m := range p.Messages {
-		if m == nil {
-			continue
-		}
-		text := "[empty]"
-		switch c := m.Content.(type) {
-		case *sdk.TextContent:
-			text = c.Text
-		case *sdk.ImageContent:
-			text = fmt.Sprintf("[an image, %s, not sent to the model]", c.MIMEType)
-		case *sdk.AudioContent:
-			text = fmt.Sprintf("[audio, %s, not sent to the model]", c.MIMEType)
-		}
-		s.Messages = append(s.Messages, SamplingMessage{Role: string(m.Role), Text: text})
-	}
-	if p.ModelPreferences != nil {
-		for _, h := range p.ModelPreferences.Hints {
-			if h != nil && h.Name != "" {
-				s.ModelHints = append(s.ModelHints, h.Name)
-			}
-		}
-	}
-	return s
-}
-
-// applySamplingEdit returns the request as the person left it and the model
-// they chose (the first offered when they chose none).
-func applySamplingEdit(req *Sampling, edit *SamplingEdit) (Sampling, string, error) {
-	run := *req
-	run.Messages = slices.Clone(req.Messages)
-	model := req.Models[0].ID
-	if edit == nil {
-		return run, model, nil
-	}
-	if edit.Model != "" {
-		if !slices.ContainsFunc(req.Models, func(m SamplingModel) bool { return m.ID == edit.Model }) {
-			return run, "", i18n.Err("mcp.sampling.unknownModel", "model", strconv.Quote(edit.Model))
-		}
-		model = edit.Model
-	}
-	run.SystemPrompt = edit.SystemPrompt
-	if edit.Messages != nil {
-		if len(edit.Messages) != len(req.Messages) {
-			return run, "", i18n.Err("mcp.sampling.messageCount")
-		}
-		for i := range run.Messages {
-			run.Messages[i].Text = edit.Messages[i].Text // roles stay the server's
-		}
-	}
-	return run, model, nil
-}
-
-// outcomeOf is the history outcome of a declining action.
-func outcomeOf(action string) string {
-	if action == ActionDecline {
-		return store.OutcomeDeclined
-	}
-	return store.OutcomeCancelled
-}
-
-// Tool-call policies: what the settings say about a tool in a conversation,
-// decided by the caller (the chat) from the person's per-tool and per-server
-// choices before it calls ApproveToolCall.
-const (
-	ToolPolicyAsk   = "ask"
-	ToolPolicyAllow = "allow"
-	ToolPolicyDeny  = "deny"
-)
-
-// ApproveToolCall decides whether a model may make call on peer's server.
-// policy is what the person's settings say for this tool here
-// (ToolPolicyAllow, ToolPolicyDeny or ToolPolicyAsk) and why is the reason in
-// a sentence. Only ToolPolicyAsk asks the person, as a question like any
-// other: one on screen at a time, the server's rate limit, the answer time;
-// ending ctx (the person pressed Stop) withdraws it. Every decision goes to
-// the history. A call that is not allowed comes back with Reason set, for
-// the model and the person.
-func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, policy string, why i18n.Message) (Approval, error) {
-	now := b.opts.Now()
-	settings, _ := b.opts.Store.Settings()
-	entry := store.HistoryEntry{Time: now, ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: KindToolCall,
-		Message: fmt.Sprintf("Call %s", call.Tool), Tool: call.Tool}
-	if settings.RememberAnswers {
-		entry.Answer = map[string]any{"arguments": call.Arguments}
-	}
-	switch policy {
-	case ToolPolicyAllow:
-		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed without asking: "+why.In(i18n.English)
-		b.record(entry)
-		return Approval{Allowed: true, Scope: ScopeOnce}, nil
-	case ToolPolicyDeny:
-		entry.Outcome, entry.Detail = store.OutcomeDeclined, "denied without asking: "+why.In(i18n.English)
-		b.record(entry)
-		return Approval{Reason: i18n.M("mcp.approval.settings", "why", why)}, nil
-	}
-	timeout := settings.ElicitationTimeout
-	if timeout <= 0 {
-		timeout = DefaultElicitationTimeout
-	}
-	call.Arguments = slices.Clone(call.Arguments)
-	call.View = visible.JSON(call.Arguments)
-	q := &Question{ID: newQuestionID(), Kind: KindToolCall, Server: serverRef(peer), Message: call.Description,
-		ToolCall: &call, ReceivedAt: now, Deadline: now.Add(timeout), Peer: peer}
-	resp, shown, err := b.ask(ctx, q, false)
-	entry.AnswerMs = shown.Milliseconds()
-	switch {
-	case errors.Is(err, errRateLimited):
-		entry.Outcome = store.OutcomeRateLimited
-		b.record(entry)
-		return Approval{Reason: i18n.M("mcp.approval.flood")}, nil
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		entry.Outcome, entry.Detail = store.OutcomeTimedOut, "no answer within "+i18n.Duration(timeout).In(i18n.English)
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, nil
-	case err != nil:
-		entry.Outcome, entry.Detail = store.OutcomeCancelled, "stopped before the person answered"
-		b.record(entry)
-		return Approval{}, err
-	}
-	switch resp.Action {
-	case ActionAccept:
-		entry.Outcome, entry.Detail = store.OutcomeAccepted, "allowed: "+resp.Scope
-		b.record(entry)
-		return Approval{Allowed: true, Scope: resp.Scope, Asked: true}, nil
-	case ActionDecline:
-		entry.Outcome = store.OutcomeDeclined
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.denied")}, nil
-	default:
-		entry.Outcome = store.OutcomeCancelled
-		b.record(entry)
-		return Approval{Asked: true, Reason: i18n.M("mcp.approval.dismissed")}, nil
-	}
-}
-
-// ToolRun is one tool call as it was made, for the history: who made it,
-// on which server, when, how it ended and how long it took.
-type ToolRun struct {
-	ServerID   string
-	ServerName string
-	Tool       string
-	Source     string        // store.SourceToolsPane or store.SourceChat
-	Started    time.Time     // when the call was sent (or refused)
-	Duration   time.Duration // from sent to its end; 0 when it was not sent
-	Outcome    string        // store.OutcomeOK, OutcomeError, OutcomeCancelled, OutcomeTimedOut or OutcomeDenied
-	Detail     string        // why, in a sentence, when it did not end OK
-	Arguments  map[string]any
-	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
-}
-
-// RecordToolRun adds run to the history, written in the background like the
-// answers to questions. Its arguments and result are kept only when
-// Settings → Remember my answers is on: a tool's arguments can be as private
-// as a form's answers.
-func (b *Broker) RecordToolRun(run ToolRun) {
-	settings, _ := b.opts.Store.Settings()
-	e := store.HistoryEntry{Time: run.Started, ServerID: run.ServerID, ServerName: run.ServerName, Mode: KindToolRun,
-		Tool: run.Tool, Source: run.Source, DurationMs: run.Duration.Milliseconds(), Outcome: run.Outcome, Detail: run.Detail}
-	if e.Time.IsZero() {
-		e.Time = b.opts.Now()
-	}
-	if settings.RememberAnswers {
-		e.Arguments = maps.Clone(run.Arguments)
-		e.Result = run.Result
-	}
-	b.record(e)
-}
-
 // ask queues q, shows it when its turn comes and waits for the person's
 // answer. It ends early with errRateLimited when the server has too many
 // questions pending, or with the context's error when ctx ends (the server
@@ -670,31 +207,6 @@ func (b *Broker) ask(ctx context.Context, q *Question, free bool) (resp Response
 	}
 	b.mu.Unlock()
 	return resp, shown, err
-}
-
-// parseSchema is forms.ParseElicitation with a small per-server cache, keyed
-// by the schema's bytes as the server sent them. A forms.Schema is not
-// changed after parsing, so questions can share one.
-func (b *Broker) parseSchema(serverID string, raw json.RawMessage) (*forms.Schema, error) {
-	key := string(raw)
-	b.mu.Lock()
-	q := b.queueLocked(serverID)
-	fs := q.schemas[key]
-	b.mu.Unlock()
-	if fs != nil {
-		return fs, nil
-	}
-	fs, err := forms.ParseElicitation(raw)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	if q.schemas == nil || len(q.schemas) >= maxCachedSchemas {
-		q.schemas = map[string]*forms.Schema{}
-	}
-	q.schemas[key] = fs
-	b.mu.Unlock()
-	return fs, nil
 }
 
 // queueLocked returns the server's queue, creating it. b.mu is held.
@@ -889,67 +401,71 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 	return true
 }
 
-// Answer accepts the question on screen. A form's values are validated
-// first (E14, E15): when they do not pass, nothing is sent, the question
-// stays, and the problems come back per field. A web page question (a URL
-// request or a sign-in) takes no values: answering it is the consent, given
-// once its page has been opened (E21, E23).
-func (b *Broker) Answer(id string, values map[string]any) (map[string]i18n.Message, error) {
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
+// Accept is the person's yes to the question on screen in the window, the
+// one with the given id, as r says it for the kind of question they saw.
+// The broker looks the question up and checks its kind here, once: a
+// question no longer on screen is ErrNotOpen, and a reply meant for
+// another kind is refused; nothing is sent then. A form's values are
+// validated first (E14, E15): when they do not pass, nothing is sent, the
+// question stays, and the problems come back per field. A web page
+// question (a URL request or a sign-in) is accepted once r.Open opened its
+// page (E21, E23). Decline and Cancel are the person's no.
+func (b *Broker) Accept(id string, r Reply) (map[string]i18n.Message, error) {
+	q, ok := b.OnScreen(id)
+	if !ok {
 		return nil, ErrNotOpen
 	}
-	switch {
-	case pd.q.Kind == KindForm:
-		content, errs := pd.q.schema.Validate(values)
+	return b.accept(q, r)
+}
+
+// accept answers q with r, wherever q is shown (Accept for the window,
+// deliver for a terminal).
+func (b *Broker) accept(q *Question, r Reply) (map[string]i18n.Message, error) {
+	fits := q.Kind == r.Kind
+	if r.Kind == KindURL || r.Kind == KindSignIn {
+		fits = q.OpensPage() // either kind of web page question, with its page
+	}
+	if !fits {
+		return nil, otherKind(r.Kind)
+	}
+	resp := Response{Action: ActionAccept, Edit: r.Edit}
+	switch r.Kind {
+	case KindForm:
+		content, errs := q.schema.Validate(r.Values)
 		if len(errs) > 0 {
 			return errs, nil
 		}
 		// What passed is what Elicit sends: validated here, once (issue 15, P1).
-		return nil, b.finish(id, Response{Action: ActionAccept, Values: values, content: content, validated: true}, false)
-	case pd.q.Kind == KindToolCall:
-		return nil, errors.New("a tool call is allowed with Allow, for once, this conversation or always")
-	case pd.q.Kind == KindSampling && values != nil:
-		return nil, errors.New("a sampling request is approved with ReviewSampling")
-	case values != nil:
-		return nil, i18n.Err("mcp.broker.notAForm")
+		resp.Values, resp.content, resp.validated = r.Values, content, true
+	case KindToolCall:
+		if r.Scope != ScopeOnce && r.Scope != ScopeConversation && r.Scope != ScopeAlways {
+			return nil, fmt.Errorf("unknown approval scope %q: use once, conversation or always", r.Scope)
+		}
+		resp.Scope = r.Scope
+	case KindURL, KindSignIn:
+		if r.Open != nil {
+			if err := r.Open(q.Link); err != nil {
+				return nil, err // nothing is sent; the question stays
+			}
+		}
 	}
-	return nil, b.finish(id, Response{Action: ActionAccept, Values: values}, false)
+	return nil, b.finish(q.ID, resp, false)
 }
 
-// ReviewSampling approves a sampling request with the person's changes:
-// the model they chose and the prompt as they left it.
-func (b *Broker) ReviewSampling(id string, edit SamplingEdit) error {
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
-		return ErrNotOpen
+// otherKind refuses a reply meant for another kind of question than the
+// one it answers.
+func otherKind(kind string) error {
+	switch kind {
+	case KindForm:
+		return i18n.Err("mcp.broker.notAForm")
+	case KindURL, KindSignIn:
+		return i18n.Err("mcp.broker.noPage")
+	case KindToolCall:
+		return i18n.Err("mcp.broker.notToolCall")
+	case KindSampling:
+		return i18n.Err("mcp.broker.notSampling")
 	}
-	if pd.q.Kind != KindSampling {
-		return errors.New("this request is not a sampling request")
-	}
-	return b.finish(id, Response{Action: ActionAccept, Edit: &edit}, false)
-}
-
-// Allow approves the tool call on screen, for ScopeOnce, ScopeConversation
-// or ScopeAlways. Deny is Decline.
-func (b *Broker) Allow(id, scope string) error {
-	if scope != ScopeOnce && scope != ScopeConversation && scope != ScopeAlways {
-		return fmt.Errorf("unknown approval scope %q: use once, conversation or always", scope)
-	}
-	b.mu.Lock()
-	pd := b.byID[id]
-	b.mu.Unlock()
-	if pd == nil {
-		return ErrNotOpen
-	}
-	if pd.q.Kind != KindToolCall {
-		return errors.New("this request is not a tool call")
-	}
-	return b.finish(id, Response{Action: ActionAccept, Scope: scope}, false)
+	return i18n.Err("mcp.broker.notAnswer")
 }
 
 // Decline answers a question with an explicit no (E26), on screen or waiting.
@@ -968,7 +484,7 @@ func (b *Broker) Refuse(id, action string) error {
 	if action != ActionDecline && action != ActionCancel {
 		return errors.New("a waiting request can only be declined or cancelled")
 	}
-	if err := b.finish(id, Response{Action: action, detail: refusedDetail}, true); err != nil {
+	if err := b.finish(id, Response{Action: action, why: i18n.M("mcp.history.refused")}, true); err != nil {
 		if errors.Is(err, ErrNotOpen) {
 			return i18n.Err("mcp.broker.notWaiting")
 		}
@@ -1003,16 +519,6 @@ func (b *Broker) Validate(id string, values map[string]any) (map[string]i18n.Mes
 		return nil, ErrNotOpen
 	}
 	return pd.q.Validate(values), nil
-}
-
-// Question returns a pending question (on screen or waiting) by ID.
-func (b *Broker) Question(id string) (*Question, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if pd := b.byID[id]; pd != nil {
-		return pd.q, nil
-	}
-	return nil, ErrNotOpen
 }
 
 // DismissNotice removes a notice the person has read.
@@ -1177,195 +683,84 @@ func (b *Broker) deliver(q *Question, resp Response, err error) {
 	}
 	switch {
 	case resp.Action == ActionAccept && q.Kind == KindForm:
-		if errs, err := b.Answer(q.ID, resp.Values); err == nil && len(errs) == 0 {
+		if errs, err := b.accept(q, Reply{Kind: KindForm, Values: resp.Values}); err == nil && len(errs) == 0 {
 			return
 		}
-		resp = Response{Action: ActionCancel, detail: "the answer did not pass validation and was not sent"}
+		resp = Response{Action: ActionCancel, why: i18n.M("mcp.history.notValid")}
 	case resp.Action == ActionAccept && q.Kind == KindToolCall && resp.Scope == "":
 		resp.Scope = ScopeOnce
 	}
 	_ = b.finish(q.ID, resp, false)
 }
 
-// record adds a history entry, written in the background (history.go).
-func (b *Broker) record(e store.HistoryEntry) {
-	b.history.record(e)
+// entry starts the history entry of a question of kind from peer, and
+// returns the function that writes it as it is left, in the background
+// (history.go). Each kind defers that function, so that however its
+// question ends, its entry is written once, and says how it ended with
+// ended.
+func (b *Broker) entry(peer Peer, kind string) (*store.HistoryEntry, func()) {
+	e := &store.HistoryEntry{Time: b.opts.Now(), ServerID: peer.Server.ID, ServerName: peer.Server.Name, Mode: kind}
+	return e, func() { b.history.record(*e) }
+}
+
+// ended sets how e's question ended and why, and passes err on: a
+// question's every way out is one line.
+func ended(e *store.HistoryEntry, outcome string, why i18n.Message, err error) error {
+	e.Outcome, e.Detail = outcome, why
+	return err
+}
+
+// outcomeOf is the history outcome of a person's action.
+func outcomeOf(action string) string {
+	switch action {
+	case ActionAccept:
+		return store.OutcomeAccepted
+	case ActionDecline:
+		return store.OutcomeDeclined
+	}
+	return store.OutcomeCancelled
+}
+
+// unanswered is how a question ended that ask returned err for, for the
+// history: refused by the rate limit, no answer within timeout, or
+// withdrawn (its server withdrew it or disconnected).
+func unanswered(ctx context.Context, err error, timeout time.Duration) (outcome string, why i18n.Message) {
+	switch {
+	case errors.Is(err, errRateLimited):
+		return store.OutcomeRateLimited, i18n.M("mcp.history.flood")
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return store.OutcomeTimedOut, i18n.M("mcp.history.noAnswer", "duration", i18n.Duration(timeout))
+	}
+	return store.OutcomeServerCancelled, i18n.M("mcp.history.withdrawn")
+}
+
+// byPolicy is the server's policy answering for the person (ok): declined,
+// or cancelled unseen while it is muted, with the history's outcome and
+// why.
+func (b *Broker) byPolicy(peer Peer, now time.Time) (outcome string, why i18n.Message, ok bool) {
+	policy, err := b.opts.Store.Policy(peer.Server.ID)
+	switch {
+	case err != nil:
+	case policy.Effective(now) == store.PolicyDecline:
+		return store.OutcomeDeclined, i18n.M("mcp.history.policyDeclined"), true
+	case policy.Effective(now) == store.PolicyMute:
+		return store.OutcomeCancelled, i18n.M("mcp.history.muted", "until", policy.MutedUntil.Format(time.RFC3339)), true
+	}
+	return "", i18n.Message{}, false
+}
+
+// answerTime is how long a question waits for the person's answer.
+func answerTime(s store.Settings) time.Duration {
+	if s.ElicitationTimeout <= 0 {
+		return DefaultElicitationTimeout
+	}
+	return s.ElicitationTimeout
 }
 
 // FlushHistory waits until every outcome so far is in the store: call it
 // before reading the history, and before closing the store.
 func (b *Broker) FlushHistory() {
 	b.history.flush()
-}
-
-// openLocked records an accepted URL request as opened, in the same step
-// that takes it off the screen, so that a completion notice finds it
-// whenever it comes. b.mu is held; watchOpened must follow.
-func (b *Broker) openLocked(pd *pending) *openedURL {
-	o := &openedURL{q: pd.q, openedAt: b.opts.Now(), done: make(chan struct{}), stop: func() {}}
-	b.openedURLs = append(b.openedURLs, o)
-	return o
-}
-
-// watchOpened ends an opened request when the answer time runs out (counted
-// again from the consent) or its connection ends, or at once when the
-// server said it was done before the consent was recorded.
-func (b *Broker) watchOpened(o *openedURL, completedEarly bool) {
-	q := o.q
-	timeout := q.Deadline.Sub(q.ReceivedAt)
-	timer := time.AfterFunc(timeout, func() {
-		b.endOpened(o, i18n.Err("mcp.url.noConfirmation", "server", q.Server.Name, "duration", i18n.Duration(timeout)))
-	})
-	stopWatch := make(chan struct{})
-	if q.Peer.connDone != nil {
-		go func() {
-			select {
-			case <-q.Peer.connDone:
-				b.endOpened(o, i18n.Err("mcp.url.disconnected", "server", q.Server.Name))
-			case <-stopWatch:
-			}
-		}()
-	}
-	b.mu.Lock()
-	o.stop = func() { timer.Stop(); close(stopWatch) }
-	ended := slices.Index(b.openedURLs, o) < 0
-	b.mu.Unlock()
-	if ended {
-		o.stop() // ended before the watchers were set
-	}
-	if completedEarly {
-		b.endOpened(o, nil)
-	}
-}
-
-// endOpened ends an opened request once; err nil means it is done.
-func (b *Broker) endOpened(o *openedURL, err error) bool {
-	b.mu.Lock()
-	i := slices.Index(b.openedURLs, o)
-	if i < 0 {
-		b.mu.Unlock()
-		return false
-	}
-	b.openedURLs = slices.Delete(b.openedURLs, i, i+1)
-	o.err = err
-	close(o.done)
-	// Remembered for a while, so a wait that starts just after the server's
-	// notice (it may come before the accept reached the server) sees it.
-	b.endedURLs = append(b.endedURLs, o)
-	if len(b.endedURLs) > maxEndedURLs {
-		b.endedURLs = slices.Delete(b.endedURLs, 0, len(b.endedURLs)-maxEndedURLs)
-	}
-	stop := o.stop
-	b.mu.Unlock()
-	stop()
-	b.publish()
-	return true
-}
-
-func (b *Broker) openedLocked() []OpenedPage {
-	out := make([]OpenedPage, 0, len(b.openedURLs))
-	for _, o := range b.openedURLs {
-		out = append(out, OpenedPage{ID: o.q.ID, ElicitationID: o.q.ElicitationID, ServerID: o.q.Server.ID,
-			ServerName: o.q.Server.Name, Message: o.q.Message, Link: o.q.Link, OpenedAt: o.openedAt})
-	}
-	return out
-}
-
-// Opened returns the web pages the person opened that are not finished yet.
-func (b *Broker) Opened() []OpenedPage {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.openedLocked()
-}
-
-// Complete is called for notifications/elicitation/complete from peer. It is
-// honoured only for an opened request of that same server and connection
-// (E24); unknown, finished or another server's ids are ignored, and Complete
-// reports false.
-func (b *Broker) Complete(peer Peer, elicitationID string) bool {
-	same := func(q *Question) bool {
-		return q.ElicitationID == elicitationID && q.Peer.Server.ID == peer.Server.ID && q.Peer.session == peer.session
-	}
-	b.mu.Lock()
-	var found *openedURL
-	for _, o := range b.openedURLs {
-		if same(o.q) {
-			found = o
-			break
-		}
-	}
-	if found == nil {
-		// The page may finish before the consent is recorded (the browser
-		// opened, the answer is on its way): remember it for finish.
-		for _, pd := range b.byID {
-			if pd.q.Kind == KindURL && same(pd.q) {
-				pd.completed = true
-				b.mu.Unlock()
-				return true
-			}
-		}
-	}
-	b.mu.Unlock()
-	return found != nil && b.endOpened(found, nil)
-}
-
-// FinishOpened is the person saying they finished the web page (or "Retry
-// now"): the request stops waiting as if the server had confirmed.
-func (b *Broker) FinishOpened(id string) error { return b.endOpenedByID(id, nil) }
-
-// CancelOpened is the person no longer waiting for the web page.
-func (b *Broker) CancelOpened(id string) error { return b.endOpenedByID(id, ErrURLCancelled) }
-
-func (b *Broker) endOpenedByID(id string, err error) error {
-	b.mu.Lock()
-	var found *openedURL
-	for _, o := range b.openedURLs {
-		if o.q.ID == id {
-			found = o
-		}
-	}
-	b.mu.Unlock()
-	if found == nil || !b.endOpened(found, err) {
-		return i18n.Err("mcp.url.pageNotWaiting")
-	}
-	return nil
-}
-
-// OpenedLink returns the checked link of an opened request, for "Open again".
-func (b *Broker) OpenedLink(id string) (*linkcheck.Report, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, o := range b.openedURLs {
-		if o.q.ID == id {
-			return o.q.Link, nil
-		}
-	}
-	return nil, i18n.Err("mcp.url.pageNotWaiting")
-}
-
-// WaitCompleted waits until the opened request with the elicitation id from
-// peer's connection is done: confirmed by the server, or finished or
-// cancelled by the person, or expired. It returns nil when the call may go
-// on. A request that is not opened (the person declined) is ErrURLCancelled.
-func (b *Broker) WaitCompleted(ctx context.Context, peer Peer, elicitationID string) error {
-	b.mu.Lock()
-	var found *openedURL
-	for _, o := range slices.Concat(b.endedURLs, b.openedURLs) { // the newest match wins
-		p := o.q.Peer
-		if o.q.ElicitationID == elicitationID && p.Server.ID == peer.Server.ID && p.session == peer.session {
-			found = o
-		}
-	}
-	b.mu.Unlock()
-	if found == nil {
-		return ErrURLCancelled
-	}
-	select {
-	case <-found.done:
-		return found.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func newQuestionID() string {

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/store"
 	"github.com/gatehouse-app/gatehouse/visible"
 )
@@ -354,8 +355,8 @@ func TestBroker_Lifecycle(t *testing.T) {
 		if err != nil || res.Action != ActionCancel {
 			t.Fatalf("res %+v err %v", res, err)
 		}
-		if h := f.history(t); h[0].Outcome != store.OutcomeTimedOut || h[0].Detail != "no answer within 150 ms" {
-			t.Errorf("history: %s, %q; want timed_out, no answer within 150 ms", h[0].Outcome, h[0].Detail)
+		if h := f.history(t); h[0].Outcome != store.OutcomeTimedOut || h[0].Detail.In(i18n.English) != "no answer within 150 ms" {
+			t.Errorf("history: %s, %q; want timed_out, no answer within 150 ms", h[0].Outcome, h[0].Detail.In(i18n.English))
 		}
 		// The notice says the time as people write it, in either language.
 		var notice *Notice
@@ -425,7 +426,7 @@ func TestBroker_Lifecycle(t *testing.T) {
 		if f.ans.shownCount() != 1 {
 			t.Error("the refused request was shown")
 		}
-		if h := f.history(t); h[0].Outcome != store.OutcomeDeclined || h[0].Detail != refusedDetail || h[0].AnswerMs != 0 {
+		if h := f.history(t); h[0].Outcome != store.OutcomeDeclined || h[0].Detail.Key != "mcp.history.refused" || h[0].AnswerMs != 0 {
 			t.Errorf("history = %+v", h[0])
 		}
 	})
@@ -441,7 +442,7 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 	args := json.RawMessage(`{"message":"你好","n":1}`)
 	cases := []struct {
 		name         string
-		policy       string
+		policy       store.ToolMode
 		reply        Response
 		wantAllowed  bool
 		wantScope    string
@@ -449,13 +450,13 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 		wantOutcome  string
 		wantReasonIn string
 	}{
-		{"allowed by the settings: not asked", ToolPolicyAllow, Response{}, true, ScopeOnce, false, store.OutcomeAccepted, ""},
-		{"denied by the settings: not asked", ToolPolicyDeny, Response{}, false, "", false, store.OutcomeDeclined, "do not allow"},
-		{"the person allows it once", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeOnce}, true, ScopeOnce, true, store.OutcomeAccepted, ""},
-		{"the person allows it for the conversation", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeConversation}, true, ScopeConversation, true, store.OutcomeAccepted, ""},
-		{"the person allows it always", ToolPolicyAsk, Response{Action: ActionAccept, Scope: ScopeAlways}, true, ScopeAlways, true, store.OutcomeAccepted, ""},
-		{"the person denies it", ToolPolicyAsk, Response{Action: ActionDecline}, false, "", true, store.OutcomeDeclined, "denied"},
-		{"the person dismisses it", ToolPolicyAsk, Response{Action: ActionCancel}, false, "", true, store.OutcomeCancelled, "dismissed"},
+		{"allowed by the settings: not asked", store.ToolAllow, Response{}, true, ScopeOnce, false, store.OutcomeAccepted, ""},
+		{"denied by the settings: not asked", store.ToolDeny, Response{}, false, "", false, store.OutcomeDeclined, "do not allow"},
+		{"the person allows it once", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeOnce}, true, ScopeOnce, true, store.OutcomeAccepted, ""},
+		{"the person allows it for the conversation", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeConversation}, true, ScopeConversation, true, store.OutcomeAccepted, ""},
+		{"the person allows it always", store.ToolAsk, Response{Action: ActionAccept, Scope: ScopeAlways}, true, ScopeAlways, true, store.OutcomeAccepted, ""},
+		{"the person denies it", store.ToolAsk, Response{Action: ActionDecline}, false, "", true, store.OutcomeDeclined, "denied"},
+		{"the person dismisses it", store.ToolAsk, Response{Action: ActionCancel}, false, "", true, store.OutcomeCancelled, "dismissed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -484,7 +485,7 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 					t.Errorf("the question's view = %+v", v)
 				}
 			}
-			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "Call echo" || h[0].Tool != "echo" {
+			if h := f.history(t); len(h) != 1 || h[0].Mode != KindToolCall || h[0].Outcome != tc.wantOutcome || h[0].Message != "" || h[0].Tool != "echo" {
 				t.Errorf("history = %+v", h)
 			}
 		})
@@ -492,8 +493,9 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 }
 
 // TestBroker_ToolCallSharesTheQueue: a tool call waits behind another
-// server's elicitation on screen (one question at a time), is answered with
-// Allow from the window side, and Stop withdraws one that is waiting.
+// server's elicitation on screen (one question at a time), is allowed from
+// the window side once it is on screen (Accept), and Stop withdraws one
+// that is waiting.
 func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{}) // shows, never answers
 	ctx, cancel := context.WithCancel(context.Background())
@@ -502,45 +504,60 @@ func TestBroker_ToolCallSharesTheQueue(t *testing.T) {
 	waitFor(t, "the elicitation on screen", 5*time.Second, func() bool { return f.broker.Snapshot().Current != nil })
 	approval := make(chan Approval, 1)
 	go func() {
-		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
+		a, _ := f.broker.ApproveToolCall(ctx, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, store.ToolAsk, i18n.Message{})
 		approval <- a
 	}()
 	waitFor(t, "the call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
 	if w := f.broker.Snapshot().Waiting[0]; w.Kind != KindToolCall || w.ServerName != "Alpha" {
 		t.Errorf("waiting = %+v", w)
 	}
-	// The window's Allow answers it, here while it still waits in the queue.
-	if err := f.broker.Allow(f.broker.Snapshot().Waiting[0].ID, ScopeOnce); err != nil {
-		t.Fatal(err)
+	// The window answers only the question on screen: the broker looks it
+	// up and checks its kind.
+	allow := func(id, scope string) error {
+		_, err := f.broker.Accept(id, Reply{Kind: KindToolCall, Scope: scope})
+		return err
 	}
-	if a := <-approval; !a.Allowed || a.Scope != ScopeOnce {
-		t.Errorf("approval = %+v", a)
+	waiting := f.broker.Snapshot().Waiting[0].ID
+	if err := allow(waiting, ScopeOnce); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("allow of a call still waiting: %v", err)
 	}
-	if err := f.broker.Allow("nope", ScopeOnce); !errors.Is(err, ErrNotOpen) {
+	if err := allow("nope", ScopeOnce); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("allow of an unknown question: %v", err)
 	}
 	cur := f.broker.Snapshot().Current
-	if err := f.broker.Allow(cur.ID, ScopeOnce); err == nil {
+	if err := allow(cur.ID, ScopeOnce); err == nil {
 		t.Error("an elicitation was allowed like a tool call")
 	}
-	if err := f.broker.Allow(cur.ID, "forever"); err == nil {
-		t.Error("an unknown scope was accepted")
-	}
 
-	// Stop while the call waits: the question is withdrawn, nothing allowed.
+	// Stop while a call waits: the question is withdrawn, nothing allowed.
 	stop, cancelCall := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, ToolPolicyAsk, i18n.Message{})
+		_, err := f.broker.ApproveToolCall(stop, f.a, ToolCall{Tool: "echo", Arguments: json.RawMessage(`{}`)}, store.ToolAsk, i18n.Message{})
 		errc <- err
 	}()
-	waitFor(t, "the second call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 1 })
+	waitFor(t, "the second call to queue", 5*time.Second, func() bool { return len(f.broker.Snapshot().Waiting) == 2 })
 	cancelCall()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("stopped call: %v", err)
 	}
-	if n := len(f.broker.Snapshot().Waiting); n != 0 {
-		t.Errorf("%d still waiting after Stop", n)
+	if w := f.broker.Snapshot().Waiting; len(w) != 1 || w[0].ID != waiting {
+		t.Errorf("waiting after Stop: %+v", w)
+	}
+
+	// The elicitation answered, the first call comes on screen and is allowed.
+	if err := f.broker.Cancel(cur.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the call on screen", 5*time.Second, func() bool { c := f.broker.Snapshot().Current; return c != nil && c.ID == waiting })
+	if err := allow(waiting, "forever"); err == nil {
+		t.Error("an unknown scope was accepted")
+	}
+	if err := allow(waiting, ScopeOnce); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-approval; !a.Allowed || a.Scope != ScopeOnce {
+		t.Errorf("approval = %+v", a)
 	}
 }
 
@@ -575,5 +592,52 @@ func TestBroker_HistoryKeepsTitlesAndTheAddress(t *testing.T) {
 				t.Errorf("entry fields %v titles %v url %q; want %s %s %q", h[0].Fields, h[0].Titles, h[0].URL, tc.wantFields, tc.wantTitles, tc.wantURL)
 			}
 		})
+	}
+}
+
+// TestBroker_AcceptChecksTheQuestionOnScreen: the window's yes goes through
+// one operation that looks the question up and checks its kind: a reply
+// meant for another kind is refused and sends nothing, a page that cannot
+// be opened sends nothing, and the page's consent is sent once it opened.
+func TestBroker_AcceptChecksTheQuestionOnScreen(t *testing.T) {
+	f := newBrokerFixture(t, newScripted(nil), BrokerOptions{}) // shows, never answers
+	res := make(chan *sdk.ElicitResult, 1)
+	go func() {
+		r, _ := f.broker.Elicit(context.Background(), withURLMode(f.a), urlRequest("Connect", "https://accounts.example.com/connect", "u1"))
+		res <- r
+	}()
+	waitFor(t, "the URL request on screen", 5*time.Second, func() bool { return f.broker.Snapshot().Current != nil })
+	id := f.broker.Snapshot().Current.ID
+	var opened []string
+	for _, tc := range []struct {
+		name    string
+		reply   Reply
+		wantKey string // the refusal's message; "" when accepted
+	}{
+		{"a form's answer", Reply{Kind: KindForm, Values: map[string]any{}}, "mcp.broker.notAForm"},
+		{"a tool call's allow", Reply{Kind: KindToolCall, Scope: ScopeOnce}, "mcp.broker.notToolCall"},
+		{"a sampling review", Reply{Kind: KindSampling}, "mcp.broker.notSampling"},
+		{"a model's answer", Reply{Kind: KindSamplingResult}, "mcp.broker.notAnswer"},
+		{"a page the browser could not open", Reply{Kind: KindURL, Open: func(l *linkcheck.Report) error {
+			opened = append(opened, l.URL)
+			return i18n.Err("mcp.broker.noPage")
+		}}, "mcp.broker.noPage"},
+		{"the page opened", Reply{Kind: KindURL, Open: func(l *linkcheck.Report) error { opened = append(opened, l.URL); return nil }}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := f.broker.Accept(id, tc.reply)
+			if m, _ := i18n.MessageOf(err); m.Key != tc.wantKey {
+				t.Fatalf("Accept = %v; want %q", err, tc.wantKey)
+			}
+			if onScreen := f.broker.Snapshot().Current != nil; onScreen != (tc.wantKey != "") {
+				t.Errorf("still on screen: %v", onScreen)
+			}
+		})
+	}
+	if r := <-res; r.Action != ActionAccept || len(opened) != 2 || opened[1] != "https://accounts.example.com/connect" {
+		t.Errorf("result %+v, pages opened %v", r, opened)
+	}
+	if _, err := f.broker.Accept(id, Reply{Kind: KindURL}); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("a second yes: %v", err)
 	}
 }

@@ -50,6 +50,17 @@ type ToolChange struct {
 	Now string `json:"now,omitempty"`
 }
 
+// ToolTitle is a tool's display name: title, annotations.title, then name.
+func ToolTitle(t *sdk.Tool) string {
+	switch {
+	case t.Title != "":
+		return t.Title
+	case t.Annotations != nil && t.Annotations.Title != "":
+		return t.Annotations.Title
+	}
+	return t.Name
+}
+
 // ToolFingerprint returns what a person sees of a server's tool when they
 // allow it, with the fingerprint a grant is bound to: the SHA-256 of the
 // canonical JSON (object keys sorted, no spaces, numbers as the server

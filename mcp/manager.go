@@ -1,7 +1,3 @@
-// Package mcp is Gatehouse's MCP layer on the official go-sdk: it keeps a
-// session open to every enabled server, reconnects them, lists and calls
-// their tools, and reaches a person through the Asker interface. It has no UI
-// dependency, so the GUI, the CLI and the tests run the same core.
 package mcp
 
 import (
@@ -11,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"net/url"
 	"reflect"
 	"slices"
 	"sort"
@@ -19,11 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"golang.org/x/oauth2"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
@@ -157,6 +149,8 @@ type Options struct {
 }
 
 // Manager keeps one session per enabled server. It is safe for concurrent use.
+// Its sign-in methods (SignIn, SignOut and the OAuth handler they drive)
+// are in oauth.go, beside the sign-in types.
 type Manager struct {
 	opts Options
 	base context.Context
@@ -693,201 +687,4 @@ func (m *Manager) notifyLists(id string) {
 	if m.opts.OnListsChanged != nil {
 		m.opts.OnListsChanged(id)
 	}
-}
-
-// Sign-in (E33): the Manager's side of MCP authorization; the types and the
-// go-sdk handler it drives are in oauth.go, the redirect in package oauthflow.
-
-// oauthHandler returns the session's OAuth handler for an HTTP server, or
-// nil when the manager has no TokenStore (then servers that require sign-in
-// fail with the server's 401). It is called at the start of every
-// connection attempt.
-func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler, error) {
-	if m.opts.Tokens == nil || m.opts.Asker == nil {
-		return nil, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.signInFailure, s.signInRefused = nil, false // a new attempt
-	select {
-	case <-s.signInNeeded: // from the last connection
-	default:
-	}
-	if s.oauth == nil {
-		s.oauth = &oauthState{initial: m.savedTokenSource(s.srv.ID, serverURL)}
-	}
-	return askingHandler{m: m, s: s, serverURL: serverURL}, nil
-}
-
-// savedTokenSource is the token kept for the server and resource, refreshed
-// with the token endpoint and client it was issued by, or nil.
-func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSource {
-	saved, err := m.opts.Tokens.LoadToken(serverID, serverURL)
-	if err != nil || saved == nil || saved.Token == nil {
-		return nil
-	}
-	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
-		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
-	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient(serverURL))
-	return m.savingTokenSource(serverID, saved, c.TokenSource(ctx, saved.Token))
-}
-
-// signInHandler returns the session's go-sdk handler, made at its first
-// sign-in with the manager's loopback redirect.
-func (m *Manager) signInHandler(s *session, serverURL string) (*auth.AuthorizationCodeHandler, error) {
-	redirect, err := m.loopback()
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.oauth == nil { // signed out since this attempt began
-		s.oauth = &oauthState{}
-	}
-	if s.oauth.handler != nil {
-		return s.oauth.handler, nil
-	}
-	cfg := &auth.AuthorizationCodeHandlerConfig{
-		RedirectURL:              redirect.URL(),
-		AuthorizationCodeFetcher: m.codeFetcher(s),
-		RequestRefreshToken:      true,
-		// RFC 9207 section 2.4: an iss in the authorization response is
-		// compared with the issuer whether or not the metadata advertised
-		// it; a match is the right answer and is accepted, anything else
-		// (and a missing iss where it was advertised) is refused.
-		AcceptUnadvertisedIss: true,
-		Client:                oauthHTTPClient(serverURL),
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName:              "Gatehouse",
-			RedirectURIs:            []string{redirect.URL()},
-			GrantTypes:              []string{"authorization_code", "refresh_token"},
-			ResponseTypes:           []string{"code"},
-			TokenEndpointAuthMethod: "none",
-		}},
-		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
-			saved := &SavedToken{Resource: serverURL, TokenURL: c.Endpoint.TokenURL, ClientID: c.ClientID,
-				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
-			if err := m.opts.Tokens.SaveToken(s.srv.ID, saved); err != nil {
-				m.opts.Logger.Warn("could not save the sign-in token", "server", s.srv.ID, "error", err)
-			}
-			return m.savingTokenSource(s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
-		},
-		InitialTokenSource: s.oauth.initial,
-	}
-	if o := s.srv.HTTP.OAuth; o != nil {
-		if o.ClientID != "" {
-			cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: o.ClientID}
-			if o.ClientSecret != "" {
-				cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: o.ClientSecret}
-			}
-		}
-		if o.ClientMetadataURL != "" {
-			cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
-		}
-	}
-	h, err := auth.NewAuthorizationCodeHandler(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("setting up sign-in: %w", err)
-	}
-	s.oauth.handler = h
-	return h, nil
-}
-
-// dropRedirect forgets a redirect whose port was taken, and the session's
-// handler that registered it.
-func (m *Manager) dropRedirect(r *oauthflow.Redirect, s *session) {
-	m.mu.Lock()
-	if m.redirect == r {
-		m.redirect = nil
-	}
-	m.mu.Unlock()
-	s.mu.Lock()
-	s.oauth = nil
-	s.mu.Unlock()
-}
-
-// loopback returns the manager's loopback redirect. Its port is chosen at
-// the first sign-in and reused by later ones (clients registered it); it
-// listens only while a sign-in waits for the browser.
-func (m *Manager) loopback() (*oauthflow.Redirect, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return nil, i18n.Err("mcp.error.closing")
-	}
-	if m.redirect == nil {
-		r, err := oauthflow.NewRedirect()
-		if err != nil {
-			return nil, err
-		}
-		m.redirect = r
-	}
-	return m.redirect, nil
-}
-
-// savingTokenSource saves each new token base gives (after a refresh) in
-// the store; saved, the token it starts from, is already there.
-func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
-	kept := *saved
-	return oauthflow.SavingTokenSource(base, saved.Token, func(t *oauth2.Token) {
-		kept.Token = t
-		if err := m.opts.Tokens.SaveToken(serverID, &kept); err != nil {
-			m.opts.Logger.Warn("could not save the refreshed sign-in token", "server", serverID, "error", err)
-		}
-	})
-}
-
-// codeFetcher sends the person's browser, waiting at the sign-in's start
-// page since they agreed (askingHandler.signIn), on to the authorization
-// URL once it passed linkcheck, and waits for the loopback redirect.
-func (m *Manager) codeFetcher(s *session) auth.AuthorizationCodeFetcher {
-	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		wait := signInWait(ctx)
-		if wait == nil || !s.mayAskSignIn() {
-			return nil, ErrNeedsSignIn
-		}
-		link, err := linkcheck.Check(args.URL)
-		if err != nil {
-			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
-		}
-		u, _ := url.Parse(args.URL)
-		state := u.Query().Get("state")
-		if state == "" {
-			return nil, errors.New("the sign-in address has no state parameter")
-		}
-		if err := wait.Expect(state); err != nil {
-			return nil, err
-		}
-		wait.Proceed(link.URL)
-		return wait.Result(ctx, SignInTimeout)
-	}
-}
-
-// SignIn starts signing in to a server that needs it: the next connection
-// attempt, made at once, may show the sign-in consent.
-func (m *Manager) SignIn(id string) error {
-	s, err := m.session(id)
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.signInPending, s.signInDeclined = true, false
-	s.mu.Unlock()
-	return m.Reconnect(id)
-}
-
-// SignOut deletes a server's tokens and connects again without them.
-func (m *Manager) SignOut(id string) error {
-	if m.opts.Tokens == nil {
-		return i18n.Err("mcp.signin.unavailable")
-	}
-	if err := m.opts.Tokens.DeleteToken(id); err != nil {
-		return fmt.Errorf("deleting the sign-in: %w", err)
-	}
-	if s, err := m.session(id); err == nil {
-		s.mu.Lock()
-		s.oauth, s.stepUp = nil, nil // forget the handler and its tokens in memory too
-		s.mu.Unlock()
-	}
-	return m.Reconnect(id)
 }

@@ -3,11 +3,14 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -28,8 +31,11 @@ import (
 // server that needs one, connected or not, waits in the "needs sign-in"
 // state until the person asks to sign in.
 //
-// This file holds the sign-in types and errors; the sign-in methods of the
-// Manager and of a session are in manager.go and session.go.
+// This file holds the sign-in types and errors and the Manager's side of
+// sign-in (its handler, the loopback redirect, SignIn and SignOut): by
+// concept, so the Manager's methods are in manager.go and here. A
+// session's are in session.go; the person's consent is the Broker's
+// (signin.go); the redirect is package oauthflow.
 
 // ErrNeedsSignIn is the connection error of a server that requires sign-in
 // which the person has not started.
@@ -239,4 +245,198 @@ func (e *signInFailure) Unwrap() error { return ErrSignInFailed }
 // oauthflow.NewClient), refreshes of saved tokens included.
 func oauthHTTPClient(serverURL string) *http.Client {
 	return oauthflow.NewClient(serverURL, oauthRequestTimeout)
+}
+
+// oauthHandler returns the session's OAuth handler for an HTTP server, or
+// nil when the manager has no TokenStore (then servers that require sign-in
+// fail with the server's 401). It is called at the start of every
+// connection attempt.
+func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler, error) {
+	if m.opts.Tokens == nil || m.opts.Asker == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.signInFailure, s.signInRefused = nil, false // a new attempt
+	select {
+	case <-s.signInNeeded: // from the last connection
+	default:
+	}
+	if s.oauth == nil {
+		s.oauth = &oauthState{initial: m.savedTokenSource(s.srv.ID, serverURL)}
+	}
+	return askingHandler{m: m, s: s, serverURL: serverURL}, nil
+}
+
+// savedTokenSource is the token kept for the server and resource, refreshed
+// with the token endpoint and client it was issued by, or nil.
+func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSource {
+	saved, err := m.opts.Tokens.LoadToken(serverID, serverURL)
+	if err != nil || saved == nil || saved.Token == nil {
+		return nil
+	}
+	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
+		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
+	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient(serverURL))
+	return m.savingTokenSource(serverID, saved, c.TokenSource(ctx, saved.Token))
+}
+
+// signInHandler returns the session's go-sdk handler, made at its first
+// sign-in with the manager's loopback redirect.
+func (m *Manager) signInHandler(s *session, serverURL string) (*auth.AuthorizationCodeHandler, error) {
+	redirect, err := m.loopback()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.oauth == nil { // signed out since this attempt began
+		s.oauth = &oauthState{}
+	}
+	if s.oauth.handler != nil {
+		return s.oauth.handler, nil
+	}
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              redirect.URL(),
+		AuthorizationCodeFetcher: m.codeFetcher(s),
+		RequestRefreshToken:      true,
+		// RFC 9207 section 2.4: an iss in the authorization response is
+		// compared with the issuer whether or not the metadata advertised
+		// it; a match is the right answer and is accepted, anything else
+		// (and a missing iss where it was advertised) is refused.
+		AcceptUnadvertisedIss: true,
+		Client:                oauthHTTPClient(serverURL),
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName:              "Gatehouse",
+			RedirectURIs:            []string{redirect.URL()},
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			TokenEndpointAuthMethod: "none",
+		}},
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			saved := &SavedToken{Resource: serverURL, TokenURL: c.Endpoint.TokenURL, ClientID: c.ClientID,
+				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
+			if err := m.opts.Tokens.SaveToken(s.srv.ID, saved); err != nil {
+				m.opts.Logger.Warn("could not save the sign-in token", "server", s.srv.ID, "error", err)
+			}
+			return m.savingTokenSource(s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
+		},
+		InitialTokenSource: s.oauth.initial,
+	}
+	if o := s.srv.HTTP.OAuth; o != nil {
+		if o.ClientID != "" {
+			cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: o.ClientID}
+			if o.ClientSecret != "" {
+				cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: o.ClientSecret}
+			}
+		}
+		if o.ClientMetadataURL != "" {
+			cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
+		}
+	}
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("setting up sign-in: %w", err)
+	}
+	s.oauth.handler = h
+	return h, nil
+}
+
+// dropRedirect forgets a redirect whose port was taken, and the session's
+// handler that registered it.
+func (m *Manager) dropRedirect(r *oauthflow.Redirect, s *session) {
+	m.mu.Lock()
+	if m.redirect == r {
+		m.redirect = nil
+	}
+	m.mu.Unlock()
+	s.mu.Lock()
+	s.oauth = nil
+	s.mu.Unlock()
+}
+
+// loopback returns the manager's loopback redirect. Its port is chosen at
+// the first sign-in and reused by later ones (clients registered it); it
+// listens only while a sign-in waits for the browser.
+func (m *Manager) loopback() (*oauthflow.Redirect, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, i18n.Err("mcp.error.closing")
+	}
+	if m.redirect == nil {
+		r, err := oauthflow.NewRedirect()
+		if err != nil {
+			return nil, err
+		}
+		m.redirect = r
+	}
+	return m.redirect, nil
+}
+
+// savingTokenSource saves each new token base gives (after a refresh) in
+// the store; saved, the token it starts from, is already there.
+func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
+	kept := *saved
+	return oauthflow.SavingTokenSource(base, saved.Token, func(t *oauth2.Token) {
+		kept.Token = t
+		if err := m.opts.Tokens.SaveToken(serverID, &kept); err != nil {
+			m.opts.Logger.Warn("could not save the refreshed sign-in token", "server", serverID, "error", err)
+		}
+	})
+}
+
+// codeFetcher sends the person's browser, waiting at the sign-in's start
+// page since they agreed (askingHandler.signIn), on to the authorization
+// URL once it passed linkcheck, and waits for the loopback redirect.
+func (m *Manager) codeFetcher(s *session) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		wait := signInWait(ctx)
+		if wait == nil || !s.mayAskSignIn() {
+			return nil, ErrNeedsSignIn
+		}
+		link, err := linkcheck.Check(args.URL)
+		if err != nil {
+			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
+		}
+		u, _ := url.Parse(args.URL)
+		state := u.Query().Get("state")
+		if state == "" {
+			return nil, errors.New("the sign-in address has no state parameter")
+		}
+		if err := wait.Expect(state); err != nil {
+			return nil, err
+		}
+		wait.Proceed(link.URL)
+		return wait.Result(ctx, SignInTimeout)
+	}
+}
+
+// SignIn starts signing in to a server that needs it: the next connection
+// attempt, made at once, may show the sign-in consent.
+func (m *Manager) SignIn(id string) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.signInPending, s.signInDeclined = true, false
+	s.mu.Unlock()
+	return m.Reconnect(id)
+}
+
+// SignOut deletes a server's tokens and connects again without them.
+func (m *Manager) SignOut(id string) error {
+	if m.opts.Tokens == nil {
+		return i18n.Err("mcp.signin.unavailable")
+	}
+	if err := m.opts.Tokens.DeleteToken(id); err != nil {
+		return fmt.Errorf("deleting the sign-in: %w", err)
+	}
+	if s, err := m.session(id); err == nil {
+		s.mu.Lock()
+		s.oauth, s.stepUp = nil, nil // forget the handler and its tokens in memory too
+		s.mu.Unlock()
+	}
+	return m.Reconnect(id)
 }

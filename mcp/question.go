@@ -26,7 +26,7 @@ const (
 	// (the chat): the tool, its server and the exact arguments.
 	KindToolCall = "tool-call"
 	// KindToolRun is not asked: it is the history's record of a tool call
-	// as it was made, from the Tools pane or the chat (Broker.RecordToolRun).
+	// as it was made, from wherever it came (ToolRun.Source; Broker.RecordToolRun).
 	KindToolRun = "tool-run"
 	// KindSampling is a server's sampling request (sampling/createMessage)
 	// for the person to review before the host's model sees it: they may
@@ -229,11 +229,30 @@ type Response struct {
 	Scope  string         // how far an allowed tool call reaches
 	Edit   *SamplingEdit  // the person's changes to a sampling request
 
-	detail string // for history, set by the broker
+	// why is the reason the history keeps, set by the broker. detail is
+	// one in English only (route.go's release), kept as its text.
+	why    i18n.Message
+	detail string
 	// content is a form's values as the broker's Answer validated them
 	// (E15), what is sent; validated says it was set.
 	content   map[string]any
 	validated bool
+}
+
+// A Reply is the person's yes to a question, as the kind of question they
+// saw asks for it (Broker.Accept). Kind is that kind; a reply to a question
+// of another kind is refused.
+type Reply struct {
+	// Kind is KindForm, KindURL (any web page question: a URL request or a
+	// sign-in), KindToolCall, KindSampling or KindSamplingResult.
+	Kind   string
+	Values map[string]any // a form's values
+	Scope  string         // how far an allowed tool call reaches: ScopeOnce, ScopeConversation or ScopeAlways
+	Edit   *SamplingEdit  // the person's changes to a sampling request (nil: none)
+	// Open opens a web page question's checked link in the browser; the
+	// consent is sent only once it returned nil (E21, E23). Nil sends it
+	// without opening anything (the page was opened elsewhere).
+	Open func(*linkcheck.Report) error
 }
 
 // Snapshot is everything pending for the person at one moment: the question

@@ -151,7 +151,7 @@ func TestBroker_RouteMatching(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := f.broker.ApproveToolCall(context.Background(), f.b, ToolCall{Tool: "echo", Arguments: []byte(`{}`), ConversationID: tc.conversation},
-				ToolPolicyAsk, i18n.Text("ask"))
+				store.ToolAsk, i18n.Text("ask"))
 			if err != nil || got.Allowed != tc.wantAllowed {
 				t.Errorf("approval = %+v, %v", got, err)
 			}

@@ -168,7 +168,7 @@ func TestGrantsFromBeforeFingerprints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ModeFor("rm") != ToolAllow || p.Approved != nil {
+	if p.Tools["rm"] != ToolAllow || p.Approved != nil {
 		t.Errorf("the old always-allow reads as %+v, want allow without what was seen (held)", p)
 	}
 	// Allowing it again binds it; other tools' settings are kept.
@@ -176,7 +176,7 @@ func TestGrantsFromBeforeFingerprints(t *testing.T) {
 	if err := s.AllowToolAlways(srv.ID, "rm", seen); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.ToolPolicy(srv.ID); p.ModeFor("rm") != ToolAllow || p.Approved["rm"].Fingerprint != "now" {
+	if p, _ := s.ToolPolicy(srv.ID); p.Tools["rm"] != ToolAllow || p.Approved["rm"].Fingerprint != "now" {
 		t.Errorf("after allowing again: %+v, want rm allowed and bound", p)
 	}
 	// Allowing the old conversation grant again binds it too.
@@ -201,25 +201,25 @@ func TestAllowToolAlways(t *testing.T) {
 		want ToolPolicy
 	}{
 		{"always allow binds the tool to what was seen", func() error { return s.AllowToolAlways(srv.ID, "read", v1) },
-			ToolPolicy{Tools: map[string]string{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v1}}},
+			ToolPolicy{Tools: map[string]ToolMode{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v1}}},
 		{"allowing again re-binds it", func() error { return s.AllowToolAlways(srv.ID, "read", v2) },
-			ToolPolicy{Tools: map[string]string{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v2}}},
+			ToolPolicy{Tools: map[string]ToolMode{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v2}}},
 		{"a server-wide change keeps it", func() error {
 			p, _ := s.ToolPolicy(srv.ID)
 			p.Trusted = true
 			return s.PutToolPolicy(srv.ID, p)
-		}, ToolPolicy{Tools: map[string]string{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v2}, Trusted: true}},
+		}, ToolPolicy{Tools: map[string]ToolMode{"read": ToolAllow}, Approved: map[string]ToolSeen{"read": v2}, Trusted: true}},
 		{"allow set without what was seen is held", func() error { return s.PutToolMode(srv.ID, "read", ToolAllow) },
-			ToolPolicy{Tools: map[string]string{"read": ToolAllow}, Trusted: true}},
+			ToolPolicy{Tools: map[string]ToolMode{"read": ToolAllow}, Trusted: true}},
 		{"another mode forgets what was seen", func() error {
 			if err := s.AllowToolAlways(srv.ID, "read", v1); err != nil {
 				return err
 			}
-			return s.PutToolMode(srv.ID, "read", ToolAskEachTime)
-		}, ToolPolicy{Tools: map[string]string{"read": ToolAskEachTime}, Trusted: true}},
+			return s.PutToolMode(srv.ID, "read", ToolAsk)
+		}, ToolPolicy{Tools: map[string]ToolMode{"read": ToolAsk}, Trusted: true}},
 		{"what was seen of a tool not allowed is not kept", func() error {
-			return s.PutToolPolicy(srv.ID, ToolPolicy{Tools: map[string]string{"rm": ToolDeny}, Approved: map[string]ToolSeen{"rm": v1}})
-		}, ToolPolicy{Tools: map[string]string{"rm": ToolDeny}}},
+			return s.PutToolPolicy(srv.ID, ToolPolicy{Tools: map[string]ToolMode{"rm": ToolDeny}, Approved: map[string]ToolSeen{"rm": v1}})
+		}, ToolPolicy{Tools: map[string]ToolMode{"rm": ToolDeny}}},
 	}
 	for _, st := range steps {
 		if err := st.do(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // openT opens a store in dir and closes it when the test ends.
@@ -151,7 +153,7 @@ func sampleEntry(i int) HistoryEntry {
 		Message:    "Please provide your GitHub username and the repository to clone, so the server can set up the workspace for you.",
 		Fields:     []string{"username", "repository", "branch"},
 		Outcome:    outcomes[i%len(outcomes)],
-		Detail:     "declined automatically by the server's policy",
+		Detail:     i18n.M("mcp.history.policyDeclined"),
 		AnswerMs:   int64(1000 + i),
 		Answer:     map[string]any{"username": "ada", "repository": "gatehouse", "branch": "main"},
 	}

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 func TestAddHistory(t *testing.T) {
@@ -56,11 +58,11 @@ func TestAddHistory(t *testing.T) {
 		{
 			name: "every field is kept",
 			entry: HistoryEntry{Time: at, ServerID: "abc", ServerName: "Files", Mode: "form", Message: "Who are you?",
-				Fields: []string{"name", "age"}, Outcome: OutcomeAccepted, Detail: "d", AnswerMs: 1234,
+				Fields: []string{"name", "age"}, Outcome: OutcomeAccepted, Detail: i18n.Text("d"), AnswerMs: 1234,
 				Answer: map[string]any{"name": "Ada", "age": 36.0, "ok": true}},
 			check: func(t *testing.T, got, _ HistoryEntry, _ []byte) {
 				want := HistoryEntry{ID: 1, Time: at, ServerID: "abc", ServerName: "Files", Mode: "form", Message: "Who are you?",
-					Fields: []string{"name", "age"}, Outcome: OutcomeAccepted, Detail: "d", AnswerMs: 1234,
+					Fields: []string{"name", "age"}, Outcome: OutcomeAccepted, Detail: i18n.Text("d"), AnswerMs: 1234,
 					Answer: map[string]any{"name": "Ada", "age": 36.0, "ok": true}}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("got\n%+v\nwant\n%+v", got, want)
@@ -537,16 +539,16 @@ func TestHistoryOfToolCallsAndSampling(t *testing.T) {
 		{"a tool call the person allowed", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-call", Tool: "write_file",
 			Message: "Write notes.md", Fields: []string{"path", "content"}, Outcome: OutcomeAccepted, AnswerMs: 2300}},
 		{"a tool call a policy denied", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-call", Tool: "delete_file",
-			Outcome: OutcomeDeclined, Detail: "denied by the tool's policy"}},
+			Outcome: OutcomeDeclined, Detail: i18n.M("mcp.history.deniedBySettings", "why", "a policy")}},
 		{"a sampling review", HistoryEntry{Time: at, ServerID: "s2", ServerName: "Everything", Mode: "sampling",
 			Message: "Resource sampling_test: 你好", Outcome: OutcomeCancelled, AnswerMs: 15000}},
 		{"a tool run from the Tools pane, remembered", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
 			Tool: "read_file", Source: SourceToolsPane, Outcome: OutcomeOK, DurationMs: 42,
 			Arguments: map[string]any{"path": "notes.md"}, Result: "# Notes"}},
 		{"a chat's tool run that failed", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
-			Tool: "read_file", Source: SourceChat, Outcome: OutcomeError, Detail: "The tool call failed: no such file", DurationMs: 7}},
+			Tool: "read_file", Source: SourceChat, Outcome: OutcomeError, Detail: i18n.Text("The tool call failed: no such file"), DurationMs: 7}},
 		{"a chat's tool run the person did not allow", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "tool-run",
-			Tool: "delete_file", Source: SourceChat, Outcome: OutcomeDenied, Detail: "The person denied this call."}},
+			Tool: "delete_file", Source: SourceChat, Outcome: OutcomeDenied, Detail: i18n.M("mcp.approval.denied")}},
 		{"a form keeps its field titles", HistoryEntry{Time: at, ServerID: "s1", ServerName: "Files", Mode: "form",
 			Fields: []string{"email", "age"}, Titles: map[string]string{"email": "Email address"}, Outcome: OutcomeDeclined}},
 	}
@@ -570,10 +572,12 @@ func TestHistoryOfToolCallsAndSampling(t *testing.T) {
 }
 
 // TestOldHistoryEntriesReadBackUnchanged: entries written before Tool
-// existed read back as they were, and write back byte for byte.
+// existed, and before Detail was a message, read back as they were, and
+// write back byte for byte but for the detail: the message of its text.
 func TestOldHistoryEntriesReadBackUnchanged(t *testing.T) {
 	old := `{"id":1,"time":"2025-01-02T03:04:07Z","serverId":"s1","serverName":"first","mode":"form",` +
 		`"message":"Your name?","fields":["name"],"outcome":"accepted","detail":"d","answerMs":1500,"answer":{"name":"Ada"}}`
+	now := strings.Replace(old, `"detail":"d"`, `"detail":{"key":"","args":{"text":"d"},"text":"d"}`, 1)
 	dir := t.TempDir()
 	s := openT(t, dir)
 	if err := s.Close(); err != nil {
@@ -591,12 +595,12 @@ func TestOldHistoryEntriesReadBackUnchanged(t *testing.T) {
 	if err != nil || len(got) != 1 {
 		t.Fatalf("History = %+v, %v", got, err)
 	}
-	if got[0].Tool != "" {
-		t.Errorf("Tool = %q, want empty", got[0].Tool)
+	if got[0].Tool != "" || got[0].Detail.In(i18n.Chinese) != "d" {
+		t.Errorf("Tool = %q, Detail = %#v; want empty, the text d", got[0].Tool, got[0].Detail)
 	}
 	again, err := json.Marshal(got[0])
-	if err != nil || string(again) != old {
-		t.Errorf("the entry writes back as\n%s\nwant\n%s", again, old)
+	if err != nil || string(again) != now {
+		t.Errorf("the entry writes back as\n%s\nwant\n%s", again, now)
 	}
 }
 

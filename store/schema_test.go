@@ -3,12 +3,15 @@ package store
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 func TestOpenUpgradesOlderFiles(t *testing.T) {
@@ -268,7 +271,7 @@ func buildVersion3(tx *bbolt.Tx) error {
 		{bucketMeta, keyVersion, `3`},
 		{bucketPolicies, []byte("s1"), `{"mode":"decline"}`},
 		{bucketHistory, historyKey(1), `{"id":1,"time":"2025-01-02T03:04:07Z","serverId":"s1","serverName":"first","mode":"form",` +
-			`"message":"Your name?","fields":["name"],"outcome":"accepted","answerMs":1500}`},
+			`"message":"Your name?","fields":["name"],"outcome":"accepted","detail":"an older sentence","answerMs":1500}`},
 		{bucketHistory, historyKey(2), `{"id":2,"time":"2025-01-02T03:05:00Z","serverId":"s2","serverName":"second","mode":"signin",` +
 			`"message":"second wants you to sign in at example.com.","url":"https://example.com/authorize","outcome":"accepted","answerMs":900}`},
 		{bucketSecrets, []byte("s2"), `{"token":{"access_token":"at-1","refresh_token":"rt-1"},"resource":"http://localhost:1234/mcp"}`},
@@ -309,6 +312,11 @@ func TestOpenUpgradesVersion3(t *testing.T) {
 	}
 	if hist[0].Mode != "signin" || hist[0].URL != "https://example.com/authorize" || hist[1].Fields[0] != "name" || hist[1].AnswerMs != 1500 {
 		t.Errorf("history after upgrade = %+v", hist)
+	}
+	// A detail written as an English sentence, before it was a message,
+	// reads as that text in any language.
+	if !reflect.DeepEqual(hist[1].Detail, i18n.Text("an older sentence")) || !hist[0].Detail.IsZero() {
+		t.Errorf("details after upgrade = %#v, %#v", hist[1].Detail, hist[0].Detail)
 	}
 	if e, err := s.AddHistory(HistoryEntry{Outcome: OutcomeAccepted}); err != nil || e.ID != 3 {
 		t.Errorf("the next history entry = %d, %v; want ID 3", e.ID, err)

@@ -22,10 +22,10 @@ func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
 
 // PutToolPolicy saves the server's tool-call policy, replacing the one
 // saved. It returns ErrNotFound if no server has the ID, and ErrInvalid for
-// an unknown mode or a tool with an empty name. Mode cannot be
-// ToolAskEachTime (ToolAsk is the same for a whole server).
-// A tool set to ToolAsk is removed from Tools (it then follows Mode), and
-// saving the zero policy removes the saved one.
+// an unknown mode or a tool with an empty name. Mode cannot be ToolDefault;
+// ToolAsk is saved as the empty Mode. A tool set to ToolDefault is removed
+// from Tools (it then follows Mode), and saving the zero policy removes the
+// saved one.
 func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
 	p, err := cleanToolPolicy(p)
 	if err != nil {
@@ -36,14 +36,14 @@ func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
 	})
 }
 
-// PutToolMode sets the mode of one tool of the server (ToolAsk removes the
-// tool's own mode, so Mode applies; ToolAskEachTime asks whatever Mode
-// says), keeping the rest of its policy. What the person saw of the tool
+// PutToolMode sets the mode of one tool of the server (ToolDefault removes
+// the tool's own mode, so Mode applies; ToolAsk asks whatever Mode says),
+// keeping the rest of its policy. What the person saw of the tool
 // is not known here: a tool set to ToolAllow this way is held (see
 // ToolPolicy.Approved) until AllowToolAlways binds it. It returns
 // ErrNotFound if no server has the ID, and ErrInvalid for an unknown mode
 // or an empty tool name.
-func (s *Store) PutToolMode(serverID, tool, mode string) error {
+func (s *Store) PutToolMode(serverID, tool string, mode ToolMode) error {
 	return s.putToolMode(serverID, tool, mode, nil)
 }
 
@@ -61,7 +61,7 @@ func (s *Store) AllowToolAlways(serverID, tool string, seen ToolSeen) error {
 
 // putToolMode sets one tool's mode and what the person saw of it (nil:
 // not known), in one transaction.
-func (s *Store) putToolMode(serverID, tool, mode string, seen *ToolSeen) error {
+func (s *Store) putToolMode(serverID, tool string, mode ToolMode, seen *ToolSeen) error {
 	if err := validToolMode(mode, true); err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (s *Store) putToolMode(serverID, tool, mode string, seen *ToolSeen) error {
 		}
 		p.Tools = maps.Clone(p.Tools)
 		if p.Tools == nil {
-			p.Tools = map[string]string{}
+			p.Tools = map[string]ToolMode{}
 		}
 		p.Tools[tool] = mode
 		p.Approved = maps.Clone(p.Approved)
@@ -110,7 +110,7 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 		return fmt.Errorf("server %q: %w", serverID, ErrNotFound)
 	}
 	b := tx.Bucket(bucketToolPolicies)
-	if p.Mode == ToolAsk && len(p.Tools) == 0 && !p.Trusted {
+	if p.Mode == "" && len(p.Tools) == 0 && !p.Trusted {
 		return b.Delete([]byte(serverID))
 	}
 	if err := putJSON(b, []byte(serverID), p); err != nil {
@@ -119,13 +119,17 @@ func putToolPolicy(tx *bbolt.Tx, serverID string, p ToolPolicy) error {
 	return nil
 }
 
-// cleanToolPolicy checks p and returns it without tools set to ToolAsk,
-// and with Approved only for tools set to ToolAllow.
+// cleanToolPolicy checks p and returns it with ToolAsk as the empty Mode,
+// without tools set to ToolDefault, and with Approved only for tools set to
+// ToolAllow.
 func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	if err := validToolMode(p.Mode, false); err != nil {
 		return ToolPolicy{}, err
 	}
-	tools := map[string]string{}
+	if p.Mode == ToolAsk {
+		p.Mode = ""
+	}
+	tools := map[string]ToolMode{}
 	for name, mode := range p.Tools {
 		if strings.TrimSpace(name) == "" {
 			return ToolPolicy{}, fmt.Errorf("%w: a tool-call policy names a tool without a name", ErrInvalid)
@@ -133,7 +137,7 @@ func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 		if err := validToolMode(mode, true); err != nil {
 			return ToolPolicy{}, fmt.Errorf("tool %q: %w", name, err)
 		}
-		if mode != ToolAsk {
+		if mode != ToolDefault && mode != "" {
 			tools[name] = mode
 		}
 	}
@@ -154,13 +158,13 @@ func cleanToolPolicy(p ToolPolicy) (ToolPolicy, error) {
 	return p, nil
 }
 
-// validToolMode refuses a mode this build does not know; ToolAskEachTime
-// is known only as a tool's own mode.
-func validToolMode(mode string, ofTool bool) error {
+// validToolMode refuses a mode this build does not know; ToolDefault is
+// known only as a tool's own mode.
+func validToolMode(mode ToolMode, ofTool bool) error {
 	switch mode {
-	case ToolAsk, ToolAllow, ToolDeny:
+	case "", ToolAsk, ToolAllow, ToolDeny:
 		return nil
-	case ToolAskEachTime:
+	case ToolDefault:
 		if ofTool {
 			return nil
 		}

@@ -8,33 +8,6 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-func TestToolPolicyModeFor(t *testing.T) {
-	p := ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"delete": ToolDeny, "read": ToolAllow, "odd": "sometimes"}}
-	tests := []struct {
-		name   string
-		policy ToolPolicy
-		tool   string
-		want   string
-	}{
-		{"the zero policy asks", ToolPolicy{}, "echo", ToolAsk},
-		{"a tool without its own mode follows the server", p, "echo", ToolAllow},
-		{"a tool's own mode wins over the server's", p, "delete", ToolDeny},
-		{"a tool's own allow under a server that asks", ToolPolicy{Tools: map[string]string{"read": ToolAllow}}, "read", ToolAllow},
-		{"a tool's own allow under a server that denies", ToolPolicy{Mode: ToolDeny, Tools: map[string]string{"read": ToolAllow}}, "read", ToolAllow},
-		{"tool names are exact", p, "Delete", ToolAllow},
-		{"an unknown mode asks", p, "odd", ToolAsk},
-		{"trust alone allows nothing", ToolPolicy{Trusted: true}, "read", ToolAsk},
-		{"a tool that asks each time asks under a server that allows", ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}}, "rm", ToolAsk},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.policy.ModeFor(tc.tool); got != tc.want {
-				t.Errorf("ModeFor(%q) = %q, want %q", tc.tool, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestPutToolPolicy(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -48,18 +21,19 @@ func TestPutToolPolicy(t *testing.T) {
 		{name: "nothing saved reads as the zero policy"},
 		{name: "a server-wide allow is saved", put: ToolPolicy{Mode: ToolAllow}, want: ToolPolicy{Mode: ToolAllow}, stored: true},
 		{name: "trust alone is saved", put: ToolPolicy{Trusted: true}, want: ToolPolicy{Trusted: true}, stored: true},
-		{name: "tools set to ask are dropped", put: ToolPolicy{Tools: map[string]string{"rm": ToolDeny, "ls": ToolAsk}},
-			want: ToolPolicy{Tools: map[string]string{"rm": ToolDeny}}, stored: true},
+		{name: "a server's ask is saved as no mode", put: ToolPolicy{Mode: ToolAsk, Trusted: true}, want: ToolPolicy{Trusted: true}, stored: true},
+		{name: "tools set to default are dropped", put: ToolPolicy{Tools: map[string]ToolMode{"rm": ToolDeny, "ls": ToolDefault, "cat": ""}},
+			want: ToolPolicy{Tools: map[string]ToolMode{"rm": ToolDeny}}, stored: true},
 		{name: "the zero policy removes the saved one", before: &ToolPolicy{Mode: ToolDeny, Trusted: true}, put: ToolPolicy{}},
-		{name: "only tools set to ask is the zero policy", before: &ToolPolicy{Mode: ToolDeny},
-			put: ToolPolicy{Tools: map[string]string{"ls": ToolAsk}}},
+		{name: "only tools set to default is the zero policy", before: &ToolPolicy{Mode: ToolDeny},
+			put: ToolPolicy{Mode: ToolAsk, Tools: map[string]ToolMode{"ls": ToolDefault}}},
 		{name: "an unknown mode is refused and keeps the saved policy", before: &ToolPolicy{Mode: ToolDeny},
 			put: ToolPolicy{Mode: "always"}, wantErr: ErrInvalid, want: ToolPolicy{Mode: ToolDeny}, stored: true},
-		{name: "a tool that asks each time is kept under a server that allows", put: ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}},
-			want: ToolPolicy{Mode: ToolAllow, Tools: map[string]string{"rm": ToolAskEachTime}}, stored: true},
-		{name: "ask each time is a tool's mode, not a server's", put: ToolPolicy{Mode: ToolAskEachTime}, wantErr: ErrInvalid},
-		{name: "an unknown tool mode is refused", put: ToolPolicy{Tools: map[string]string{"rm": "never"}}, wantErr: ErrInvalid},
-		{name: "a tool without a name is refused", put: ToolPolicy{Tools: map[string]string{" ": ToolDeny}}, wantErr: ErrInvalid},
+		{name: "a tool that asks each time is kept under a server that allows", put: ToolPolicy{Mode: ToolAllow, Tools: map[string]ToolMode{"rm": ToolAsk}},
+			want: ToolPolicy{Mode: ToolAllow, Tools: map[string]ToolMode{"rm": ToolAsk}}, stored: true},
+		{name: "default is a tool's mode, not a server's", put: ToolPolicy{Mode: ToolDefault}, wantErr: ErrInvalid},
+		{name: "an unknown tool mode is refused", put: ToolPolicy{Tools: map[string]ToolMode{"rm": "never"}}, wantErr: ErrInvalid},
+		{name: "a tool without a name is refused", put: ToolPolicy{Tools: map[string]ToolMode{" ": ToolDeny}}, wantErr: ErrInvalid},
 		{name: "an unknown server is not found", put: ToolPolicy{Mode: ToolAllow}, unknown: true, wantErr: ErrNotFound},
 	}
 	for _, tc := range tests {
@@ -98,25 +72,26 @@ func TestPutToolMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutToolPolicy(srv.ID, ToolPolicy{Trusted: true, Tools: map[string]string{"rm": ToolDeny}}); err != nil {
+	if err := s.PutToolPolicy(srv.ID, ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"rm": ToolDeny}}); err != nil {
 		t.Fatal(err)
 	}
 	steps := []struct {
-		name       string
-		tool, mode string
-		wantErr    error
-		want       ToolPolicy
+		name    string
+		tool    string
+		mode    ToolMode
+		wantErr error
+		want    ToolPolicy
 	}{
 		{"always allow one tool keeps the rest", "read", ToolAllow, nil,
-			ToolPolicy{Trusted: true, Tools: map[string]string{"rm": ToolDeny, "read": ToolAllow}}},
-		{"ask each time is kept as the tool's own mode", "rm", ToolAskEachTime, nil,
-			ToolPolicy{Trusted: true, Tools: map[string]string{"rm": ToolAskEachTime, "read": ToolAllow}}},
-		{"ask again removes the tool's own mode", "rm", ToolAsk, nil,
-			ToolPolicy{Trusted: true, Tools: map[string]string{"read": ToolAllow}}},
+			ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"rm": ToolDeny, "read": ToolAllow}}},
+		{"ask each time is kept as the tool's own mode", "rm", ToolAsk, nil,
+			ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"rm": ToolAsk, "read": ToolAllow}}},
+		{"default removes the tool's own mode", "rm", ToolDefault, nil,
+			ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"read": ToolAllow}}},
 		{"an unknown mode is refused", "read", "yes", ErrInvalid,
-			ToolPolicy{Trusted: true, Tools: map[string]string{"read": ToolAllow}}},
+			ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"read": ToolAllow}}},
 		{"an empty tool name is refused", "", ToolDeny, ErrInvalid,
-			ToolPolicy{Trusted: true, Tools: map[string]string{"read": ToolAllow}}},
+			ToolPolicy{Trusted: true, Tools: map[string]ToolMode{"read": ToolAllow}}},
 	}
 	for _, step := range steps {
 		if err := s.PutToolMode(srv.ID, step.tool, step.mode); !errors.Is(err, step.wantErr) {

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/visible"
 )
 
@@ -191,10 +192,21 @@ const (
 	OutcomeDenied = "denied"
 )
 
-// Sources of a tool run (HistoryEntry.Source): who made the call.
+// Sources of a tool run (HistoryEntry.Source): where the call came from.
+// They are defined here once; the window names each in words (History).
 const (
+	// SourceToolsPane: the person ran it in the window's Tools pane.
 	SourceToolsPane = "tools"
-	SourceChat      = "chat"
+	// SourceChat: a model called it in a chat.
+	SourceChat = "chat"
+	// SourceCLI: the person ran it on the command line, with or without the
+	// window open.
+	SourceCLI = "cli"
+	// SourceApp: a server's own interface (MCP Apps) called it.
+	SourceApp = "app"
+	// SourceClient: another MCP client called it through Gatehouse (the
+	// gateway).
+	SourceClient = "client"
 )
 
 // MaxHistoryResult bounds the result text a tool run keeps in the history
@@ -211,31 +223,38 @@ const MaxHistory = 10000
 // a sign-in ("signin"), a model's tool call ("tool-call", with Tool set) or a
 // server's sampling request ("sampling"). For a tool call, accepted means
 // allowed and declined means denied. It also records a tool call as it was
-// run ("tool-run", with Tool and Source set), from the Tools pane or the
-// chat, with one of the tool-run outcomes. Message and URL are stored as the
+// run ("tool-run", with Tool and Source set), with one of the tool-run
+// outcomes. Message and URL are stored as the
 // server sent them (except that invalid UTF-8 becomes U+FFFD, as in all JSON
 // this package writes): they are untrusted text.
 //
 // Answer, Arguments and Result hold what the person or a tool sent; callers
 // set them only when Settings.RememberAnswers is on.
 type HistoryEntry struct {
-	ID         uint64    `json:"id"`               // assigned by AddHistory; later entries have higher IDs
-	Time       time.Time `json:"time"`             // when the request arrived, or the call was sent
-	ServerID   string    `json:"serverId"`         // Server.ID
-	ServerName string    `json:"serverName"`       // the server's name at the time
-	Mode       string    `json:"mode"`             // "form", "url", "signin", "tool-call", "tool-run" or "sampling"
-	Tool       string    `json:"tool,omitempty"`   // the tool's name, for a tool call or run
-	Message    string    `json:"message"`          // as the server sent it
-	Fields     []string  `json:"fields,omitempty"` // field names of a form
+	ID         uint64    `json:"id"`             // assigned by AddHistory; later entries have higher IDs
+	Time       time.Time `json:"time"`           // when the request arrived, or the call was sent
+	ServerID   string    `json:"serverId"`       // Server.ID
+	ServerName string    `json:"serverName"`     // the server's name at the time
+	Mode       string    `json:"mode"`           // "form", "url", "signin", "tool-call", "tool-run" or "sampling"
+	Tool       string    `json:"tool,omitempty"` // the tool's name, for a tool call or run
+	Message    string    `json:"message"`        // as the server sent it; "" when Gatehouse asked in its own words
+	// Summary says what was asked in Gatehouse's own words, as a message
+	// key and its arguments, for a question the server did not word (a
+	// sign-in, a sampling request): the window shows it in its language.
+	Summary i18n.Message `json:"summary,omitzero"`
+	Fields  []string     `json:"fields,omitempty"` // field names of a form
 	// Titles are the form's field titles by field name, for the fields
 	// whose title is not their name.
-	Titles   map[string]string `json:"titles,omitempty"`
-	URL      string            `json:"url,omitempty"`    // URL mode and sign-in: the address asked for
-	Outcome  string            `json:"outcome"`          // one of the Outcome constants
-	Detail   string            `json:"detail,omitempty"` // why, in a sentence: a policy, a validation problem
-	AnswerMs int64             `json:"answerMs"`         // from shown to answered; 0 if never shown
-	Answer   map[string]any    `json:"answer,omitempty"` // the values sent, only when the caller keeps them
-	// Source is who made a tool run: SourceToolsPane or SourceChat.
+	Titles  map[string]string `json:"titles,omitempty"`
+	URL     string            `json:"url,omitempty"` // URL mode and sign-in: the address asked for
+	Outcome string            `json:"outcome"`       // one of the Outcome constants
+	// Detail says why, as a message key and its arguments (a policy, a
+	// validation problem), shown in the window's language. Entries written
+	// before it was a message hold an English sentence, read as its text.
+	Detail   i18n.Message   `json:"detail,omitzero"`
+	AnswerMs int64          `json:"answerMs"`         // from shown to answered; 0 if never shown
+	Answer   map[string]any `json:"answer,omitempty"` // the values sent, only when the caller keeps them
+	// Source is where a tool run came from: one of the Source constants.
 	Source string `json:"source,omitempty"`
 	// DurationMs is how long a tool run took, from sent to its end.
 	DurationMs int64 `json:"durationMs,omitempty"`
@@ -331,7 +350,7 @@ type ToolSeen struct {
 	DescriptionHash string `json:"descriptionHash,omitempty"`
 	Description     string `json:"description,omitempty"`
 	// At is when the person allowed the tool.
-	At time.Time `json:"at"`
+	At time.Time `json:"at" ts_type:"string"`
 }
 
 // Same reports whether the tool now is the one seen: s is not nil and has
@@ -376,10 +395,10 @@ type Conversation struct {
 	// to it and RevokeToolInConversation and EndToolGrants take from it;
 	// PutConversation keeps it.
 	AllowedTools []ToolGrant `json:"allowedTools,omitempty"`
-	CreatedAt    time.Time   `json:"createdAt"`
+	CreatedAt    time.Time   `json:"createdAt" ts_type:"string"`
 	// UpdatedAt is the time of the last change to the conversation or its
 	// messages; Conversations lists the latest first.
-	UpdatedAt time.Time `json:"updatedAt"`
+	UpdatedAt time.Time `json:"updatedAt" ts_type:"string"`
 }
 
 // ConversationFilter selects a page of conversations. The zero value
@@ -418,7 +437,7 @@ type Message struct {
 	// ProviderData is what the provider needs to receive this message
 	// again exactly (such as signatures of thinking blocks): JSON the
 	// package speaking to the provider writes and reads.
-	ProviderData json.RawMessage `json:"providerData,omitempty"`
+	ProviderData json.RawMessage `json:"providerData,omitempty" ts_type:"unknown"`
 	ToolCalls    []ToolCall      `json:"toolCalls,omitempty"`  // an assistant's tool calls
 	ToolCallID   string          `json:"toolCallId,omitempty"` // the ToolCall.ID a RoleTool message answers
 	ToolResult   *ToolResult     `json:"toolResult,omitempty"` // a RoleTool message's result
@@ -449,7 +468,7 @@ type Message struct {
 	// within MaxMessageBytes; empty when nothing was cut. Whoever shows or
 	// sends the message should show or send this too.
 	Truncated string    `json:"truncated,omitempty"`
-	CreatedAt time.Time `json:"createdAt"` // set by AppendMessages
+	CreatedAt time.Time `json:"createdAt" ts_type:"string"` // set by AppendMessages
 }
 
 // Attachment is one resource the person attached to a message: which one
@@ -470,7 +489,7 @@ type Attachment struct {
 	Text string `json:"text,omitempty"`
 	// Image is an image's bytes (PNG, JPEG, GIF or WebP, as MimeType
 	// says), sent as an image to providers whose models read images.
-	Image []byte `json:"image,omitempty"`
+	Image []byte `json:"image,omitempty" ts_type:"string"`
 }
 
 // ToolCall is one tool call a model asked for.
@@ -484,7 +503,7 @@ type ToolCall struct {
 	// Arguments are the arguments as JSON, normally an object. If they had
 	// to be cut (see Message.Truncated) they are a JSON string holding the
 	// start of the original text.
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty" ts_type:"unknown"`
 	// View is Arguments as the window shows them (visible.JSON). It is
 	// never stored: the app fills it in when it reads a conversation for
 	// the window, so that the window never reads the JSON itself.
@@ -497,7 +516,7 @@ type ToolResult struct {
 	// for a denial, the text returned to the model). If it had to be cut
 	// (see Message.Truncated) it is a JSON string holding the start of the
 	// original JSON text.
-	Content json.RawMessage `json:"content,omitempty"`
+	Content json.RawMessage `json:"content,omitempty" ts_type:"unknown"`
 	IsError bool            `json:"isError,omitempty"` // the server, or Gatehouse, reported an error
 	Denied  bool            `json:"denied,omitempty"`  // the person or a policy denied the call: it never reached the server
 	// Interrupted marks the result Gatehouse stored in place of one that
@@ -524,18 +543,27 @@ type ConversationHit struct {
 	Snippet string `json:"snippet,omitempty"`
 }
 
-// Tool-call modes: how Gatehouse treats a model's call of a tool.
+// ToolMode is what Gatehouse does with a model's call of a tool, as the
+// person sets it for a server or for one of its tools; the chat, the broker,
+// the window (models.ts, store.ToolMode) and the CLI use these words.
+type ToolMode string
+
+// Tool-call modes.
 const (
-	// ToolAsk asks the person. It is the default.
-	ToolAsk = ""
+	// ToolAsk asks the person. For a whole server it is the default (and is
+	// saved as the empty Mode); a trusted server's read-only tools are then
+	// called without asking. As one tool's own mode it asks every call of
+	// that tool, whatever the server's mode and trust (a server allowed
+	// without asking can keep one tool that asks).
+	ToolAsk ToolMode = "ask"
 	// ToolAllow calls the tool without asking.
-	ToolAllow = "allow"
+	ToolAllow ToolMode = "allow"
 	// ToolDeny answers the model that the call was denied, without asking.
-	ToolDeny = "deny"
-	// ToolAskEachTime is only a tool's own mode: every call of that tool is
-	// asked, whatever the server's Mode and trust (a server allowed without
-	// asking can keep one tool that asks). For a whole server, ToolAsk is it.
-	ToolAskEachTime = "ask"
+	ToolDeny ToolMode = "deny"
+	// ToolDefault is only a tool's mode: the tool has none of its own, so
+	// its server's applies. It is never saved: setting it removes the
+	// tool's own mode (as does the empty mode).
+	ToolDefault ToolMode = "default"
 )
 
 // ToolPolicy is how Gatehouse treats a model's calls of one server's tools.
@@ -543,10 +571,10 @@ const (
 // sampling requests follow its elicitation Policy.)
 type ToolPolicy struct {
 	// Mode applies to every tool of the server without a mode of its own.
-	Mode string `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
+	// Empty is ToolAsk.
+	Mode ToolMode `json:"mode,omitempty"` // ToolAsk, ToolAllow or ToolDeny
 	// Tools holds modes of single tools, by tool name; they win over Mode.
-	// A tool's mode may also be ToolAskEachTime.
-	Tools map[string]string `json:"tools,omitempty"`
+	Tools map[string]ToolMode `json:"tools,omitempty"`
 	// Approved holds, by tool name, what the person saw of each tool set to
 	// ToolAllow when they allowed it: the allowance holds only while the
 	// tool is the same (ToolSeen.Same). A tool allowed without one (before
@@ -559,17 +587,11 @@ type ToolPolicy struct {
 	Trusted bool `json:"trusted,omitempty"`
 }
 
-// ModeFor returns the mode for a call of the named tool: the tool's own
-// mode if it has one, else Mode. ToolAskEachTime, and a mode this build does
-// not know, are ToolAsk.
-func (p ToolPolicy) ModeFor(tool string) string {
-	mode, ok := p.Tools[tool]
-	if !ok {
-		mode = p.Mode
+// Approval is what the person saw of the tool when they set it to
+// ToolAllow (see Approved), or nil.
+func (p ToolPolicy) Approval(tool string) *ToolSeen {
+	if seen, ok := p.Approved[tool]; ok {
+		return &seen
 	}
-	switch mode {
-	case ToolAllow, ToolDeny:
-		return mode
-	}
-	return ToolAsk
+	return nil
 }

@@ -103,7 +103,7 @@ describe('the chat at 1920×1080, 1100×760 and 800×600', () => {
     await waitForState(page, 'Everything', 'connected');
     // Its tools run without asking here: this test is about the layout, chat.test.mjs about the asking.
     await page.evaluate(async () => {
-      const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Everything');
+      const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Everything');
       await window.go.app.PoliciesService.SetMode(s.id, 'allow');
     });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Chat' }).click();

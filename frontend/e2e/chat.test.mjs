@@ -246,8 +246,8 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     const history = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     const asked = history.filter((e) => e.serverName === 'Everything' && e.mode === 'tool-call').slice(0, 3);
     assert.deepEqual(
-      asked.map((e) => `${e.message}: ${e.detail}`).reverse(),
-      ['Call echo: allowed: once', 'Call echo: allowed: once', 'Call get-sum: allowed: once'],
+      asked.map((e) => `${e.tool}: ${e.detail?.text}`).reverse(),
+      ['echo: allowed: once', 'echo: allowed: once', 'get-sum: allowed: once'],
       'each of the three calls was asked and answered on its own',
     );
   });
@@ -325,7 +325,7 @@ describe('the chat, with a stand-in model and real MCP servers', () => {
     const history = await page.evaluate(async () => (await window.go.app.QuestionService.History('', '', 0)).entries.filter((e) => e.mode !== 'tool-run'));
     const entry = history.find((e) => e.mode === 'sampling');
     assert.equal(entry?.outcome, 'accepted');
-    assert.equal(entry?.detail, `answered by ${standInModelName}`);
+    assert.equal(entry?.detail?.text, `answered by ${standInModelName}`);
   });
 
   it("the model's Markdown loads no image, opens no javascript: link and shows raw HTML as text", async () => {

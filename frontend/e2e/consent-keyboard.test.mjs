@@ -25,7 +25,7 @@ const sizes = [
 /** Starts trigger-elicitation-request on server-everything; the result arrives once the dialog is answered. */
 async function startForm(page) {
   await page.evaluate(async () => {
-    const list = await window.go.app.ServersService.List();
+    const list = (await window.go.app.ServersService.List()).servers;
     const id = list.find((s) => s.input.name === 'Everything').id;
     window.__call = window.go.app.ToolsService.Call('', id, 'trigger-elicitation-request', '{}');
   });

@@ -172,7 +172,7 @@ describe('dialogs at the keyboard', () => {
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await page.evaluate(async () => (await window.go.app.ProvidersService.List()).length), 0);
+    assert.equal(await page.evaluate(async () => (await window.go.app.ProvidersService.List()).providers.length), 0);
   });
 
   for (const lang of ['en', 'zh']) {

@@ -175,7 +175,7 @@ export async function waitForState(page, name, state, timeout = 30_000) {
     // What the Go core itself says, to tell a UI that missed an event from a server that never connected.
     const core = await page
       .evaluate(async (n) => {
-        const list = await window.go.app.ServersService.List();
+        const list = (await window.go.app.ServersService.List()).servers;
         const s = list.find((x) => x.input.name === n);
         if (!s) return 'not in ServersService.List()';
         const log = await window.go.app.ServersService.Log(s.id).catch((err) => String(err));

@@ -38,7 +38,7 @@ describe('History at 800×600', () => {
     app = await startApp();
     await app.page.setViewportSize({ width: 800, height: 600 });
     await waitForState(app.page, 'Demo server', 'connected');
-    demo = await app.page.evaluate(async () => (await window.go.app.ServersService.List()).find((s) => s.input.name === 'Demo server').id);
+    demo = await app.page.evaluate(async () => (await window.go.app.ServersService.List()).servers.find((s) => s.input.name === 'Demo server').id);
   });
   after(async () => {
     await app?.close();

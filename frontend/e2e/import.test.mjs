@@ -183,7 +183,7 @@ describe('import servers from another app', () => {
     await page.screenshot({ path: join(outputDir, 'e2e-import-done.png') });
 
     // The secret was imported as it is, for the server to use.
-    const stored = await page.evaluate(async () => (await window.go.app.ServersService.List()).find((s) => s.input.name === 'Trip planner'));
+    const stored = await page.evaluate(async () => (await window.go.app.ServersService.List()).servers.find((s) => s.input.name === 'Trip planner'));
     assert.equal(stored.input.env.TRIP_API_KEY, demoSecret);
     assert.deepEqual(app.problems, []);
   });
@@ -208,7 +208,7 @@ describe('import servers from another app', () => {
     await page.keyboard.press('Escape');
     await question.getByRole('button', { name: 'Discard' }).click();
     await page.locator('dialog[open]').first().waitFor({ state: 'detached' });
-    const names = await page.evaluate(async () => (await window.go.app.ServersService.List()).map((s) => s.input.name));
+    const names = await page.evaluate(async () => (await window.go.app.ServersService.List()).servers.map((s) => s.input.name));
     assert.deepEqual(names.sort(), ['Demo server', 'Trip planner', 'everything']);
     assert.deepEqual(app.problems, []);
   });
@@ -231,14 +231,14 @@ describe('import servers from another app', () => {
     await entry(page, 'notes').waitFor();
     assert.equal(await entry(page, 'context7').getByRole('checkbox').isChecked(), false, 'a choice was lost');
     assert.equal(await importButton.innerText(), 'Import 2 servers');
-    let names = await page.evaluate(async () => (await window.go.app.ServersService.List()).map((s) => s.input.name));
+    let names = await page.evaluate(async () => (await window.go.app.ServersService.List()).servers.map((s) => s.input.name));
     assert.equal(names.includes('old-docs'), false, 'a server of the changed file was imported');
 
     await importButton.click();
     await d.waitFor({ state: 'detached' });
     await page.getByRole('status').filter({ hasText: 'Imported 2 servers' }).waitFor();
     const added = await page.evaluate(async () =>
-      (await window.go.app.ServersService.List()).filter((s) => ['old-docs', 'notes'].includes(s.input.name)).map((s) => [s.input.name, s.input.enabled]),
+      (await window.go.app.ServersService.List()).servers.filter((s) => ['old-docs', 'notes'].includes(s.input.name)).map((s) => [s.input.name, s.input.enabled]),
     );
     assert.deepEqual(added.sort(), [
       ['notes', false],
@@ -306,7 +306,7 @@ describe('import from a project folder an attacker wrote', () => {
     // Nothing is imported by looking.
     await page.keyboard.press('Escape');
     await d.waitFor({ state: 'detached' });
-    const names = await page.evaluate(async () => (await window.go.app.ServersService.List()).map((s) => s.input.name));
+    const names = await page.evaluate(async () => (await window.go.app.ServersService.List()).servers.map((s) => s.input.name));
     assert.equal(names.includes('docs-search'), false);
     assert.deepEqual(app.problems, []);
   });

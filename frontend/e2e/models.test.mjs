@@ -112,7 +112,7 @@ describe('Settings → Models', () => {
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await card.waitFor({ state: 'detached' });
     await page.getByText(/No model providers yet/).waitFor();
-    const list = await page.evaluate(() => window.go.app.ProvidersService.List());
+    const list = await page.evaluate(async () => (await window.go.app.ProvidersService.List()).providers);
     assert.deepEqual(list, []);
     // Wherever the key was kept (keyring or data file), the data file has no trace of it.
     const files = await import('node:fs/promises').then((fs) => fs.readdir(dataDir));

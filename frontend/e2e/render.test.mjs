@@ -185,7 +185,7 @@ describe("a hostile server's data, as the window shows it", () => {
 
     // The server's log says what was dropped.
     const log = await page.evaluate(async () => {
-      const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Hostile');
+      const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Hostile');
       return window.go.app.ServersService.Log(s.id);
     });
     for (const what of ['tool "echo_args"', 'resource "hostile://dup"', 'template "hostile://item/{id}/{id}"', 'prompt "twice"', 'argument "topic"']) {

@@ -125,7 +125,7 @@ describe('Settings, saved as you go', () => {
     await saved(page, '*:tool:plan_trip').getByText('Saved.').waitFor();
 
     const policy = await page.evaluate(async () => {
-      const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Demo server');
+      const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Demo server');
       return window.go.app.PoliciesService.Server(s.id);
     });
     assert.equal(policy.mode, 'deny');

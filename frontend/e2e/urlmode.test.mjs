@@ -89,7 +89,7 @@ describe('URL mode', () => {
     page.on('request', onRequest);
     const target = `http://127.0.0.1:${beacon.address().port}/sign-in?step=(1)`;
     await page.evaluate(async (target) => {
-      const s = (await window.go.app.ServersService.List()).find((x) => x.input.name === 'Pages');
+      const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Pages');
       window.__page = window.go.app.ToolsService.Call('page', s.id, 'open_page', JSON.stringify({ url: target, completeAfterMs: 1500 }));
     }, target);
     const dialog = consent(page);

@@ -3,6 +3,7 @@
 package window
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -149,11 +151,11 @@ func TestWindowChat(t *testing.T) {
 		if e.Mode == "tool-run" {
 			continue // the calls as they ran; this test is about the questions
 		}
-		got = append(got, e.ServerName+": "+e.Message+": "+e.Outcome+" "+e.Detail)
+		got = append(got, e.ServerName+": "+cmp.Or(e.Message, e.Tool)+": "+e.Outcome+" "+e.Detail.In(i18n.English))
 	}
 	want := []string{
-		"Everything: Call echo: accepted allowed: once",
-		"Demo server: Call ask_city: accepted allowed: once",
+		"Everything: echo: accepted allowed: once",
+		"Demo server: ask_city: accepted allowed: once",
 		"Demo server: Which city should I look up?: accepted ",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

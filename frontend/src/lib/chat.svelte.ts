@@ -12,7 +12,8 @@
 
 import { t } from './i18n.svelte';
 import * as api from './api';
-import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderView } from './api';
+import { latest, newestVersion } from './latest';
+import type { AttachmentRequest, ChatCall, ChatEvent, ChatMessage, Conversation, ProviderList, ProviderView } from './api';
 
 /** One model request of a running turn: its text, its reasoning, its tool calls. */
 export interface LiveRound {
@@ -82,13 +83,14 @@ class ChatStore {
    */
   ended = new Set<string>();
 
-  private listRead = 0;
-  private messagesRead = 0;
+  private listRead = latest();
+  private messagesRead = latest();
+  private newerProviders = newestVersion();
 
   /** Loads conversations and providers and follows chat events; returns a function that stops following. */
   start(): () => void {
     const offChat = api.onChat((ev) => this.apply(ev));
-    const offProviders = api.onProvidersChanged(() => void this.loadProviders());
+    const offProviders = api.onProvidersChanged((list) => this.showProviders(list));
     void this.loadConversations();
     void this.loadProviders();
     return () => {
@@ -121,10 +123,10 @@ class ChatStore {
 
   /** Reads the conversations matching the query; a read overtaken by a newer one is ignored. */
   async loadConversations(): Promise<void> {
-    const n = ++this.listRead;
+    const mine = this.listRead();
     try {
       const list = await api.listConversations(this.query);
-      if (n === this.listRead) this.conversations = list;
+      if (mine()) this.conversations = list;
     } catch (e) {
       this.error = t('chat.readConversationsFailed', { detail: api.errorText(e) });
     }
@@ -132,11 +134,16 @@ class ChatStore {
 
   async loadProviders(): Promise<void> {
     try {
-      this.providers = await api.listProviders();
+      this.showProviders(await api.listProviders());
     } catch (e) {
       this.error = t('chat.readProvidersFailed', { detail: api.errorText(e) });
     }
     this.providersLoaded = true;
+  }
+
+  /** Shows the providers Go read, unless the list shown is newer (events may arrive out of order). */
+  showProviders(list: ProviderList): void {
+    if (this.newerProviders(list.version)) this.providers = list.providers;
   }
 
   search(query: string): Promise<void> {
@@ -154,11 +161,11 @@ class ChatStore {
   /** Reads the chosen conversation's messages again. */
   async loadMessages(): Promise<void> {
     const id = this.selected;
-    const n = ++this.messagesRead;
+    const mine = this.messagesRead();
     if (!id) return;
     try {
       const msgs = await api.conversationMessages(id);
-      if (n === this.messagesRead && id === this.selected) this.messages = msgs;
+      if (mine() && id === this.selected) this.messages = msgs;
     } catch (e) {
       this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
     }

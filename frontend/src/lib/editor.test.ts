@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsExact, fieldOf, fromText, emptyText, parseArgs, parseEnv, parseHeaders, toText } from './editor';
+import { argsExact, fieldOf, fromText, emptyText, parseArgs, toText } from './editor';
 
 describe('parseArgs', () => {
   const cases: [string, string, string[]][] = [
@@ -26,79 +26,53 @@ describe('argsExact', () => {
   });
 });
 
-describe('parseEnv', () => {
-  const cases: [string, string, Record<string, string>, string][] = [
-    ['NAME=value lines', 'A=1\nB=two words', { A: '1', B: 'two words' }, ''],
-    ['the value may contain =', 'TOKEN=a=b=c', { TOKEN: 'a=b=c' }, ''],
-    ['an empty value is allowed', 'EMPTY=', { EMPTY: '' }, ''],
-    ['a line without = is explained', 'A=1\nnope', { A: '1' }, 'Line 2: write each variable as NAME=value.'],
-    ['a missing name is explained', '=x', {}, 'Line 1: write each variable as NAME=value.'],
-    ['a name twice is explained', 'A=1\nA=2', { A: '1' }, 'A is set twice.'],
-  ];
-  it.each(cases)('%s', (_, text, env, error) => {
-    expect(parseEnv(text)).toEqual({ env, error });
-  });
-});
-
-describe('parseHeaders', () => {
-  const cases: [string, string, Record<string, string>, string][] = [
-    ['Name: value lines', 'Authorization: Bearer x\nX-Id:7', { Authorization: 'Bearer x', 'X-Id': '7' }, ''],
-    ['a line without a colon is explained', 'Broken', {}, 'Line 1: write each header as Name: value.'],
-    ['names are case-insensitive', 'A: 1\na: 2', { A: '1' }, 'a is set twice.'],
-  ];
-  it.each(cases)('%s', (_, text, headers, error) => {
-    expect(parseHeaders(text)).toEqual({ headers, error });
-  });
-});
-
 describe('fromText', () => {
-  it('sends only the stdio fields for a local program', () => {
-    const t = { ...emptyText(), name: ' Files ', command: 'npx', args: '-y\npkg', env: 'A=1', url: 'https://x', headers: 'H: 1' };
+  it('sends only the stdio fields for a local program, its variables as written for Go to read', () => {
+    const t = { ...emptyText(), name: ' Files ', command: 'npx', args: '-y\npkg', env: 'A=1\nbad', url: 'https://x', headers: 'H: 1' };
     expect(fromText(t)).toEqual({
-      input: {
-        name: 'Files',
-        enabled: true,
-        transport: 'stdio',
-        command: 'npx',
-        args: ['-y', 'pkg'],
-        env: { A: '1' },
-        dir: '',
-        inheritEnv: false,
-        url: '',
-        headers: {},
-        noUrlMode: false,
-        clientId: '',
-        clientSecret: '',
-        clientMetadataUrl: '',
-        roots: [],
-      },
-      errors: {},
+      name: 'Files',
+      enabled: true,
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'pkg'],
+      env: {},
+      envLines: 'A=1\nbad',
+      dir: '',
+      inheritEnv: false,
+      url: '',
+      headers: {},
+      headerLines: '',
+      noUrlMode: false,
+      clientId: '',
+      clientSecret: '',
+      clientMetadataUrl: '',
+      roots: [],
     });
   });
 
-  it('sends only the HTTP fields for a remote server, and reports bad header lines', () => {
-    const t = { ...emptyText(), transport: 'http' as const, name: 'R', command: 'npx', url: ' https://h/mcp ', headers: 'bad' };
-    const got = fromText(t);
-    expect(got.input).toMatchObject({ transport: 'http', command: '', args: [], url: 'https://h/mcp', env: {} });
-    expect(got.errors).toEqual({ headers: 'Line 1: write each header as Name: value.' });
+  it('sends only the HTTP fields for a remote server, its header lines as written', () => {
+    const t = { ...emptyText(), transport: 'http' as const, name: 'R', command: 'npx', env: 'A=1', url: ' https://h/mcp ', headers: 'bad' };
+    expect(fromText(t)).toMatchObject({ transport: 'http', command: '', args: [], url: 'https://h/mcp', envLines: '', headerLines: 'bad' });
   });
 
   it('turns URL mode off when the box is cleared (E4)', () => {
-    expect(fromText({ ...emptyText(), name: 'n', command: 'c', urlMode: false }).input.noUrlMode).toBe(true);
-    expect(toText({ ...fromText({ ...emptyText(), name: 'n', command: 'c' }).input, noUrlMode: true }).urlMode).toBe(false);
+    expect(fromText({ ...emptyText(), name: 'n', command: 'c', urlMode: false }).noUrlMode).toBe(true);
+    expect(toText({ ...fromText({ ...emptyText(), name: 'n', command: 'c' }), noUrlMode: true }).urlMode).toBe(false);
   });
 
   it('passes the whole environment only when the box is ticked, and only to a local program', () => {
     const base = { ...emptyText(), name: 'n', command: 'c', url: 'https://h/mcp' };
-    expect(fromText(base).input.inheritEnv).toBe(false);
-    expect(fromText({ ...base, inheritEnv: true }).input.inheritEnv).toBe(true);
-    expect(fromText({ ...base, inheritEnv: true, transport: 'http' }).input.inheritEnv).toBe(false);
-    expect(toText({ ...fromText(base).input, inheritEnv: true }).inheritEnv).toBe(true);
+    expect(fromText(base).inheritEnv).toBe(false);
+    expect(fromText({ ...base, inheritEnv: true }).inheritEnv).toBe(true);
+    expect(fromText({ ...base, inheritEnv: true, transport: 'http' }).inheritEnv).toBe(false);
+    expect(toText({ ...fromText(base), inheritEnv: true }).inheritEnv).toBe(true);
   });
 
-  it('round-trips through toText', () => {
-    const input = fromText({ ...emptyText(), name: 'n', command: 'c', args: 'a b\nc', env: 'K=v' }).input;
-    expect(fromText(toText(input)).input).toEqual(input);
+  it("shows a saved server's variables and headers as the lines it sends", () => {
+    const stdio = { ...fromText({ ...emptyText(), name: 'n', command: 'c', args: 'a b\nc' }), env: { K: 'v', T: 'a=b' } };
+    expect(fromText(toText(stdio))).toEqual({ ...stdio, env: {}, envLines: 'K=v\nT=a=b' });
+    const http = { ...fromText({ ...emptyText(), transport: 'http', name: 'n', url: 'https://h' }), headers: { 'X-A': '1' } };
+    expect(fromText(toText(http))).toEqual({ ...http, headers: {}, headerLines: 'X-A: 1' });
   });
 });
 

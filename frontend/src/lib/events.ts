@@ -1,6 +1,10 @@
-// The names of the events the Go core sends to the window, written once.
-// They must match the Event* constants of the Go package app: a Go test
+// The names of the events the Go core sends to the window, written once,
+// and what each carries. They must match the Event* constants of the Go
+// package app and the types Go sends with them: a Go test
 // (app/events_test.go) reads this file and fails when the two disagree.
+
+import type { app } from '../../wailsjs/go/models';
+import type { ChatEvent, Plain, ResourceUpdate, ToolProgress } from './api';
 
 /** Every server with its status, whenever any server changes (app.EventServers). */
 export const EventServers = 'servers:changed';
@@ -28,3 +32,20 @@ export const EventResourceUpdated = 'resources:updated';
 export const EventLog = 'log:changed';
 /** How far a running call of the Tools pane got, as its server said: { callId, progress, total, message } (app.EventProgress). */
 export const EventProgress = 'tools:progress';
+
+/** What each event carries: a generated type (Plain<app.X>, Go's app.X) or one of api.ts's (Go's type of the same name), or a server's ID. */
+export type EventPayloads = {
+  [EventServers]: Plain<app.ServerList>;
+  [EventTools]: string;
+  [EventQuestions]: Plain<app.SnapshotView>;
+  [EventChat]: ChatEvent;
+  [EventProviders]: Plain<app.ProviderList>;
+  [EventPolicies]: Plain<app.ServerPolicyView>;
+  [EventLanguage]: Plain<app.LanguageView>;
+  [EventTheme]: Plain<app.ThemeView>;
+  [EventResources]: string;
+  [EventPrompts]: string;
+  [EventResourceUpdated]: ResourceUpdate;
+  [EventLog]: string;
+  [EventProgress]: ToolProgress;
+};

@@ -1,4 +1,5 @@
 // Outcomes of a request or a tool run, as stored in the history (store/types.go), in words.
+// A Go test (store/frontend_test.go) fails when this list and the store's differ.
 
 import { t, type MessageKey } from './i18n.svelte';
 

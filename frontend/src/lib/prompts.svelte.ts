@@ -7,15 +7,8 @@
 import * as api from './api';
 import type { PromptResultView, PromptView } from './api';
 import { resourceKey } from './resources.svelte';
-
-/** A server's prompts as the tab shows them. */
-export interface PromptList {
-  prompts: PromptView[];
-  loading: boolean;
-  error: string;
-  /** The server offers no prompts at all: error says so. */
-  notOffered: boolean;
-}
+import { latest } from './latest';
+import { ServerLists } from './serverlists.svelte';
 
 /** A prompt's latest preview: the messages it produced, or why it could not. */
 export interface PromptPreview {
@@ -25,7 +18,10 @@ export interface PromptPreview {
 }
 
 class PromptsStore {
-  lists = $state<Record<string, PromptList>>({});
+  /** Each server's prompts; a prompt gone from a list is no longer chosen. */
+  lists = new ServerLists(api.listPrompts, [] as PromptView[], 'mcp.prompts.notOffered', (id, list) => {
+    if (this.chosen[id] && !list.some((p) => p.name === this.chosen[id])) delete this.chosen[id];
+  });
   /** The chosen prompt per server, by name. */
   chosen = $state<Record<string, string>>({});
   /** What is typed in the filter. */
@@ -35,49 +31,21 @@ class PromptsStore {
   /** Each prompt's latest preview, by the same key. */
   previews = $state<Record<string, PromptPreview>>({});
 
-  private loadedFor: Record<string, string> = {};
-  private loads: Record<string, number> = {};
-  private gets: Record<string, number> = {};
+  private gets = latest();
 
   /** Listens to Go: a server's prompts are listed again when they change. */
   start(): () => void {
-    return api.onPromptsChanged((id) => {
-      if (this.lists[id]) void this.load(id);
-    });
+    return api.onPromptsChanged((id) => this.lists.changed(id));
   }
 
   /** Forgets everything (for tests). */
   reset(): void {
-    this.lists = {};
+    this.lists.reset();
     this.chosen = {};
     this.filter = '';
     this.args = {};
     this.previews = {};
-    this.loadedFor = {};
-    this.loads = {};
-    this.gets = {};
-  }
-
-  /** Loads a server's prompts unless they were loaded for this connection (the time it connected) already. */
-  follow(serverID: string, connection: string): void {
-    if (this.loadedFor[serverID] === connection && this.lists[serverID]) return;
-    this.loadedFor[serverID] = connection;
-    void this.load(serverID);
-  }
-
-  async load(serverID: string): Promise<void> {
-    const mine = (this.loads[serverID] = (this.loads[serverID] ?? 0) + 1);
-    this.lists[serverID] = { prompts: this.lists[serverID]?.prompts ?? [], loading: true, error: '', notOffered: false };
-    try {
-      const prompts = await api.listPrompts(serverID);
-      if (this.loads[serverID] !== mine) return;
-      this.lists[serverID] = { prompts, loading: false, error: '', notOffered: false };
-      if (this.chosen[serverID] && !prompts.some((p) => p.name === this.chosen[serverID])) delete this.chosen[serverID];
-    } catch (e) {
-      if (this.loads[serverID] !== mine) return;
-      const notOffered = e instanceof api.GoError && e.is('mcp.prompts.notOffered');
-      this.lists[serverID] = { prompts: [], loading: false, error: api.errorText(e), notOffered };
-    }
+    this.gets = latest();
   }
 
   /** Chooses a prompt; returns its typed arguments (kept from before). */
@@ -92,13 +60,13 @@ class PromptsStore {
   async preview(serverID: string, name: string): Promise<void> {
     const key = resourceKey(serverID, name);
     const args = { ...(this.args[key] ?? {}) };
-    const mine = (this.gets[key] = (this.gets[key] ?? 0) + 1);
+    const mine = this.gets(key);
     this.previews[key] = { loading: true, result: this.previews[key]?.result ?? null, error: '' };
     try {
       const result = await api.getPrompt(serverID, name, args);
-      if (this.gets[key] === mine) this.previews[key] = { loading: false, result, error: '' };
+      if (mine()) this.previews[key] = { loading: false, result, error: '' };
     } catch (e) {
-      if (this.gets[key] === mine) this.previews[key] = { loading: false, result: null, error: api.errorText(e) };
+      if (mine()) this.previews[key] = { loading: false, result: null, error: api.errorText(e) };
     }
   }
 }

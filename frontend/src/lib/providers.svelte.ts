@@ -1,10 +1,10 @@
 // The model providers store: the presets Gatehouse knows and every
-// configured provider, read again on each providers:changed event (as the
-// servers store does: events may arrive out of order, a read after the last
-// one shows the final list).
+// configured provider, as the providers:changed event carries them; a list
+// older than the one shown is dropped (as in the servers store).
 
 import * as api from './api';
-import type { PresetView, ProviderView } from './api';
+import type { PresetView, ProviderList, ProviderView } from './api';
+import { newestVersion } from './latest';
 
 class ProvidersStore {
   list = $state<ProviderView[]>([]);
@@ -12,10 +12,11 @@ class ProvidersStore {
   loaded = $state(false);
   /** Set when the list or the presets could not be loaded. */
   error = $state('');
+  private newer = newestVersion();
 
   /** Loads the presets and the list and follows changes; returns a function that stops following. */
   start(): () => void {
-    const off = api.onProvidersChanged(() => void this.refresh());
+    const off = api.onProvidersChanged((list) => this.apply(list));
     void this.load();
     return off;
   }
@@ -25,25 +26,27 @@ class ProvidersStore {
     try {
       const [presets, list] = await Promise.all([api.providerPresets(), api.listProviders()]);
       this.presets = presets;
-      this.set(list);
+      this.apply(list);
       this.error = '';
     } catch (e) {
       this.error = api.errorText(e);
     }
   }
 
-  /** Reads the list again: on each providers:changed event, and after the window's own changes. */
+  /** Reads the list again, after the window's own changes. */
   async refresh(): Promise<void> {
     try {
-      this.set(await api.listProviders());
+      this.apply(await api.listProviders());
       this.error = '';
     } catch (e) {
       this.error = api.errorText(e);
     }
   }
 
-  set(list: ProviderView[]): void {
-    this.list = list;
+  /** Shows a list Go read, unless the one shown is newer. */
+  apply(list: ProviderList): void {
+    if (!this.newer(list.version)) return;
+    this.list = list.providers;
     this.loaded = true;
   }
 

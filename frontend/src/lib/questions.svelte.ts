@@ -21,7 +21,7 @@ export interface Notice {
   serverName?: string;
 }
 
-const empty: Snapshot = { version: 0, current: null, waiting: [], opened: [], notices: [] };
+const empty: Snapshot = { version: 0, waiting: [], opened: [], notices: [] };
 
 class QuestionStore {
   snapshot = $state<Snapshot>(empty);
@@ -30,7 +30,7 @@ class QuestionStore {
   private nextKey = 1;
 
   get current(): QuestionView | null {
-    return this.snapshot.current;
+    return this.snapshot.current ?? null;
   }
   get waiting(): WaitingView[] {
     return this.snapshot.waiting;

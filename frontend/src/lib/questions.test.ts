@@ -9,7 +9,7 @@ vi.mock('./api', async (orig) => (await import('../test/mock-api')).mockApi(orig
 const mocked = vi.mocked(api);
 
 function snap(version: number, over: Partial<api.Snapshot> = {}): api.Snapshot {
-  return { version, current: null, waiting: [], opened: [], notices: [], ...over };
+  return { version, waiting: [], opened: [], notices: [], ...over };
 }
 
 beforeEach(() => {

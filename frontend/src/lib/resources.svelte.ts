@@ -13,6 +13,8 @@ import * as api from './api';
 import type { ResourceListView, ResourceReadView } from './api';
 import { t } from './i18n.svelte';
 import { imageTypes, mediaURL } from './links';
+import { latest } from './latest';
+import { ServerLists } from './serverlists.svelte';
 
 /** A size in bytes as a person reads it: 512 bytes, 1.5 KB, 2.0 MB. */
 export function byteSize(n: number): string {
@@ -41,8 +43,9 @@ export class ResourceReading {
   problems = $state<Record<number, string>>({});
   /** Where an item was saved, by index. */
   saved = $state<Record<number, string>>({});
-  /** The newest read: an older one that answers late is dropped. */
-  private reads = 0;
+  /** The newest read: an older one that answers late is dropped, and so are its pages. */
+  private reads = latest();
+  private current = this.reads();
 
   constructor(
     readonly serverID: string,
@@ -51,20 +54,20 @@ export class ResourceReading {
 
   /** Reads the resource (again): the first page of each text. */
   async load(): Promise<void> {
-    const mine = ++this.reads;
+    const mine = (this.current = this.reads());
     this.loading = true;
     this.error = '';
     try {
       const view = await api.readResource(this.serverID, this.uri);
-      if (mine !== this.reads) return;
+      if (!mine()) return;
       this.view = view;
       this.paging = {};
       this.problems = {};
       this.saved = {};
     } catch (e) {
-      if (mine === this.reads) this.error = api.errorText(e);
+      if (mine()) this.error = api.errorText(e);
     } finally {
-      if (mine === this.reads) this.loading = false;
+      if (mine()) this.loading = false;
     }
   }
 
@@ -72,18 +75,18 @@ export class ResourceReading {
   async more(index: number): Promise<void> {
     const item = this.view?.contents[index];
     if (!item || !item.nextOffset || this.paging[index]) return;
-    const mine = this.reads;
+    const mine = this.current;
     this.paging[index] = true;
     delete this.problems[index];
     try {
       const page = await api.resourcePage(this.serverID, this.uri, index, item.nextOffset);
-      if (mine !== this.reads) return;
+      if (!mine()) return;
       item.text += page.text;
       item.nextOffset = page.nextOffset;
     } catch (e) {
-      if (mine === this.reads) this.problems[index] = api.errorText(e);
+      if (mine()) this.problems[index] = api.errorText(e);
     } finally {
-      if (mine === this.reads) delete this.paging[index];
+      if (mine()) delete this.paging[index];
     }
   }
 
@@ -97,15 +100,6 @@ export class ResourceReading {
       this.problems[index] = api.errorText(e);
     }
   }
-}
-
-/** A server's list as the tab shows it. */
-export interface ResourceList {
-  view: ResourceListView | null;
-  loading: boolean;
-  error: string;
-  /** The server offers no resources at all: error says so. */
-  notOffered: boolean;
 }
 
 /** What is chosen in a server's list: a resource by URI or a template by its URI template. */
@@ -138,7 +132,8 @@ export function filterByWords<T extends { name: string; title: string; descripti
 }
 
 class ResourcesStore {
-  lists = $state<Record<string, ResourceList>>({});
+  /** Each server's resources and templates. */
+  lists = new ServerLists<ResourceListView | null>(api.listResources, null, 'mcp.resources.notOffered');
   /** The chosen resource or template per server. */
   chosen = $state<Record<string, ResourceChoice>>({});
   /** What is typed in the filter. */
@@ -152,14 +147,9 @@ class ResourcesStore {
   /** The reads on screen, by resourceKey of the URI read. */
   readings = $state.raw<Record<string, ResourceReading>>({});
 
-  private loadedFor: Record<string, string> = {};
-  private loads: Record<string, number> = {};
-
   /** Listens to Go: lists are read again when they change; updates are noted. */
   start(): () => void {
-    const offChanged = api.onResourcesChanged((id) => {
-      if (this.lists[id]) void this.load(id);
-    });
+    const offChanged = api.onResourcesChanged((id) => this.lists.changed(id));
     const offUpdated = api.onResourceUpdated((u) => {
       this.updated[resourceKey(u.serverId, u.uri)] = Date.now();
     });
@@ -171,36 +161,13 @@ class ResourcesStore {
 
   /** Forgets everything (for tests). */
   reset(): void {
-    this.lists = {};
+    this.lists.reset();
     this.chosen = {};
     this.filter = '';
     this.templates = {};
     this.updated = {};
     this.subscribeProblems = {};
     this.readings = {};
-    this.loadedFor = {};
-    this.loads = {};
-  }
-
-  /** Loads a server's list unless it was loaded for this connection (the time it connected) already. */
-  follow(serverID: string, connection: string): void {
-    if (this.loadedFor[serverID] === connection && this.lists[serverID]) return;
-    this.loadedFor[serverID] = connection;
-    void this.load(serverID);
-  }
-
-  async load(serverID: string): Promise<void> {
-    const mine = (this.loads[serverID] = (this.loads[serverID] ?? 0) + 1);
-    const prev = this.lists[serverID];
-    this.lists[serverID] = { view: prev?.view ?? null, loading: true, error: '', notOffered: false };
-    try {
-      const view = await api.listResources(serverID);
-      if (this.loads[serverID] === mine) this.lists[serverID] = { view, loading: false, error: '', notOffered: false };
-    } catch (e) {
-      if (this.loads[serverID] !== mine) return;
-      const notOffered = e instanceof api.GoError && e.is('mcp.resources.notOffered');
-      this.lists[serverID] = { view: null, loading: false, error: api.errorText(e), notOffered };
-    }
   }
 
   /** The read of uri on serverID, made (not yet loaded) when there is none. */
@@ -247,20 +214,20 @@ class ResourcesStore {
 
   /** Whether the person subscribed to uri on serverID. */
   subscribed(serverID: string, uri: string): boolean {
-    return this.lists[serverID]?.view?.subscribed.includes(uri) ?? false;
+    return this.lists.get(serverID)?.value?.subscribed.includes(uri) ?? false;
   }
 
   /** Subscribes to a resource, or ends the subscription. */
   async toggleSubscription(serverID: string, uri: string): Promise<void> {
     const key = resourceKey(serverID, uri);
-    const view = this.lists[serverID]?.view;
+    const view = this.lists.get(serverID)?.value;
     if (!view) return;
     const on = !view.subscribed.includes(uri);
     delete this.subscribeProblems[key];
     try {
       if (on) await api.subscribeResource(serverID, uri);
       else await api.unsubscribeResource(serverID, uri);
-      const now = this.lists[serverID]?.view;
+      const now = this.lists.get(serverID)?.value;
       if (!now) return;
       now.subscribed = on ? [...now.subscribed.filter((u) => u !== uri), uri] : now.subscribed.filter((u) => u !== uri);
       if (!on) delete this.updated[key];

@@ -1,30 +1,37 @@
-// The servers store: every configured server with its live status, kept
-// current by reading the list again on each servers:changed event.
+// The servers store: every configured server with its live status, as the
+// servers:changed event carries it. Go numbers each list as it reads it:
+// events may arrive out of order (the Wails dev server sends each one from
+// its own goroutine, and Go emits status changes from several goroutines),
+// so a list older than the one shown is dropped, and a late "connecting"
+// never hides a newer "connected".
 
 import * as api from './api';
-import type { ServerView } from './api';
+import type { ServerList, ServerView } from './api';
+import { newestVersion } from './latest';
 
 class ServersStore {
   list = $state<ServerView[]>([]);
   loaded = $state(false);
   /** Set when the list could not be loaded. */
   error = $state('');
+  private newer = newestVersion();
 
   /**
    * The list Go wrote into the page (startview.ts) is shown at once; it is
-   * read again once the first frame is on its way, for what changed since.
+   * read again once the first frame is on its way, for what changed before
+   * the window followed the events.
    */
   private fromPage = false;
 
   /** Shows the list Go wrote into the page, before the window mounts. */
-  takeStart(list: ServerView[]): void {
-    this.set(list);
+  takeStart(list: ServerList): void {
+    this.apply(list);
     this.fromPage = true;
   }
 
-  /** Loads the list and follows changes; returns a function that stops following. */
+  /** Follows the list's changes and reads it once; returns a function that stops following. */
   start(): () => void {
-    const off = api.onServersChanged(() => void this.refresh());
+    const off = api.onServersChanged((list) => this.apply(list));
     if (this.fromPage) {
       // Not before the first frame: reading it now would hold that frame back.
       this.fromPage = false;
@@ -35,36 +42,26 @@ class ServersStore {
     return off;
   }
 
-  // servers:changed is taken as "something changed", and the list is read
-  // again with ServersService.List, rather than trusting the event's payload:
-  // events can arrive out of order (the Wails dev server sends each one from
-  // its own goroutine, and Go emits status changes from several goroutines),
-  // so a late "connecting" could otherwise hide a newer "connected" for good.
-  // A List issued after the last event arrived always shows the final state.
-  private reading: Promise<void> | null = null;
-  private again = false;
-
-  /** Reads the list from Go; calls made while a read is running cause one more read after it. */
-  refresh(): Promise<void> {
-    this.again = true;
-    if (!this.reading) {
-      this.reading = (async () => {
-        while (this.again) {
-          this.again = false;
-          try {
-            this.set(await api.listServers());
-            this.error = '';
-          } catch (e) {
-            this.error = api.errorText(e);
-          }
-        }
-        this.reading = null;
-      })();
+  /** Reads the list from Go. */
+  async refresh(): Promise<void> {
+    try {
+      this.apply(await api.listServers());
+      this.error = '';
+    } catch (e) {
+      this.error = api.errorText(e);
     }
-    return this.reading;
   }
 
+  /** Shows a list Go read, unless the one shown is newer. */
+  apply(list: ServerList): void {
+    if (!this.newer(list.version)) return;
+    this.list = list.servers;
+    this.loaded = true;
+  }
+
+  /** Shows list as it is; a list from Go with any version replaces it (for tests). */
   set(list: ServerView[]): void {
+    this.newer = newestVersion();
     this.list = list;
     this.loaded = true;
   }

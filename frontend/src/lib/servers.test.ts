@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as api from './api';
+import type { ServerList } from './api';
 import { servers } from './servers.svelte';
-import { server } from '../test/fixtures';
+import { server, serverList } from '../test/fixtures';
 
 describe('servers store', () => {
   it('a view returned by Add does not overwrite a newer status from the event', () => {
@@ -18,23 +19,23 @@ describe('servers store', () => {
 });
 
 describe('servers store following Go', () => {
-  it('reads the list again on every servers:changed, whatever the event carried', async () => {
-    let fire: (list: unknown) => void = () => {};
+  it('shows the list servers:changed carries without reading it again, and a list read before it that arrives late changes nothing', async () => {
+    let fire: (list: ServerList) => void = () => {};
     const onChanged = vi.spyOn(api, 'onServersChanged').mockImplementation((cb) => {
-      fire = cb as never;
+      fire = cb;
       return () => {};
     });
-    let now = [server('a', 'A', { state: 'connecting' })];
-    const list = vi.spyOn(api, 'listServers').mockImplementation(async () => now);
+    const list = vi.spyOn(api, 'listServers').mockImplementation(async () => serverList([server('a', 'A', { state: 'connecting' })]));
     const stop = servers.start();
-    await servers.refresh();
-    expect(servers.list[0].status.state).toBe('connecting');
+    await vi.waitFor(() => expect(servers.list[0]?.status.state).toBe('connecting'));
 
-    // Go is connected by now; a stale "connecting" event arrives last.
-    now = [server('a', 'A', { state: 'connected' })];
-    fire([server('a', 'A', { state: 'connecting' })]);
-    await servers.refresh();
+    // Go read "connecting" and then "connected"; the events arrive the other way round.
+    const stale = serverList([server('a', 'A', { state: 'connecting' })]);
+    fire(serverList([server('a', 'A', { state: 'connected' })]));
     expect(servers.list[0].status.state).toBe('connected');
+    fire(stale);
+    expect(servers.list[0].status.state).toBe('connected');
+    expect(list).toHaveBeenCalledTimes(1);
     stop();
     onChanged.mockRestore();
     list.mockRestore();
@@ -44,9 +45,10 @@ describe('servers store following Go', () => {
 describe('servers store starting from the list Go wrote into the page', () => {
   it('shows that list at once and reads it again after the first frame, for what changed since', async () => {
     const onChanged = vi.spyOn(api, 'onServersChanged').mockImplementation(() => () => {});
-    const list = vi.spyOn(api, 'listServers').mockImplementation(async () => [server('a', 'A', { state: 'connected' })]);
+    const page = serverList([server('a', 'A', { state: 'connecting' })]);
+    const list = vi.spyOn(api, 'listServers').mockImplementation(async () => serverList([server('a', 'A', { state: 'connected' })]));
     servers.loaded = false;
-    servers.takeStart([server('a', 'A', { state: 'connecting' })]);
+    servers.takeStart(page);
     expect(servers.loaded).toBe(true);
     const stop = servers.start();
     expect(servers.list[0].status.state).toBe('connecting');

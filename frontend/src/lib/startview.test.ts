@@ -17,12 +17,12 @@ describe('the start view Go wrote into the page', () => {
     // Go writes < > & as \u003c \u003e \u0026: a server's name cannot end the element.
     serve(
       '{"language":{"choice":"zh-CN","language":"zh-CN","system":"en"},"theme":{"choice":"system","system":"dark"},' +
-        '"servers":[{"id":"1","input":{"name":"\\u003c/script\\u003e \\u0026"}}],"welcomeDismissed":true}',
+        '"servers":{"version":3,"servers":[{"id":"1","input":{"name":"\\u003c/script\\u003e \\u0026"}}]},"welcomeDismissed":true}',
     );
     const v = takeStartView();
     expect(v?.language.choice).toBe('zh-CN');
     expect(v?.theme.system).toBe('dark');
-    expect(v?.servers[0].input.name).toBe('</script> &');
+    expect(v?.servers.servers[0].input.name).toBe('</script> &');
     expect(v?.welcomeDismissed).toBe(true);
     expect(document.getElementById(startViewID)).toBeNull();
     expect(takeStartView()).toBeNull();

@@ -4,13 +4,13 @@
 // for no call to Go. Outside the app, and if Go could not read it, there is
 // none and each store asks Go as it did before.
 
-import type { LanguageView, ServerView, ThemeView } from './api';
+import type { LanguageView, ServerList, ThemeView } from './api';
 
 /** Go's StartView. */
 export type StartView = {
   language: LanguageView;
   theme: ThemeView;
-  servers: ServerView[];
+  servers: ServerList;
   welcomeDismissed: boolean;
 };
 
@@ -27,7 +27,7 @@ export function takeStartView(doc: Document = document): StartView | null {
   el.remove();
   try {
     const v = JSON.parse(el.textContent ?? '') as StartView;
-    return v && typeof v === 'object' && Array.isArray(v.servers) ? v : null;
+    return v && typeof v === 'object' && Array.isArray(v.servers?.servers) ? v : null;
   } catch {
     return null;
   }

@@ -9,6 +9,8 @@ import { t } from './i18n.svelte';
 import * as api from './api';
 import type { ArgumentCheck, Form, Progress, ToolResultView, ToolView } from './api';
 import { formValues, initialState, type FormState } from './formvalues';
+import { latest } from './latest';
+import { ServerLists } from './serverlists.svelte';
 
 /** One tool's latest call: running, or its result or failure. */
 export interface CallState {
@@ -26,12 +28,6 @@ export interface CallState {
 /** The key of a tool's call state and draft. */
 export function callKey(serverID: string, tool: string): string {
   return `${serverID}\u0000${tool}`;
-}
-
-export interface ToolList {
-  tools: ToolView[];
-  loading: boolean;
-  error: string;
 }
 
 /**
@@ -104,7 +100,8 @@ export function filterTools(list: ToolView[], filter: string): ToolView[] {
 const checkDelayMs = 250;
 
 class ToolsStore {
-  byServer = $state<Record<string, ToolList>>({});
+  /** Each server's tools; a tool gone from a list takes what the pane kept for it along. */
+  lists = new ServerLists(api.listTools, [] as ToolView[], '', (id, list) => this.forgetGone(id, list));
   calls = $state<Record<string, CallState>>({});
   /** The server the Tools pane shows ('' before one is chosen). */
   serverID = $state('');
@@ -119,12 +116,10 @@ class ToolsStore {
   /** The forms of the tools opened, by callKey. */
   forms = $state<Record<string, ToolForm>>({});
 
-  // Not shown, so not $state: the connection each list was loaded for, the
-  // newest load and check per key (an older answer that comes late is
-  // dropped), and the timers of checks waiting for typing to pause.
-  private loadedFor: Record<string, string> = {};
-  private loads: Record<string, number> = {};
-  private checks: Record<string, number> = {};
+  // Not shown, so not $state: the newest check per key (an older answer
+  // that comes late is dropped), and the timers of checks waiting for
+  // typing to pause.
+  private checks = latest();
   private timers: Record<string, ReturnType<typeof setTimeout>> = {};
 
   /** Shows serverID in the Tools pane with tool chosen (the welcome's "Try the demo"), and clears the filter so the list shows it. */
@@ -142,7 +137,7 @@ class ToolsStore {
   /** Forgets everything the pane remembers (for tests). */
   reset(): void {
     for (const timer of Object.values(this.timers)) clearTimeout(timer);
-    this.byServer = {};
+    this.lists.reset();
     this.calls = {};
     this.serverID = '';
     this.chosen = {};
@@ -150,14 +145,11 @@ class ToolsStore {
     this.tab = 'tools';
     this.drafts = {};
     this.forms = {};
-    this.loadedFor = {};
     this.timers = {};
   }
 
   start(): () => void {
-    const offTools = api.onToolsChanged((id) => {
-      if (this.byServer[id]) void this.load(id);
-    });
+    const offTools = api.onToolsChanged((id) => this.lists.changed(id));
     const offProgress = api.onProgress((p) => this.progressed(p.callId, p));
     return () => {
       offTools();
@@ -171,35 +163,6 @@ class ToolsStore {
       if (c.callID === callID && c.running) {
         this.calls[key] = { ...c, progress: { progress: p.progress, total: p.total, message: p.message } };
       }
-    }
-  }
-
-  get(serverID: string): ToolList | undefined {
-    return this.byServer[serverID];
-  }
-
-  /**
-   * Loads a server's tools unless they were loaded for this connection
-   * already; connection names it (the time it connected), so that a
-   * reconnect loads them again while coming back to the pane does not.
-   */
-  follow(serverID: string, connection: string): void {
-    if (this.loadedFor[serverID] === connection && this.byServer[serverID]) return;
-    this.loadedFor[serverID] = connection;
-    void this.load(serverID);
-  }
-
-  async load(serverID: string): Promise<void> {
-    const mine = (this.loads[serverID] = (this.loads[serverID] ?? 0) + 1);
-    const prev = this.byServer[serverID];
-    this.byServer[serverID] = { tools: prev?.tools ?? [], loading: true, error: '' };
-    try {
-      const tools = await api.listTools(serverID);
-      if (this.loads[serverID] !== mine) return;
-      this.byServer[serverID] = { tools, loading: false, error: '' };
-      this.forgetGone(serverID, tools);
-    } catch (e) {
-      if (this.loads[serverID] === mine) this.byServer[serverID] = { tools: [], loading: false, error: api.errorText(e) };
     }
   }
 
@@ -278,16 +241,16 @@ class ToolsStore {
     const draft = this.drafts[key];
     const form = this.form(serverID, tool)?.form;
     if (!draft || !form) return null;
-    const n = (this.checks[key] = (this.checks[key] ?? 0) + 1);
+    const mine = this.checks(key);
     try {
       const c = await api.checkArguments(serverID, tool.name, formValues(form.fields, draft.form));
-      if (this.checks[key] === n && this.drafts[key] === draft) {
+      if (mine() && this.drafts[key] === draft) {
         draft.checked = c;
         draft.problem = '';
       }
       return c;
     } catch (e) {
-      if (this.checks[key] === n && this.drafts[key] === draft) draft.problem = api.errorText(e);
+      if (mine() && this.drafts[key] === draft) draft.problem = api.errorText(e);
       return null;
     }
   }

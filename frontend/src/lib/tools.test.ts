@@ -54,14 +54,14 @@ describe('tools store', () => {
     mocked.callTool.mockResolvedValue(result());
     tools.start();
     tools.choose('s1', 'add');
-    await tools.load('s1');
+    await tools.lists.load('s1');
   });
 
   /** The server says its tools changed (tools/list_changed) and now lists these. */
   async function serverNowLists(...list: ReturnType<typeof tool>[]) {
     mocked.listTools.mockResolvedValue(list);
     listChanged('s1');
-    await vi.waitFor(() => expect(tools.get('s1')?.loading).toBe(false));
+    await vi.waitFor(() => expect(tools.lists.get('s1')?.loading).toBe(false));
   }
 
   it('keeps each tool’s draft apart', () => {
@@ -113,16 +113,16 @@ describe('tools store', () => {
   it('another server’s list changing leaves this server’s drafts alone', async () => {
     tools.openDraft('s1', add, add.form).form.values.a = '2';
     mocked.listTools.mockResolvedValue([]);
-    await tools.load('s2');
+    await tools.lists.load('s2');
     expect(tools.draft('s1', add)?.form.values.a).toBe('2');
   });
 
   it('coming back to a connection already loaded does not load it again; a reconnect does', async () => {
     mocked.listTools.mockClear();
-    tools.follow('s1', 'since-1');
-    tools.follow('s1', 'since-1');
+    tools.lists.follow('s1', 'since-1');
+    tools.lists.follow('s1', 'since-1');
     expect(mocked.listTools).toHaveBeenCalledTimes(1);
-    tools.follow('s1', 'since-2');
+    tools.lists.follow('s1', 'since-2');
     expect(mocked.listTools).toHaveBeenCalledTimes(2);
   });
 

@@ -6,8 +6,10 @@ import type {
   JsonNode,
   Message,
   PresetView,
+  ProviderList,
   ProviderView,
   QuestionView,
+  ServerList,
   ServerView,
   StatusView,
   ToolResultView,
@@ -165,4 +167,17 @@ export function jsonNode(value: unknown): JsonNode {
   if (typeof value === 'number') return { kind: 'number', text: String(value) };
   if (typeof value === 'boolean') return { kind: 'boolean', text: String(value) };
   return { kind: 'null', text: 'null' };
+}
+
+// Go numbers each list it reads; each list made here is newer than the last.
+let version = 0;
+
+/** A server list as Go sends it, newer than any made before. */
+export function serverList(servers: ServerView[]): ServerList {
+  return { version: ++version, servers };
+}
+
+/** A provider list as Go sends it, newer than any made before. */
+export function providerList(providers: ProviderView[]): ProviderList {
+  return { version: ++version, providers };
 }

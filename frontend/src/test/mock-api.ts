@@ -3,12 +3,13 @@
 // is exercised by the end-to-end tests in e2e/.
 
 import { vi } from 'vitest';
+import { providerList, serverList } from './fixtures';
 
 export async function mockApi(importOriginal: () => Promise<typeof import('../lib/api')>) {
   const real = await importOriginal();
   return {
     ...real,
-    listServers: vi.fn(async () => []),
+    listServers: vi.fn(async () => serverList([])),
     validateServer: vi.fn(async () => ({})),
     addServer: vi.fn(),
     updateServer: vi.fn(),
@@ -100,7 +101,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     retryTurn: vi.fn(async () => {}),
     exportConversation: vi.fn(async () => ''),
     providerModels: vi.fn(async () => ({ models: [] })),
-    listProviders: vi.fn(async () => []),
+    listProviders: vi.fn(async () => providerList([])),
     onChat: vi.fn(() => () => {}),
     onProvidersChanged: vi.fn(() => () => {}),
     listPolicies: vi.fn(async () => []),

@@ -179,11 +179,12 @@ export namespace app {
 	    tool: string;
 	    source: string;
 	    message: string;
+	    summary?: i18n.Message;
 	    fields: string[];
 	    titles: Record<string, string>;
 	    url: string;
 	    outcome: string;
-	    detail: string;
+	    detail?: i18n.Message;
 	    answerMs: number;
 	    durationMs: number;
 	    answer?: Record<string, any>;
@@ -204,17 +205,36 @@ export namespace app {
 	        this.tool = source["tool"];
 	        this.source = source["source"];
 	        this.message = source["message"];
+	        this.summary = this.convertValues(source["summary"], i18n.Message);
 	        this.fields = source["fields"];
 	        this.titles = source["titles"];
 	        this.url = source["url"];
 	        this.outcome = source["outcome"];
-	        this.detail = source["detail"];
+	        this.detail = this.convertValues(source["detail"], i18n.Message);
 	        this.answerMs = source["answerMs"];
 	        this.durationMs = source["durationMs"];
 	        this.answer = source["answer"];
 	        this.arguments = source["arguments"];
 	        this.result = source["result"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class HistoryPage {
 	    entries: HistoryView[];
@@ -424,6 +444,8 @@ export namespace app {
 	    inheritEnv: boolean;
 	    url: string;
 	    headers: Record<string, string>;
+	    envLines?: string;
+	    headerLines?: string;
 	    noUrlMode: boolean;
 	    clientId: string;
 	    clientSecret: string;
@@ -446,6 +468,8 @@ export namespace app {
 	        this.inheritEnv = source["inheritEnv"];
 	        this.url = source["url"];
 	        this.headers = source["headers"];
+	        this.envLines = source["envLines"];
+	        this.headerLines = source["headerLines"];
 	        this.noUrlMode = source["noUrlMode"];
 	        this.clientId = source["clientId"];
 	        this.clientSecret = source["clientSecret"];
@@ -846,6 +870,39 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ProviderList {
+	    version: number;
+	    providers: ProviderView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.providers = this.convertValues(source["providers"], ProviderView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class QuestionView {
 	    id: string;
 	    kind: string;
@@ -1086,6 +1143,38 @@ export namespace app {
 	}
 	
 	
+	export class ServerList {
+	    version: number;
+	    servers: ServerView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.servers = this.convertValues(source["servers"], ServerView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ToolHints {
 	    readOnly: boolean;
 	    destructive: boolean;
@@ -1109,8 +1198,8 @@ export namespace app {
 	    title: string;
 	    hints: ToolHints;
 	    offered: boolean;
-	    mode: string;
-	    effective: string;
+	    mode: store.ToolMode;
+	    effective: store.ToolMode;
 	    why: i18n.Message;
 	    held: boolean;
 	
@@ -1152,7 +1241,7 @@ export namespace app {
 	    serverId: string;
 	    serverName: string;
 	    connected: boolean;
-	    mode: string;
+	    mode: store.ToolMode;
 	    trusted: boolean;
 	    requests: string;
 	    mutedUntil: string;
@@ -1458,7 +1547,7 @@ export namespace chat {
 	    name: string;
 	    mimeType?: string;
 	    text?: string;
-	    image?: number[];
+	    image?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AttachmentRequest(source);
@@ -2184,6 +2273,12 @@ export namespace mcp {
 
 export namespace store {
 	
+	export enum ToolMode {
+	    ALLOW = "allow",
+	    ASK = "ask",
+	    DEFAULT = "default",
+	    DENY = "deny",
+	}
 	export class Attachment {
 	    serverId: string;
 	    serverName: string;
@@ -2192,7 +2287,7 @@ export namespace store {
 	    mimeType?: string;
 	    size: number;
 	    text?: string;
-	    image?: number[];
+	    image?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Attachment(source);
@@ -2219,8 +2314,7 @@ export namespace store {
 	    annotations?: string;
 	    descriptionHash?: string;
 	    description?: string;
-	    // Go type: time
-	    at: any;
+	    at: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolSeen(source);
@@ -2236,26 +2330,8 @@ export namespace store {
 	        this.annotations = source["annotations"];
 	        this.descriptionHash = source["descriptionHash"];
 	        this.description = source["description"];
-	        this.at = this.convertValues(source["at"], null);
+	        this.at = source["at"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class ToolGrant {
 	    serverId: string;
@@ -2299,10 +2375,8 @@ export namespace store {
 	    systemPrompt?: string;
 	    servers?: string[];
 	    allowedTools?: ToolGrant[];
-	    // Go type: time
-	    createdAt: any;
-	    // Go type: time
-	    updatedAt: any;
+	    createdAt: string;
+	    updatedAt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Conversation(source);
@@ -2317,8 +2391,8 @@ export namespace store {
 	        this.systemPrompt = source["systemPrompt"];
 	        this.servers = source["servers"];
 	        this.allowedTools = this.convertValues(source["allowedTools"], ToolGrant);
-	        this.createdAt = this.convertValues(source["createdAt"], null);
-	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2354,7 +2428,7 @@ export namespace store {
 	    }
 	}
 	export class ToolResult {
-	    content?: number[];
+	    content?: unknown;
 	    isError?: boolean;
 	    denied?: boolean;
 	    interrupted?: boolean;
@@ -2376,7 +2450,7 @@ export namespace store {
 	    name?: string;
 	    serverId: string;
 	    tool: string;
-	    arguments?: number[];
+	    arguments?: unknown;
 	    view?: visible.Node;
 	
 	    static createFrom(source: any = {}) {
@@ -2417,7 +2491,7 @@ export namespace store {
 	    role: string;
 	    text?: string;
 	    reasoning?: string;
-	    providerData?: number[];
+	    providerData?: unknown;
 	    toolCalls?: ToolCall[];
 	    toolCallId?: string;
 	    toolResult?: ToolResult;
@@ -2429,8 +2503,7 @@ export namespace store {
 	    dropped?: boolean;
 	    attachments?: Attachment[];
 	    truncated?: string;
-	    // Go type: time
-	    createdAt: any;
+	    createdAt: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -2455,7 +2528,7 @@ export namespace store {
 	        this.dropped = source["dropped"];
 	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.truncated = source["truncated"];
-	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.createdAt = source["createdAt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -10,7 +10,7 @@ import * as api from '../../lib/api';
 import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../../lib/api';
 import { chat } from '../../lib/chat.svelte';
 import { servers } from '../../lib/servers.svelte';
-import { server, tool } from '../../test/fixtures';
+import { providerList, server, tool } from '../../test/fixtures';
 import ChatPane from './ChatPane.svelte';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -70,7 +70,7 @@ beforeEach(() => {
     error: '',
   });
   servers.set([server('s1', 'Weather desk'), server('s2', 'Files', {}, false)]);
-  mocked.listProviders.mockResolvedValue([ollama, deepseek]);
+  mocked.listProviders.mockResolvedValue(providerList([ollama, deepseek]));
   mocked.conversationMessages.mockResolvedValue([]);
   mocked.providerModels.mockResolvedValue({ models: [{ id: 'deepseek-chat', displayName: '' }, { id: 'deepseek-reasoner', displayName: '' }] });
 });

@@ -11,7 +11,7 @@ import * as api from '../../lib/api';
 import type { Conversation, PromptView, ProviderView } from '../../lib/api';
 import { chat } from '../../lib/chat.svelte';
 import { servers } from '../../lib/servers.svelte';
-import { server } from '../../test/fixtures';
+import { providerList, server } from '../../test/fixtures';
 import ChatPane from './ChatPane.svelte';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -69,7 +69,7 @@ beforeEach(() => {
     server('s2', 'Tools only', { capabilities: ['tools'] }),
     server('s3', 'Asleep', { state: 'error', capabilities: ['prompts'] }),
   ];
-  mocked.listProviders.mockResolvedValue([provider]);
+  mocked.listProviders.mockResolvedValue(providerList([provider]));
   mocked.newConversation.mockResolvedValue(conversation);
   mocked.listPrompts.mockResolvedValue([weekend, review]);
   mocked.completePrompt.mockImplementation(async (_s, _p, arg, value) => {

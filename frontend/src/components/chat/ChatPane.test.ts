@@ -9,7 +9,7 @@ import * as api from '../../lib/api';
 import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../../lib/api';
 import { chat } from '../../lib/chat.svelte';
 import ChatPane from './ChatPane.svelte';
-import { jsonNode } from '../../test/fixtures';
+import { jsonNode, providerList } from '../../test/fixtures';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -70,7 +70,7 @@ beforeEach(() => {
     error: '',
   });
   chat.ended.clear();
-  mocked.listProviders.mockResolvedValue([provider]);
+  mocked.listProviders.mockResolvedValue(providerList([provider]));
   mocked.listConversations.mockResolvedValue([]);
   mocked.newConversation.mockResolvedValue(conversation('c1', ''));
   mocked.conversationMessages.mockResolvedValue([]);
@@ -263,7 +263,7 @@ describe('ChatPane', () => {
   });
 
   it('with no model provider the composer is disabled and says where to add one', async () => {
-    mocked.listProviders.mockResolvedValue([]);
+    mocked.listProviders.mockResolvedValue(providerList([]));
     await startPane();
     await waitFor(() => expect(screen.getByText('Add a model provider in Settings → Models.')).toBeTruthy());
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).disabled).toBe(true);

@@ -45,6 +45,6 @@ describe('ConsentRehearsal', () => {
     watch.disconnect();
     expect(drawn).toBe(false);
     unmount();
-    questions.apply({ version: 2, current: null, waiting: [], opened: [], notices: [] });
+    questions.apply({ version: 2, waiting: [], opened: [], notices: [] });
   });
 });

@@ -26,7 +26,6 @@ function entry(id: number, over: Partial<HistoryView> = {}): HistoryView {
     titles: {},
     url: '',
     outcome: 'accepted',
-    detail: '',
     answerMs: 1200,
     durationMs: 0,
     result: '',
@@ -117,8 +116,26 @@ describe('HistoryPane', () => {
     expect(within(details).getByText('# Notes')).toBeTruthy();
   });
 
+  it('a tool run says where it came from, in either language', async () => {
+    const run = (id: number, source: string) => entry(id, { mode: 'tool-run', tool: `t${id}`, source, message: '', outcome: 'ok' });
+    serve([run(5, 'tools'), run(4, 'chat'), run(3, 'cli'), run(2, 'app'), run(1, 'client')]);
+    const { unmount } = render(HistoryPane);
+    for (const from of ['from the Tools pane', 'from the chat', 'from the command line', "from a server's app", 'from another client']) {
+      expect(await screen.findByText(from)).toBeTruthy();
+    }
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      expect(await screen.findByText('来自命令行')).toBeTruthy();
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it('a tool run that was not remembered shows no arguments and says why', async () => {
-    serve([entry(1, { mode: 'tool-run', tool: 'delete_file', source: 'tools', outcome: 'denied', detail: 'The person denied this call.' })]);
+    const denied = { key: 'mcp.approval.denied', args: {}, text: 'The person denied this call.' };
+    serve([entry(1, { mode: 'tool-run', tool: 'delete_file', source: 'tools', outcome: 'denied', detail: denied })]);
     render(HistoryPane);
     const details = await openRow('Tool call: delete_file');
     expect(details.textContent).toContain('Not allowed: The person denied this call.');
@@ -136,6 +153,31 @@ describe('HistoryPane', () => {
     try {
       render(HistoryPane);
       await screen.findByRole('button', { name: /模型请求调用 add/ });
+    } finally {
+      language.choice = '';
+    }
+  });
+
+  it("Gatehouse's words in a row follow the window's language; an older entry's English still shows", async () => {
+    const said = (key: string, text: string, args = {}) => ({ key, args, text });
+    serve([
+      entry(2, {
+        mode: 'sampling',
+        message: '',
+        summary: said('history.summary.sampling', 'Asks your model to write a message'),
+        outcome: 'declined',
+        detail: said('mcp.history.rejectedRequest', 'the person rejected the request'),
+      }),
+      entry(1, { mode: 'sampling', message: 'Asks your model to write a message', detail: said('', 'an older reason', { text: 'an older reason' }) }),
+    ]);
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      const details = await openRow('请你的模型写一条消息');
+      expect(details.textContent).toContain('用户拒绝了此请求');
+      expect(details.textContent).not.toContain('the person rejected the request');
+      const older = await openRow('Asks your model to write a message');
+      expect(older.textContent).toContain('an older reason');
     } finally {
       language.choice = '';
     }

@@ -25,7 +25,8 @@ describe('ServerEditor', () => {
       if (input.name === 'Demo') errs.name = 'A server named Demo already exists.';
       if (input.transport === 'stdio' && !input.command) errs.command = 'Say which program to run.';
       if (input.transport === 'http' && !/^https?:\/\//.test(input.url)) errs.url = 'Use an http:// or https:// address.';
-      if (input.env.BAD !== undefined) errs['env.BAD'] = 'BAD is not allowed.';
+      if (/^BAD=/m.test(input.envLines ?? '')) errs['env.BAD'] = 'BAD is not allowed.';
+      if (/^[^=]+$/m.test(input.envLines ?? '')) errs.env = 'Line 1: write each variable as NAME=value.';
       // Go sends a map, so its keys arrive sorted (command before name), not in the order of the form.
       return Object.fromEntries(Object.entries(errs).sort());
     });
@@ -115,11 +116,12 @@ describe('ServerEditor', () => {
     expect(onclose).toHaveBeenCalledTimes(1);
   });
 
-  it('reports lines it cannot read without asking Go', async () => {
+  it('sends the variable lines as written and shows what Go says about a line it cannot read', async () => {
     const user = userEvent.setup();
     render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
     await user.type(screen.getByLabelText('Environment variables'), 'oops');
     expect(await screen.findByText('Line 1: write each variable as NAME=value.')).toBeTruthy();
+    expect(mocked.validateServer).toHaveBeenLastCalledWith('', expect.objectContaining({ env: {}, envLines: 'oops' }));
   });
 
   it('switching to HTTP shows the URL field and its error', async () => {
@@ -153,10 +155,12 @@ describe('ServerEditor', () => {
       command: 'node',
       args: ['/path with space/index.js', 'stdio'],
       env: {},
+      envLines: '',
       dir: '',
       inheritEnv: false,
       url: '',
       headers: {},
+      headerLines: '',
       noUrlMode: false,
       clientId: '',
       clientSecret: '',

@@ -9,7 +9,7 @@ import { servers } from '../../lib/servers.svelte';
 import { tools } from '../../lib/tools.svelte';
 import { welcome } from '../../lib/welcome.svelte';
 import App from '../../App.svelte';
-import { server, tool } from '../../test/fixtures';
+import { server, serverList, tool } from '../../test/fixtures';
 import type { ServerView } from '../../lib/api';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -47,7 +47,7 @@ describe('Welcome', () => {
   ];
 
   it.each(cases)('$name', async ({ list, dismissed, shows, tryDemo }) => {
-    mocked.listServers.mockResolvedValue(list);
+    mocked.listServers.mockResolvedValue(serverList(list));
     mocked.welcomeDismissed.mockResolvedValue(dismissed);
     render(App);
     await waitFor(() => expect(servers.loaded && welcome.dismissed !== null).toBe(true));
@@ -61,7 +61,7 @@ describe('Welcome', () => {
 
   it('Dismiss tells Go and hides the welcome', async () => {
     const user = userEvent.setup();
-    mocked.listServers.mockResolvedValue([demo]);
+    mocked.listServers.mockResolvedValue(serverList([demo]));
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
     await user.click(within(box).getByRole('button', { name: 'Dismiss' }));
@@ -71,7 +71,7 @@ describe('Welcome', () => {
 
   it('stays, with a sentence, when Go could not store the dismissal', async () => {
     const user = userEvent.setup();
-    mocked.listServers.mockResolvedValue([demo]);
+    mocked.listServers.mockResolvedValue(serverList([demo]));
     mocked.dismissWelcome.mockRejectedValueOnce(new Error('the data file is read-only'));
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
@@ -82,7 +82,7 @@ describe('Welcome', () => {
 
   it("Try the demo's plan_trip opens the Tools pane with the demo server and plan_trip chosen", async () => {
     const user = userEvent.setup();
-    mocked.listServers.mockResolvedValue([demo]);
+    mocked.listServers.mockResolvedValue(serverList([demo]));
     mocked.listTools.mockResolvedValue([tool('echo'), tool('plan_trip', { title: 'Plan a trip' })]);
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
@@ -95,7 +95,7 @@ describe('Welcome', () => {
 
   it('Add a server opens the add-server dialog', async () => {
     const user = userEvent.setup();
-    mocked.listServers.mockResolvedValue([demo]);
+    mocked.listServers.mockResolvedValue(serverList([demo]));
     render(App);
     const box = await screen.findByRole('region', { name: 'Welcome to Gatehouse' });
     await user.click(within(box).getByRole('button', { name: 'Add a server' }));
@@ -104,7 +104,7 @@ describe('Welcome', () => {
 
   it('Add a model provider goes to Settings → Models', async () => {
     const user = userEvent.setup();
-    mocked.listServers.mockResolvedValue([demo]);
+    mocked.listServers.mockResolvedValue(serverList([demo]));
     mocked.appInfo.mockResolvedValue({ version: '1', dataDir: '/d', dbPath: '/d/gatehouse.db', keyring: false });
     mocked.getSettings.mockResolvedValue({ elicitationTimeoutMinutes: 10, toolCallTimeoutSeconds: 60, rememberAnswers: false });
     const scrolled = vi.fn();

@@ -4,9 +4,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../../lib/api';
-import type { ProviderView } from '../../lib/api';
+import type { ProviderList, ProviderView } from '../../lib/api';
+import { tick } from 'svelte';
 import ModelsSettings from './ModelsSettings.svelte';
-import { presets, providerView } from '../../test/fixtures';
+import { presets, providerList, providerView } from '../../test/fixtures';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
@@ -30,7 +31,7 @@ describe('ModelsSettings', () => {
       }),
     ];
     mocked.providerPresets.mockResolvedValue(presets());
-    mocked.listProviders.mockImplementation(async () => list);
+    mocked.listProviders.mockImplementation(async () => providerList(list));
   });
 
   it('lists each provider with its model, base URL, masked key and the Default badge', async () => {
@@ -91,18 +92,24 @@ describe('ModelsSettings', () => {
     expect(within(row('Ollama')).queryByText('Default')).toBeNull();
   });
 
-  it('reads the list again on each providers:changed event', async () => {
-    let send: () => void = () => {};
+  it('shows the list each providers:changed event carries, without reading it again', async () => {
+    let send: (l: ProviderList) => void = () => {};
     mocked.onProvidersChanged.mockImplementation((cb) => {
       send = cb;
       return () => {};
     });
     render(ModelsSettings);
     await screen.findByRole('listitem', { name: 'DeepSeek' });
-    list = [providerView('p3', 'LM Studio', { isDefault: true })];
-    send();
+    const older = providerList([providerView('p4', 'Old', { isDefault: true })]);
+    send(providerList([providerView('p3', 'LM Studio', { isDefault: true })]));
     expect(await screen.findByRole('listitem', { name: 'LM Studio' })).toBeTruthy();
     expect(screen.queryByRole('listitem', { name: 'DeepSeek' })).toBeNull();
+    // A list Go read before the one shown, arriving late, changes nothing.
+    send(older);
+    await tick();
+    expect(screen.getByRole('listitem', { name: 'LM Studio' })).toBeTruthy();
+    expect(screen.queryByRole('listitem', { name: 'Old' })).toBeNull();
+    expect(mocked.listProviders).toHaveBeenCalledTimes(1);
   });
 
   it('says how to start when there is no provider', async () => {

@@ -4,7 +4,7 @@ import {app} from '../models';
 
 export function Add(arg1:app.ProviderInput):Promise<app.ProviderView>;
 
-export function List():Promise<Array<app.ProviderView>>;
+export function List():Promise<app.ProviderList>;
 
 export function Presets():Promise<Array<app.PresetView>>;
 

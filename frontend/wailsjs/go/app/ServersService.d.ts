@@ -10,7 +10,7 @@ export function ChooseFolder():Promise<string>;
 
 export function Import(arg1:app.ImportRequest):Promise<app.ImportResult>;
 
-export function List():Promise<Array<app.ServerView>>;
+export function List():Promise<app.ServerList>;
 
 export function Log(arg1:string):Promise<string>;
 
