@@ -229,10 +229,8 @@ type Response struct {
 	Scope  string         // how far an allowed tool call reaches
 	Edit   *SamplingEdit  // the person's changes to a sampling request
 
-	// why is the reason the history keeps, set by the broker. detail is
-	// one in English only (route.go's release), kept as its text.
-	why    i18n.Message
-	detail string
+	// why is the reason the history keeps, set by the broker.
+	why i18n.Message
 	// content is a form's values as the broker's Answer validated them
 	// (E15), what is sent; validated says it was set.
 	content   map[string]any
