@@ -18,7 +18,7 @@ func (c *Core) ServeCLI() error {
 	if err != nil {
 		return err
 	}
-	srv := c.newCLIServer()
+	srv := c.newCLIServer(false)
 	if err := srv.ServeUnix(path); err != nil {
 		return fmt.Errorf("serving the command line: %w", err)
 	}
@@ -31,14 +31,15 @@ func (c *Core) ServeCLI() error {
 // reached in memory, so that every command runs the same way with the
 // window open or not. The server ends with StopCLI or Close.
 func (c *Core) ConnectCLI(ctx context.Context, o applink.ClientOptions) (*sdk.ClientSession, error) {
-	srv := c.newCLIServer()
+	srv := c.newCLIServer(true)
 	c.setCLIServer(srv)
 	return applink.InMemory(ctx, srv, o)
 }
 
-// newCLIServer is the server of the command line's commands on this core.
-func (c *Core) newCLIServer() *applink.Server {
-	return applink.NewServer(applink.Options{Broker: c.Broker, Version: Version, Tools: newCommands(c).table()})
+// newCLIServer is the server of the command line's commands on this core;
+// alone says no window shows its notices.
+func (c *Core) newCLIServer(alone bool) *applink.Server {
+	return applink.NewServer(applink.Options{Broker: c.Broker, Version: Version, Tools: newCommands(c).table(), Alone: alone})
 }
 
 // setCLIServer makes srv the core's, closing the one before.
