@@ -18,7 +18,7 @@ func (c *Core) ServeCLI() error {
 	if err != nil {
 		return err
 	}
-	srv := c.newCLIServer(false)
+	srv := c.newCLIServer()
 	if err := srv.ServeUnix(path); err != nil {
 		return fmt.Errorf("serving the command line: %w", err)
 	}
@@ -31,15 +31,14 @@ func (c *Core) ServeCLI() error {
 // reached in memory, so that every command runs the same way with the
 // window open or not. The server ends with StopCLI or Close.
 func (c *Core) ConnectCLI(ctx context.Context, o applink.ClientOptions) (*sdk.ClientSession, error) {
-	srv := c.newCLIServer(true)
+	srv := c.newCLIServer()
 	c.setCLIServer(srv)
 	return applink.InMemory(ctx, srv, o)
 }
 
-// newCLIServer is the server of the command line's commands on this core;
-// alone says no window shows its notices.
-func (c *Core) newCLIServer(alone bool) *applink.Server {
-	return applink.NewServer(applink.Options{Broker: c.Broker, Version: Version, Tools: newCommands(c).table(), Alone: alone})
+// newCLIServer is the server of the command line's commands on this core.
+func (c *Core) newCLIServer() *applink.Server {
+	return applink.NewServer(applink.Options{Broker: c.Broker, Version: Version, Tools: newCommands(c).table()})
 }
 
 // setCLIServer makes srv the core's, closing the one before.

@@ -48,9 +48,6 @@ type ClientOptions struct {
 	// their _meta, in the order they were sent: a command that tells how it
 	// goes (Caller.Notify, a chat turn) carries its news there.
 	Notices func(*sdk.ProgressNotificationParams)
-	// Flood, when set, hears the server names of FloodMeta, which neither
-	// Progress nor Notices then hear.
-	Flood func(server string)
 }
 
 // Dial connects to the app serving dataDir, or returns ErrNoApp.
@@ -103,16 +100,10 @@ func connect(ctx context.Context, t sdk.Transport, o ClientOptions) (*sdk.Client
 			o.Pages.ended(req.Params)
 		}
 	}
-	if o.Progress != nil || o.Notices != nil || o.Flood != nil {
+	if o.Progress != nil || o.Notices != nil {
 		opts.ProgressNotificationHandler = func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 			p := req.Params
 			if p == nil {
-				return
-			}
-			if server, ok := p.Meta[FloodMeta].(string); ok {
-				if o.Flood != nil {
-					o.Flood(server)
-				}
 				return
 			}
 			if o.Progress != nil {

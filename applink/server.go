@@ -32,10 +32,6 @@ type Options struct {
 	// Tools are the commands served, besides the package's own: ToolStop,
 	// ToolFinishPage and ToolStopWaitingPage.
 	Tools []Tool
-	// Alone says no window shows the broker's notices (a core the command
-	// opened itself): a caller holding a route is then told of the servers
-	// refused for asking too much (FloodMeta), as the window would be.
-	Alone bool
 }
 
 // A Server serves a table of tools to MCP clients: one session per

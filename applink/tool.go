@@ -55,7 +55,7 @@ type Caller struct {
 // URL-mode request, a model's tool call as a form (see elicitOn). The broker
 // keeps owning them; those still unanswered on release are cancelled.
 func (c *Caller) Route(match func(*mcp.Question) bool) (release func()) {
-	return c.tellFloods(c.s.opts.Broker.RouteMatching(match, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session, nil)))
+	return c.s.opts.Broker.RouteMatching(match, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session, nil))
 }
 
 // RouteServer has the form and URL requests serverID asks while the
@@ -63,35 +63,7 @@ func (c *Caller) Route(match func(*mcp.Question) bool) (release func()) {
 // (mcp.Broker.Route): those still unanswered then go to the window.
 // EndedPages names the web pages the caller opened that have ended.
 func (c *Caller) RouteServer(serverID string) (release func()) {
-	return c.tellFloods(c.s.opts.Broker.Route(serverID, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session, c.pages)))
-}
-
-// tellFloods has the broker's flood notices that come before release
-// told to the caller when no window shows them (Options.Alone): a
-// notifications/progress whose _meta[FloodMeta] names the server, sent
-// before the refusal it comes with, and not counted by Notified.
-func (c *Caller) tellFloods(release func()) func() {
-	token := c.req.Params.GetProgressToken()
-	if !c.s.opts.Alone || token == nil {
-		return release
-	}
-	seen := map[string]bool{}
-	for _, n := range c.s.opts.Broker.Snapshot().Notices {
-		seen[n.ID] = true
-	}
-	stop := c.s.opts.Broker.Subscribe(func(s mcp.Snapshot) {
-		for _, n := range s.Notices {
-			if n.Kind != mcp.NoticeFlood || seen[n.ID] {
-				continue
-			}
-			seen[n.ID] = true
-			c.mu.Lock()
-			_ = c.req.Session.NotifyProgress(context.Background(), &sdk.ProgressNotificationParams{ProgressToken: token,
-				Progress: float64(c.sent), Meta: sdk.Meta{FloodMeta: n.ServerName}})
-			c.mu.Unlock()
-		}
-	})
-	return func() { stop(); release() }
+	return c.s.opts.Broker.Route(serverID, c.s.elicitOn(c.req.Session), c.s.pageOpened(c.req.Session, c.pages))
 }
 
 // EndedPages returns the web pages opened through RouteServer that have

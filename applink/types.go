@@ -55,10 +55,6 @@ const (
 	// as JSON text, so that its arguments arrive exactly as the model wrote
 	// them.
 	ToolCallMeta = "gatehouse.dev/toolCall"
-	// FloodMeta, on notifications/progress, names a server refused for
-	// asking too much while the call ran (Options.Alone); such a
-	// notification is no progress of the call.
-	FloodMeta = "gatehouse.dev/flood"
 )
 
 // ConnectError is a server that could not be connected for a CLI command:

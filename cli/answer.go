@@ -422,12 +422,6 @@ func pickOption(f forms.Field, s string) any {
 	return s
 }
 
-// flood says that server asked too much and some of its questions were
-// refused unseen (applink.ClientOptions.Flood).
-func (a *terminalAnswerer) flood(server string) {
-	fmt.Fprintf(a.out, "\n%s\n", i18n.M("cli.ask.flood", "server", oneLine(server)))
-}
-
 // showCall prints the tool a model wants to call and its exact arguments.
 func (a *terminalAnswerer) showCall(req *mcp.Question) {
 	c := req.ToolCall

@@ -36,7 +36,6 @@ func (e *env) connect(ctx context.Context, answerer *terminalAnswerer, notices f
 	if answerer != nil {
 		opts.Pages = applink.NewPages()
 		answerer.usePages(opts.Pages)
-		opts.Flood = answerer.flood
 		opts.Answer = func(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
 			resp, err := answerer.Present(ctx, q)
 			if err == nil && ctx.Err() == nil && resp.Action == mcp.ActionAccept && q.Kind == mcp.KindURL {
