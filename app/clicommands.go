@@ -14,24 +14,25 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/chat"
-	"github.com/gatehouse-app/gatehouse/hostapi"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/importcfg"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// Commands are the command line's commands that work on saved things
-// (providers, policies, conversations, importing servers), by the names the
-// person types, with the command line's sentences for a name that is not
-// there. The CLI runs them on the core it opened, or, while the window is
-// open, asks the running app, which runs these same methods on its core
-// (hostapi tools, see cliTools): the result is the same either way, and the
-// window shows a change at once.
+// Commands are the command line's commands, by the names the person types,
+// with the command line's sentences for a name that is not there. Each is
+// one method here and one row of tools, the table the command line's
+// server serves (applink): the CLI calls them on the running app's core
+// while the window is open (ServeCLI), and on a core it opened itself
+// otherwise (ConnectCLI) — the same road and the same code either way, so
+// the output is the same, and the window shows a change at once.
 type Commands struct {
 	core      *Core
 	servers   *ServersService
+	tools     *ToolsService
 	providers *ProvidersService
 	policies  *PoliciesService
 	chat      *ChatService
@@ -39,40 +40,197 @@ type Commands struct {
 	prompts   *PromptsService
 }
 
-// NewCommands returns the commands for core.
-func NewCommands(core *Core) *Commands {
-	return &Commands{core: core, servers: NewServersService(core), providers: NewProvidersService(core),
+// newCommands returns the commands for core.
+func newCommands(core *Core) *Commands {
+	return &Commands{core: core, servers: NewServersService(core), tools: NewToolsService(core), providers: NewProvidersService(core),
 		policies: NewPoliciesService(core), chat: core.Chat(),
 		resources: NewResourcesService(core, nil), prompts: NewPromptsService(core)}
 }
 
+// table is the commands as the command line's server serves them: adding
+// a command is a method below, its tool's name and a row here.
+func (c *Commands) table() []applink.Tool {
+	return []applink.Tool{
+		applink.NewTool(ToolListServers, "Lists the configured servers.", c.ListServers),
+		applink.NewTool(ToolAddServer, "Adds a server.", c.AddServer),
+		applink.NewTool(ToolRemoveServer, "Removes a server.", c.RemoveServer),
+		applink.NewTool(ToolEnableServer, "Turns a server on.", c.EnableServer),
+		applink.NewTool(ToolDisableServer, "Turns a server off.", c.DisableServer),
+		applink.NewTool(ToolListTools, "Lists a connected server's tools.", c.ListTools),
+		applink.NewCallerTool(ToolCallTool, "Calls a server's tool; its questions are asked of this client.", c.CallTool),
+		applink.NewTool(ToolListProviders, "Lists the model providers.", c.Providers),
+		applink.NewTool(ToolAddProvider, "Adds a model provider.", c.AddProvider),
+		applink.NewTool(ToolRemoveProvider, "Removes a model provider.", c.RemoveProvider),
+		applink.NewTool(ToolTestProvider, "Lists a provider's models.", c.TestProvider),
+		applink.NewTool(ToolListPolicies, "Lists every server's policies.", c.Policies),
+		applink.NewTool(ToolServerPolicy, "Shows a server's policies.", c.Policy),
+		applink.NewTool(ToolSetPolicy, "Sets what a server's tool calls do.", c.SetPolicy),
+		applink.NewTool(ToolTrustServer, "Trusts a server's read-only claims, or not.", c.TrustServer),
+		applink.NewTool(ToolConversations, "Lists the conversations.", c.Conversations),
+		applink.NewTool(ToolExportChat, "Writes a conversation as Markdown.", c.ExportConversation),
+		applink.NewTool(ToolPreviewImport, "Previews importing another app's servers from a file (an absolute path).", c.PreviewImport),
+		applink.NewTool(ToolImport, "Imports the servers of a previewed file.", c.Import),
+		applink.NewCallerTool(ToolSignIn, "Signs in to a remote server; its consent is asked of this client.", c.SignIn),
+		applink.NewTool(ToolSignOut, "Forgets a remote server's sign-in.", c.SignOut),
+		applink.NewTool(ToolListResources, "Lists a server's resources and resource templates.", c.Resources),
+		applink.NewTool(ToolReadResource, "Reads a server's resource whole.", c.ReadResource),
+		applink.NewTool(ToolListPrompts, "Lists a server's prompts.", c.Prompts),
+		applink.NewTool(ToolGetPrompt, "Gets the messages of a server's prompt.", c.GetPrompt),
+		applink.NewTool(ToolServerRoots, "Lists the folders a server may see.", c.Roots),
+		applink.NewTool(ToolAddRoot, "Lets a server see a folder (an absolute path).", c.AddRoot),
+		applink.NewTool(ToolRemoveRoot, "Stops a server seeing a folder.", c.RemoveRoot),
+		applink.NewCallerTool(ToolChatTurn, "Runs a chat turn in a new conversation; its text and calls are told as progress, its questions asked of this client.", c.ChatTurn),
+	}
+}
+
+// Tool names of the Commands, as the command line's server serves them.
+const (
+	ToolListServers    = "list_servers"
+	ToolAddServer      = "add_server"
+	ToolRemoveServer   = "remove_server"
+	ToolEnableServer   = "enable_server"
+	ToolDisableServer  = "disable_server"
+	ToolListTools      = "list_tools"
+	ToolCallTool       = "call_tool"
+	ToolListProviders  = "list_providers"
+	ToolAddProvider    = "add_provider"
+	ToolRemoveProvider = "remove_provider"
+	ToolTestProvider   = "test_provider"
+	ToolListPolicies   = "list_policies"
+	ToolServerPolicy   = "server_policy"
+	ToolSetPolicy      = "set_policy"
+	ToolTrustServer    = "trust_server"
+	ToolConversations  = "list_conversations"
+	ToolExportChat     = "export_conversation"
+	ToolPreviewImport  = "preview_import"
+	ToolImport         = "import_servers"
+	ToolSignIn         = "sign_in"
+	ToolSignOut        = "sign_out"
+	ToolListResources  = "list_resources"
+	ToolReadResource   = "read_resource"
+	ToolListPrompts    = "list_prompts"
+	ToolGetPrompt      = "get_prompt"
+	ToolServerRoots    = "server_roots"
+	ToolAddRoot        = "add_root"
+	ToolRemoveRoot     = "remove_root"
+	ToolChatTurn       = "chat_turn"
+)
+
+// cliConnectTimeout bounds how long a command waits for its server to
+// connect.
+const cliConnectTimeout = 30 * time.Second
+
+// ListServers lists the configured servers.
+func (c *Commands) ListServers(context.Context, struct{}) (applink.Items[ServerRow], error) {
+	servers, err := c.core.Store.Servers()
+	rows := make([]ServerRow, 0, len(servers))
+	for _, s := range servers {
+		rows = append(rows, serverRow(s))
+	}
+	return applink.Items[ServerRow]{Items: rows}, err
+}
+
+// serverRow is srv as the command line shows it.
+func serverRow(s store.Server) ServerRow {
+	return ServerRow{Name: s.Name, Enabled: s.Enabled, Transport: s.Transport,
+		Stdio: s.Stdio != nil, InheritEnv: s.Stdio != nil && s.Stdio.InheritEnv, Where: mcp.Where(s)}
+}
+
+// AddServer adds a server, as the window does: a running app connects it at
+// once.
+func (c *Commands) AddServer(_ context.Context, in ServerInput) (ServerRow, error) {
+	v, err := c.servers.Add(in)
+	return ServerRow{Name: v.Input.Name, Enabled: v.Input.Enabled, Transport: v.Input.Transport,
+		Stdio: v.Input.Transport == store.TransportStdio, InheritEnv: v.Input.InheritEnv, Where: v.Where}, err
+}
+
+// RemoveServer removes the named server and returns its name as saved.
+func (c *Commands) RemoveServer(_ context.Context, in CLIName) (CLIName, error) {
+	srv, err := c.server(in.Name)
+	if err != nil {
+		return CLIName{}, err
+	}
+	return CLIName{Name: srv.Name}, c.servers.Remove(srv.ID)
+}
+
+// EnableServer turns the named server on and returns its name as saved.
+func (c *Commands) EnableServer(_ context.Context, in CLIName) (CLIName, error) {
+	return c.setEnabled(in.Name, true)
+}
+
+// DisableServer turns the named server off and returns its name as saved.
+func (c *Commands) DisableServer(_ context.Context, in CLIName) (CLIName, error) {
+	return c.setEnabled(in.Name, false)
+}
+
+func (c *Commands) setEnabled(name string, enabled bool) (CLIName, error) {
+	srv, err := c.server(name)
+	if err != nil {
+		return CLIName{}, err
+	}
+	return CLIName{Name: srv.Name}, c.servers.SetEnabled(srv.ID, enabled)
+}
+
+// ListTools lists the named server's tools, once it is connected.
+func (c *Commands) ListTools(ctx context.Context, in CLIName) (applink.Items[ToolView], error) {
+	srv, err := c.connected(ctx, in.Name)
+	if err != nil {
+		return applink.Items[ToolView]{}, err
+	}
+	list, err := c.tools.List(srv.ID)
+	return applink.Items[ToolView]{Items: list}, err
+}
+
+// CallTool calls one of the named server's tools as the Tools pane does,
+// with its checks, time limit and history; the caller ending its call
+// (Ctrl-C) cancels it on the server too. While it runs, the form and URL
+// requests its server asks are put to the caller through the broker, which
+// keeps owning them, and its progress goes to the caller.
+func (c *Commands) CallTool(ctx context.Context, caller *applink.Caller, in CLICall) (CLICallResult, error) {
+	srv, err := c.connected(ctx, in.Server)
+	if err != nil {
+		return CLICallResult{}, err
+	}
+	release := caller.RouteServer(srv.ID)
+	defer release()
+	res, err := CallTool(caller.Progress(ctx), c.tools, "", srv.ID, in.Tool, in.Arguments)
+	if err != nil {
+		return CLICallResult{}, err
+	}
+	// The pages of this call that have ended are told before the result,
+	// and named in it: else the caller would wait for such a page (and say
+	// so) a second time.
+	return CLICallResult{Result: res, EndedPages: caller.EndedPages()}, nil
+}
+
 // Providers lists the providers.
-func (c *Commands) Providers() ([]ProviderView, error) {
+func (c *Commands) Providers(context.Context, struct{}) (applink.Items[ProviderView], error) {
 	list, err := c.providers.List()
-	return list.Providers, err
+	return applink.Items[ProviderView]{Items: list.Providers}, err
 }
 
 // AddProvider adds a provider.
-func (c *Commands) AddProvider(in ProviderInput) (ProviderView, error) { return c.providers.Add(in) }
-
-// RemoveProvider removes the named provider and returns its name as saved.
-func (c *Commands) RemoveProvider(name string) (string, error) {
-	p, err := c.provider(name)
-	if err != nil {
-		return "", err
-	}
-	return p.Name, c.providers.Remove(p.ID)
+func (c *Commands) AddProvider(_ context.Context, in ProviderInput) (ProviderView, error) {
+	return c.providers.Add(in)
 }
 
-// TestProvider lists the named provider's models, and returns its name as
-// saved.
-func (c *Commands) TestProvider(name string) (string, TestResult, error) {
-	p, err := c.provider(name)
+// RemoveProvider removes the named provider and returns its name as saved.
+func (c *Commands) RemoveProvider(_ context.Context, in CLIName) (CLIName, error) {
+	p, err := c.provider(in.Name)
 	if err != nil {
-		return "", TestResult{}, err
+		return CLIName{}, err
+	}
+	return CLIName{Name: p.Name}, c.providers.Remove(p.ID)
+}
+
+// TestProvider lists the named provider's models, with its name as saved.
+func (c *Commands) TestProvider(_ context.Context, in CLIName) (CLITested, error) {
+	p, err := c.provider(in.Name)
+	if err != nil {
+		return CLITested{}, err
 	}
 	res, err := c.providers.TestSaved(p.ID)
-	return p.Name, res, err
+	return CLITested{Name: p.Name, Result: res}, err
 }
 
 func (c *Commands) provider(name string) (store.Provider, error) {
@@ -84,11 +242,14 @@ func (c *Commands) provider(name string) (store.Provider, error) {
 }
 
 // Policies returns every server's policies.
-func (c *Commands) Policies() ([]ServerPolicyView, error) { return c.policies.List() }
+func (c *Commands) Policies(context.Context, struct{}) (applink.Items[ServerPolicyView], error) {
+	list, err := c.policies.List()
+	return applink.Items[ServerPolicyView]{Items: list}, err
+}
 
 // Policy returns the named server's policies.
-func (c *Commands) Policy(server string) (ServerPolicyView, error) {
-	srv, err := c.server(server)
+func (c *Commands) Policy(_ context.Context, in CLIName) (ServerPolicyView, error) {
+	srv, err := c.server(in.Name)
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
@@ -96,25 +257,25 @@ func (c *Commands) Policy(server string) (ServerPolicyView, error) {
 }
 
 // SetPolicy sets what the named server's tool calls do: all of them, or
-// only tool's when tool is not "".
-func (c *Commands) SetPolicy(server, tool, mode string) (ServerPolicyView, error) {
-	srv, err := c.server(server)
+// only in.Tool's when it is not "".
+func (c *Commands) SetPolicy(_ context.Context, in CLIPolicy) (ServerPolicyView, error) {
+	srv, err := c.server(in.Server)
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
-	if tool == "" {
-		return c.policies.SetMode(srv.ID, mode)
+	if in.Tool == "" {
+		return c.policies.SetMode(srv.ID, in.Mode)
 	}
-	return c.policies.SetToolMode(srv.ID, tool, mode)
+	return c.policies.SetToolMode(srv.ID, in.Tool, in.Mode)
 }
 
 // TrustServer sets whether the named server's read-only claims are trusted.
-func (c *Commands) TrustServer(server string, trusted bool) (ServerPolicyView, error) {
-	srv, err := c.server(server)
+func (c *Commands) TrustServer(_ context.Context, in CLITrust) (ServerPolicyView, error) {
+	srv, err := c.server(in.Server)
 	if err != nil {
 		return ServerPolicyView{}, err
 	}
-	return c.policies.SetTrusted(srv.ID, trusted)
+	return c.policies.SetTrusted(srv.ID, in.Trusted)
 }
 
 func (c *Commands) server(name string) (store.Server, error) {
@@ -126,29 +287,45 @@ func (c *Commands) server(name string) (store.Server, error) {
 }
 
 // Conversations lists the conversations, the most recently active first.
-func (c *Commands) Conversations() ([]store.Conversation, error) { return c.chat.Conversations("") }
+func (c *Commands) Conversations(context.Context, struct{}) (applink.Items[store.Conversation], error) {
+	list, err := c.chat.Conversations("")
+	return applink.Items[store.Conversation]{Items: list}, err
+}
 
-// ConversationMarkdown returns a conversation written as Markdown.
-func (c *Commands) ConversationMarkdown(id string) (string, error) {
-	md, err := c.chat.Markdown(id)
+// ExportConversation returns a conversation (in.Name is its ID) written as
+// Markdown.
+func (c *Commands) ExportConversation(_ context.Context, in CLIName) (CLIText, error) {
+	md, err := c.chat.Markdown(in.Name)
 	if errors.Is(err, store.ErrNotFound) {
-		return "", i18n.Err("cli.chat.noSuch", "id", strconv.Quote(id))
+		return CLIText{}, i18n.Err("cli.chat.noSuch", "id", strconv.Quote(in.Name))
 	}
-	return md, err
+	return CLIText{Text: md}, err
+}
+
+// PreviewImport previews importing the servers of another app's file
+// (in.Name, an absolute path: the app's working folder is not the
+// terminal's).
+func (c *Commands) PreviewImport(_ context.Context, in CLIName) (importcfg.Preview, error) {
+	return c.servers.PreviewImport(in.Name)
+}
+
+// Import imports the servers of a previewed file.
+func (c *Commands) Import(_ context.Context, req ImportRequest) (ImportResult, error) {
+	return c.servers.Import(req)
 }
 
 // SignOut forgets the named remote server's sign-in and returns its name
 // as saved.
-func (c *Commands) SignOut(name string) (string, error) {
-	srv, err := c.signInServer(name)
+func (c *Commands) SignOut(_ context.Context, in CLIName) (CLIName, error) {
+	srv, err := c.signInServer(in.Name)
 	if err != nil {
-		return "", err
+		return CLIName{}, err
 	}
 	// A CLI process's manager may not run this server: delete in any case.
 	if err := c.core.Manager.SignOut(srv.ID); err != nil && !errors.Is(err, mcp.ErrUnknownServer) && !errors.Is(err, mcp.ErrDisabled) {
-		return "", err
+		return CLIName{}, err
 	}
-	return srv.Name, nil
+	return CLIName{Name: srv.Name}, nil
 }
 
 // signInServer finds the named server that can sign in: a remote one,
@@ -167,8 +344,8 @@ func (c *Commands) signInServer(name string) (store.Server, error) {
 }
 
 // Resources lists the named server's resources and templates.
-func (c *Commands) Resources(ctx context.Context, server string) (ResourceListView, error) {
-	srv, err := c.connected(ctx, server)
+func (c *Commands) Resources(ctx context.Context, in CLIName) (ResourceListView, error) {
+	srv, err := c.connected(ctx, in.Name)
 	if err != nil {
 		return ResourceListView{}, err
 	}
@@ -177,17 +354,17 @@ func (c *Commands) Resources(ctx context.Context, server string) (ResourceListVi
 
 // ReadResource reads a resource of the named server whole: each item's
 // text (JSON pretty-printed) or bytes.
-func (c *Commands) ReadResource(ctx context.Context, server, uri string) (ResourceData, error) {
-	srv, err := c.connected(ctx, server)
+func (c *Commands) ReadResource(ctx context.Context, in CLIRead) (ResourceData, error) {
+	srv, err := c.connected(ctx, in.Server)
 	if err != nil {
 		return ResourceData{}, err
 	}
-	if _, err := c.resources.Read(srv.ID, uri); err != nil {
+	if _, err := c.resources.Read(srv.ID, in.URI); err != nil {
 		return ResourceData{}, err
 	}
-	data := ResourceData{URI: uri, Contents: []ResourceItem{}}
+	data := ResourceData{URI: in.URI, Contents: []ResourceItem{}}
 	for i := 0; ; i++ {
-		item, err := c.resources.item(srv.ID, uri, i)
+		item, err := c.resources.item(srv.ID, in.URI, i)
 		if err != nil {
 			break
 		}
@@ -203,32 +380,33 @@ func (c *Commands) ReadResource(ctx context.Context, server, uri string) (Resour
 }
 
 // Prompts lists the named server's prompts.
-func (c *Commands) Prompts(ctx context.Context, server string) ([]PromptView, error) {
-	srv, err := c.connected(ctx, server)
+func (c *Commands) Prompts(ctx context.Context, in CLIName) (applink.Items[PromptView], error) {
+	srv, err := c.connected(ctx, in.Name)
 	if err != nil {
-		return nil, err
+		return applink.Items[PromptView]{}, err
 	}
-	return c.prompts.List(srv.ID)
+	list, err := c.prompts.List(srv.ID)
+	return applink.Items[PromptView]{Items: list}, err
 }
 
 // GetPrompt returns the messages a prompt of the named server produces with
-// the arguments given as a JSON object (argsJSON; "" for none).
-func (c *Commands) GetPrompt(ctx context.Context, server, name, argsJSON string) (PromptResultView, error) {
-	args, err := parsePromptArgs(argsJSON)
+// the arguments given as a JSON object (in.Arguments; "" for none).
+func (c *Commands) GetPrompt(ctx context.Context, in CLIPrompt) (PromptResultView, error) {
+	args, err := parsePromptArgs(in.Arguments)
 	if err != nil {
 		return PromptResultView{}, err
 	}
-	srv, err := c.connected(ctx, server)
+	srv, err := c.connected(ctx, in.Server)
 	if err != nil {
 		return PromptResultView{}, err
 	}
-	return c.prompts.Get(srv.ID, name, args)
+	return c.prompts.Get(srv.ID, in.Name, args)
 }
 
 // connected finds the named server and waits until it is connected, with
 // the sentences the command line says for a server that is off, needs
-// sign-in or cannot be connected (a *hostapi.ConnectError with its log).
-// A command line's own core connects only the servers it uses.
+// sign-in or cannot be connected (an *applink.ConnectError with its log).
+// A command line's own core connects only the servers it uses (manage).
 func (c *Commands) connected(ctx context.Context, name string) (store.Server, error) {
 	srv, err := c.server(name)
 	if err != nil {
@@ -237,24 +415,22 @@ func (c *Commands) connected(ctx context.Context, name string) (store.Server, er
 	if !srv.Enabled {
 		return srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 	}
-	if _, err := c.core.Manager.Status(srv.ID); errors.Is(err, mcp.ErrUnknownServer) {
-		c.core.Manager.Set(srv)
-	}
-	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	c.manage(srv)
+	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
 	defer cancel()
 	if err := c.core.Manager.WaitConnected(wctx, srv.ID); err != nil {
 		if errors.Is(err, mcp.ErrNeedsSignIn) {
 			return srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
 		}
 		serverLog, _ := c.core.Manager.Log(srv.ID)
-		return srv, &hostapi.ConnectError{Server: srv.Name, Err: err, Log: serverLog}
+		return srv, &applink.ConnectError{Server: srv.Name, Err: err, Log: serverLog}
 	}
 	return srv, nil
 }
 
 // Roots returns the folders the named server may see.
-func (c *Commands) Roots(server string) (CLIRoots, error) {
-	srv, err := c.server(server)
+func (c *Commands) Roots(_ context.Context, in CLIName) (CLIRoots, error) {
+	srv, err := c.server(in.Name)
 	if err != nil {
 		return CLIRoots{}, err
 	}
@@ -263,22 +439,22 @@ func (c *Commands) Roots(server string) (CLIRoots, error) {
 
 // AddRoot lets the named server see one more folder (an absolute path); a
 // connected server is told at once.
-func (c *Commands) AddRoot(server, folder string) (CLIRoots, error) {
-	srv, err := c.server(server)
+func (c *Commands) AddRoot(_ context.Context, in CLIRoot) (CLIRoots, error) {
+	srv, err := c.server(in.Server)
 	if err != nil {
 		return CLIRoots{}, err
 	}
-	return c.setRoots(srv, append(slices.Clone(srv.Roots), folder))
+	return c.setRoots(srv, append(slices.Clone(srv.Roots), in.Path))
 }
 
 // RemoveRoot stops the named server seeing a folder; a connected server is
 // told at once.
-func (c *Commands) RemoveRoot(server, folder string) (CLIRoots, error) {
-	srv, err := c.server(server)
+func (c *Commands) RemoveRoot(_ context.Context, in CLIRoot) (CLIRoots, error) {
+	srv, err := c.server(in.Server)
 	if err != nil {
 		return CLIRoots{}, err
 	}
-	folder = filepath.Clean(folder)
+	folder := filepath.Clean(in.Path)
 	if !slices.Contains(srv.Roots, folder) {
 		return CLIRoots{}, i18n.Err("roots.error.notSeen", "server", srv.Name, "path", folder)
 	}
@@ -293,27 +469,20 @@ func (c *Commands) setRoots(srv store.Server, folders []string) (CLIRoots, error
 	return CLIRoots{Name: v.Input.Name, Roots: v.Input.Roots}, nil
 }
 
-// SignedIn is what SignIn did: the server's name as saved, and whether it
-// was signed in already.
-type SignedIn struct {
-	Name    string `json:"name"`
-	Already bool   `json:"already"`
-}
-
 // SignIn signs in to the named remote server (E33) and returns once the
 // attempt the sign-in started ended: connected, or not with the reason.
-// The consent is the broker's question (its checks, queue and history):
-// answered by the command line's answerer when it opened the core, or
-// routed to its terminal by the running app (ToolSignIn). Ending ctx stops
-// waiting.
-func (c *Commands) SignIn(ctx context.Context, name string) (SignedIn, error) {
-	srv, err := c.signInServer(name)
+// The consent is the broker's question (its checks, queue and history),
+// asked in the caller's terminal. Ending ctx stops waiting.
+func (c *Commands) SignIn(ctx context.Context, caller *applink.Caller, in CLIName) (SignedIn, error) {
+	srv, err := c.signInServer(in.Name)
 	if err != nil {
 		return SignedIn{}, err
 	}
+	release := caller.Route(func(q *mcp.Question) bool { return q.Kind == mcp.KindSignIn && q.Server.ID == srv.ID })
+	defer release()
 	m := c.core.Manager
 	c.manage(srv)
-	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
 	defer cancel()
 	err = m.WaitConnected(wctx, srv.ID)
 	if err == nil {
@@ -327,7 +496,7 @@ func (c *Commands) SignIn(ctx context.Context, name string) (SignedIn, error) {
 		return SignedIn{}, err
 	}
 	// Wait for the attempt the sign-in started to end, connected or not.
-	deadline := time.Now().Add(mcp.SignInTimeout + hostapi.ConnectTimeout)
+	deadline := time.Now().Add(mcp.SignInTimeout + cliConnectTimeout)
 	for {
 		st, err := m.Status(srv.ID)
 		if err != nil {
@@ -351,65 +520,94 @@ func (c *Commands) SignIn(ctx context.Context, name string) (SignedIn, error) {
 	}
 }
 
-// ChatTurnHooks hear a chat turn of the command line as it runs (ChatTurn).
-// Every field may be nil.
-type ChatTurnHooks struct {
-	// NotConnected is an enabled server that did not connect in time; the
-	// turn goes on without its tools.
-	NotConnected func(server string, why error)
-	// Started is the turn's new conversation, before the model is asked.
-	Started func(conversationID string)
-	// Event is each event of the turn as the window gets it, in order; the
-	// last is ChatDone or ChatFailed.
-	Event func(ChatEvent)
-}
-
 // ChatTurn runs one turn of a new conversation, as the window's Send does:
 // with the named provider ("" for the default), every enabled server's
-// tools (each waited for a while: hooks.NotConnected names those that do
-// not connect), and the person's message. It returns once the turn ended
-// and is stored. Ending ctx stops the turn (the model, a question, a running
-// call), which still ends with its ChatFailed. The turn's questions are the
-// broker's: answered by the command line's answerer when it opened the
-// core, or routed to its terminal by the running app (ToolChatTurn).
-func (c *Commands) ChatTurn(ctx context.Context, provider, message string, hooks ChatTurnHooks) error {
-	providerID, err := c.chatProvider(provider)
-	if err != nil {
-		return err
+// tools (each waited for a while; those that do not connect are told), and
+// the person's message. It returns once the turn ended and is stored.
+// Ending ctx stops the turn (the model, a question, a running call), which
+// still ends with its ChatFailed. The turn's events go to the caller as
+// notifications/progress (ChatEventMeta and the other _meta keys), and its
+// questions are the broker's, asked in the caller's terminal: the approvals
+// of its tool calls, and the form and URL requests of the servers while its
+// calls run on them. (A sampling request is for the window, which reviews
+// them.)
+func (c *Commands) ChatTurn(ctx context.Context, caller *applink.Caller, in CLIChatTurn) (CLIChatTurnEnded, error) {
+	var mu sync.Mutex
+	conversation := ""
+	calling := map[string]int{} // server ID → this turn's calls running on it
+	release := caller.Route(func(q *mcp.Question) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		switch q.Kind {
+		case mcp.KindToolCall:
+			return conversation != "" && q.ToolCall.ConversationID == conversation
+		case mcp.KindForm, mcp.KindURL:
+			return calling[q.Server.ID] > 0
+		}
+		return false
+	})
+	defer release()
+	notify := func(text, key string, v any) {
+		b, err := json.Marshal(v)
+		if err == nil { // the turn's end is told after Ctrl-C too
+			err = caller.Notify(context.WithoutCancel(ctx), text, sdk.Meta{key: string(b)})
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Printf("gatehouse: telling the command line about its chat turn: %v", err)
+		}
 	}
-	c.connectEnabled(ctx, hooks.NotConnected)
+	ended := func() CLIChatTurnEnded { return CLIChatTurnEnded{Notices: caller.Notified()} }
+	providerID, err := c.chatProvider(in.Provider)
+	if err != nil {
+		return ended(), err
+	}
+	c.connectEnabled(ctx, func(server string, why error) {
+		notify("", ChatNotConnectedMeta, CLINotConnected{Server: server, Why: i18n.ErrorMessage(why)})
+	})
 	conv, err := c.chat.NewConversation(providerID, "", "", nil)
 	if err != nil {
-		return err
+		return ended(), err
 	}
-	if hooks.Started != nil {
-		hooks.Started(conv.ID)
-	}
-	ended := make(chan struct{})
+	mu.Lock()
+	conversation = conv.ID
+	mu.Unlock()
+	notify("", ChatStartedMeta, conv.ID)
+	running := map[string]string{} // call ID → server ID, while it runs
+	done := make(chan struct{})
 	stop := c.chat.watch(conv.ID, func(ev ChatEvent) {
-		if hooks.Event != nil {
-			hooks.Event(ev)
+		if ev.Kind == chat.EventCall && ev.Call != nil {
+			mu.Lock()
+			switch ev.Call.State {
+			case chat.CallRunning, chat.CallWaiting:
+				if _, ok := running[ev.Call.ID]; !ok {
+					running[ev.Call.ID] = ev.Call.ServerID
+					calling[ev.Call.ServerID]++
+				}
+			default:
+				if id, ok := running[ev.Call.ID]; ok {
+					delete(running, ev.Call.ID)
+					calling[id]--
+				}
+			}
+			mu.Unlock()
 		}
+		notify(ev.Text, ChatEventMeta, ev)
 		if ev.Kind == ChatDone || ev.Kind == ChatFailed {
-			close(ended)
+			close(done)
 		}
 	})
 	defer stop()
-	if err := c.chat.Send(conv.ID, message); err != nil {
-		return err
+	if err := c.chat.Send(conv.ID, in.Message); err != nil {
+		return ended(), err
 	}
 	select {
-	case <-ended:
+	case <-done:
 	case <-ctx.Done(): // Ctrl-C: the turn stops and says so
 		c.chat.Stop(conv.ID)
-		<-ended
+		<-done
 	}
-	return nil
+	return ended(), nil
 }
-
-// StopChatTurn stops the running turn of a conversation (Ctrl-C in the
-// terminal whose turn the running app runs).
-func (c *Commands) StopChatTurn(conversationID string) { c.chat.Stop(conversationID) }
 
 // chatProvider finds the provider by name, or the default one.
 func (c *Commands) chatProvider(name string) (string, error) {
@@ -436,311 +634,21 @@ func (c *Commands) manage(srv store.Server) {
 }
 
 // connectEnabled hands every server to the manager (manage) and waits a
-// while for the enabled ones; notConnected (may be nil) hears each that
-// does not connect.
+// while for the enabled ones; notConnected hears each that does not
+// connect.
 func (c *Commands) connectEnabled(ctx context.Context, notConnected func(server string, why error)) {
 	servers, _ := c.core.Store.Servers()
 	for _, s := range servers {
 		c.manage(s)
 	}
-	wctx, cancel := context.WithTimeout(ctx, hostapi.ConnectTimeout)
+	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
 	defer cancel()
 	for _, s := range servers {
 		if !s.Enabled {
 			continue
 		}
-		if err := c.core.Manager.WaitConnected(wctx, s.ID); err != nil && notConnected != nil {
+		if err := c.core.Manager.WaitConnected(wctx, s.ID); err != nil {
 			notConnected(s.Name, err)
 		}
 	}
-}
-
-// PreviewImport previews importing the servers of another app's file.
-func (c *Commands) PreviewImport(file string) (importcfg.Preview, error) {
-	return c.servers.PreviewImport(file)
-}
-
-// Import imports the servers of a previewed file.
-func (c *Commands) Import(req ImportRequest) (ImportResult, error) { return c.servers.Import(req) }
-
-// Argument and result objects of the tools below.
-type (
-	// CLIName is a provider, server or conversation named on the command line.
-	CLIName struct {
-		Name string `json:"name"`
-	}
-	// CLIPolicy is `policies set`'s arguments.
-	CLIPolicy struct {
-		Server string `json:"server"`
-		Tool   string `json:"tool,omitempty"`
-		Mode   string `json:"mode"`
-	}
-	// CLITrust is `policies trust`'s arguments.
-	CLITrust struct {
-		Server  string `json:"server"`
-		Trusted bool   `json:"trusted"`
-	}
-	// CLITested is `providers test`'s result.
-	CLITested struct {
-		Name   string     `json:"name"`
-		Result TestResult `json:"result"`
-	}
-	// CLIText is a text result.
-	CLIText struct {
-		Text string `json:"text"`
-	}
-	// CLIRead is `read`'s arguments.
-	CLIRead struct {
-		Server string `json:"server"`
-		URI    string `json:"uri"`
-	}
-	// CLIPrompt is `prompt`'s arguments: Arguments is a JSON object as
-	// typed, "" for none.
-	CLIPrompt struct {
-		Server    string `json:"server"`
-		Name      string `json:"name"`
-		Arguments string `json:"arguments,omitempty"`
-	}
-	// CLIPrompts is `prompts`' result.
-	CLIPrompts struct {
-		Prompts []PromptView `json:"prompts"`
-	}
-	// CLIRoot is `servers roots SERVER add|remove PATH`'s arguments.
-	CLIRoot struct {
-		Server string `json:"server"`
-		Path   string `json:"path"`
-	}
-	// CLIRoots are the folders a server may see, and its name as saved.
-	CLIRoots struct {
-		Name  string   `json:"name"`
-		Roots []string `json:"roots"`
-	}
-	// CLIChatTurn is a chat turn's arguments.
-	CLIChatTurn struct {
-		Provider string `json:"provider,omitempty"`
-		Message  string `json:"message"`
-	}
-	// CLIChatTurnEnded is a chat turn's result: how many notifications
-	// told the turn (the caller waits for the last before it ends).
-	CLIChatTurnEnded struct {
-		Notices int `json:"notices"`
-	}
-	// CLINotConnected is a server that did not connect for a chat turn.
-	CLINotConnected struct {
-		Server string       `json:"server"`
-		Why    i18n.Message `json:"why"`
-	}
-)
-
-// _meta keys of the notifications/progress of a chat turn: each carries
-// one of them, as JSON text so that a tool call's arguments arrive exactly
-// as the model wrote them. The notification's own message is the model's
-// text, for any client.
-const (
-	// ChatEventMeta is an event of the turn (a ChatEvent).
-	ChatEventMeta = "gatehouse.dev/chatEvent"
-	// ChatStartedMeta is the turn's new conversation (its ID).
-	ChatStartedMeta = "gatehouse.dev/conversation"
-	// ChatNotConnectedMeta is a server left out (a CLINotConnected).
-	ChatNotConnectedMeta = "gatehouse.dev/notConnected"
-)
-
-// ResourceData is a whole read of a resource, for the command line.
-type ResourceData struct {
-	URI      string         `json:"uri"`
-	Contents []ResourceItem `json:"contents"`
-}
-
-// ResourceItem is one item of a ResourceData: its Text (KindText,
-// KindJSON pretty-printed) or its bytes in base64 (Data).
-type ResourceItem struct {
-	URI      string `json:"uri"`
-	MimeType string `json:"mimeType"`
-	Kind     string `json:"kind"`
-	Size     int    `json:"size"`
-	Text     string `json:"text,omitempty"`
-	Data     string `json:"data,omitempty"`
-}
-
-// Tool names of the Commands, as the running app serves them.
-const (
-	ToolListProviders  = "list_providers"
-	ToolAddProvider    = "add_provider"
-	ToolRemoveProvider = "remove_provider"
-	ToolTestProvider   = "test_provider"
-	ToolListPolicies   = "list_policies"
-	ToolServerPolicy   = "server_policy"
-	ToolSetPolicy      = "set_policy"
-	ToolTrustServer    = "trust_server"
-	ToolConversations  = "list_conversations"
-	ToolExportChat     = "export_conversation"
-	ToolPreviewImport  = "preview_import"
-	ToolImport         = "import_servers"
-	ToolSignOut        = "sign_out"
-	ToolListResources  = "list_resources"
-	ToolReadResource   = "read_resource"
-	ToolListPrompts    = "list_prompts"
-	ToolGetPrompt      = "get_prompt"
-	ToolServerRoots    = "server_roots"
-	ToolAddRoot        = "add_root"
-	ToolRemoveRoot     = "remove_root"
-	ToolSignIn         = "sign_in"
-	ToolChatTurn       = "chat_turn"
-	ToolStopChatTurn   = "stop_chat_turn"
-)
-
-// cliTools serves c's methods to the command line.
-func (c *Commands) cliTools() []hostapi.Tool {
-	return []hostapi.Tool{
-		hostapi.NewTool(ToolListProviders, "Lists the model providers.", func(context.Context, struct{}) (hostapi.Items[ProviderView], error) {
-			list, err := c.Providers()
-			return hostapi.Items[ProviderView]{Items: list}, err
-		}),
-		hostapi.NewTool(ToolAddProvider, "Adds a model provider.", func(_ context.Context, in ProviderInput) (ProviderView, error) {
-			return c.AddProvider(in)
-		}),
-		hostapi.NewTool(ToolRemoveProvider, "Removes a model provider.", func(_ context.Context, in CLIName) (CLIName, error) {
-			name, err := c.RemoveProvider(in.Name)
-			return CLIName{Name: name}, err
-		}),
-		hostapi.NewTool(ToolTestProvider, "Lists a provider's models.", func(_ context.Context, in CLIName) (CLITested, error) {
-			name, res, err := c.TestProvider(in.Name)
-			return CLITested{Name: name, Result: res}, err
-		}),
-		hostapi.NewTool(ToolListPolicies, "Lists every server's policies.", func(context.Context, struct{}) (hostapi.Items[ServerPolicyView], error) {
-			list, err := c.Policies()
-			return hostapi.Items[ServerPolicyView]{Items: list}, err
-		}),
-		hostapi.NewTool(ToolServerPolicy, "Shows a server's policies.", func(_ context.Context, in CLIName) (ServerPolicyView, error) {
-			return c.Policy(in.Name)
-		}),
-		hostapi.NewTool(ToolSetPolicy, "Sets what a server's tool calls do.", func(_ context.Context, in CLIPolicy) (ServerPolicyView, error) {
-			return c.SetPolicy(in.Server, in.Tool, in.Mode)
-		}),
-		hostapi.NewTool(ToolTrustServer, "Trusts a server's read-only claims, or not.", func(_ context.Context, in CLITrust) (ServerPolicyView, error) {
-			return c.TrustServer(in.Server, in.Trusted)
-		}),
-		hostapi.NewTool(ToolConversations, "Lists the conversations.", func(context.Context, struct{}) (hostapi.Items[store.Conversation], error) {
-			list, err := c.Conversations()
-			return hostapi.Items[store.Conversation]{Items: list}, err
-		}),
-		hostapi.NewTool(ToolExportChat, "Writes a conversation as Markdown.", func(_ context.Context, in CLIName) (CLIText, error) {
-			md, err := c.ConversationMarkdown(in.Name)
-			return CLIText{Text: md}, err
-		}),
-		hostapi.NewTool(ToolPreviewImport, "Previews importing another app's servers from a file (an absolute path).", func(_ context.Context, in CLIName) (importcfg.Preview, error) {
-			return c.PreviewImport(in.Name)
-		}),
-		hostapi.NewTool(ToolSignOut, "Forgets a remote server's sign-in.", func(_ context.Context, in CLIName) (CLIName, error) {
-			name, err := c.SignOut(in.Name)
-			return CLIName{Name: name}, err
-		}),
-		hostapi.NewTool(ToolImport, "Imports the servers of a previewed file.", func(_ context.Context, in ImportRequest) (ImportResult, error) {
-			return c.Import(in)
-		}),
-		hostapi.NewTool(ToolListResources, "Lists a server's resources and resource templates.", func(ctx context.Context, in CLIName) (ResourceListView, error) {
-			return c.Resources(ctx, in.Name)
-		}),
-		hostapi.NewTool(ToolReadResource, "Reads a server's resource whole.", func(ctx context.Context, in CLIRead) (ResourceData, error) {
-			return c.ReadResource(ctx, in.Server, in.URI)
-		}),
-		hostapi.NewTool(ToolListPrompts, "Lists a server's prompts.", func(ctx context.Context, in CLIName) (CLIPrompts, error) {
-			list, err := c.Prompts(ctx, in.Name)
-			return CLIPrompts{Prompts: list}, err
-		}),
-		hostapi.NewTool(ToolGetPrompt, "Gets the messages of a server's prompt.", func(ctx context.Context, in CLIPrompt) (PromptResultView, error) {
-			return c.GetPrompt(ctx, in.Server, in.Name, in.Arguments)
-		}),
-		hostapi.NewTool(ToolServerRoots, "Lists the folders a server may see.", func(_ context.Context, in CLIName) (CLIRoots, error) {
-			return c.Roots(in.Name)
-		}),
-		hostapi.NewTool(ToolAddRoot, "Lets a server see a folder (an absolute path).", func(_ context.Context, in CLIRoot) (CLIRoots, error) {
-			return c.AddRoot(in.Server, in.Path)
-		}),
-		hostapi.NewTool(ToolRemoveRoot, "Stops a server seeing a folder.", func(_ context.Context, in CLIRoot) (CLIRoots, error) {
-			return c.RemoveRoot(in.Server, in.Path)
-		}),
-		hostapi.NewCallerTool(ToolSignIn, "Signs in to a remote server; its consent is asked of this client.", c.signInFor),
-		hostapi.NewCallerTool(ToolChatTurn, "Runs a chat turn in a new conversation; its text and calls are told as progress, its questions asked of this client.", c.chatTurnFor),
-		hostapi.NewTool(ToolStopChatTurn, "Stops a conversation's running turn.", func(_ context.Context, in CLIName) (struct{}, error) {
-			c.StopChatTurn(in.Name)
-			return struct{}{}, nil
-		}),
-	}
-}
-
-// signInFor signs in for the command line: the server's sign-in consent is
-// asked in its terminal.
-func (c *Commands) signInFor(ctx context.Context, caller *hostapi.Caller, in CLIName) (SignedIn, error) {
-	srv, err := c.signInServer(in.Name)
-	if err != nil {
-		return SignedIn{}, err
-	}
-	release := caller.Route(func(q *mcp.Question) bool { return q.Kind == mcp.KindSignIn && q.Server.ID == srv.ID })
-	defer release()
-	return c.SignIn(ctx, in.Name)
-}
-
-// chatTurnFor runs a chat turn for the command line: its events go to it
-// as progress notifications, and its questions are asked in its terminal —
-// the approvals of its tool calls, and the form and URL requests of the
-// servers while its calls run on them. (A sampling request is for the
-// window, which reviews them.)
-func (c *Commands) chatTurnFor(ctx context.Context, caller *hostapi.Caller, in CLIChatTurn) (CLIChatTurnEnded, error) {
-	var mu sync.Mutex
-	conversation := ""
-	calling := map[string]int{} // server ID → this turn's calls running on it
-	release := caller.Route(func(q *mcp.Question) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		switch q.Kind {
-		case mcp.KindToolCall:
-			return conversation != "" && q.ToolCall.ConversationID == conversation
-		case mcp.KindForm, mcp.KindURL:
-			return calling[q.Server.ID] > 0
-		}
-		return false
-	})
-	defer release()
-	running := map[string]string{} // call ID → server ID, while it runs
-	notify := func(text, key string, v any) {
-		b, err := json.Marshal(v)
-		if err == nil {
-			err = caller.Notify(ctx, text, sdk.Meta{key: string(b)})
-		}
-		if err != nil && ctx.Err() == nil {
-			log.Printf("gatehouse: telling the command line about its chat turn: %v", err)
-		}
-	}
-	err := c.ChatTurn(ctx, in.Provider, in.Message, ChatTurnHooks{
-		NotConnected: func(server string, why error) {
-			notify("", ChatNotConnectedMeta, CLINotConnected{Server: server, Why: i18n.ErrorMessage(why)})
-		},
-		Started: func(id string) {
-			mu.Lock()
-			conversation = id
-			mu.Unlock()
-			notify("", ChatStartedMeta, id)
-		},
-		Event: func(ev ChatEvent) {
-			if ev.Kind == chat.EventCall && ev.Call != nil {
-				mu.Lock()
-				switch ev.Call.State {
-				case chat.CallRunning, chat.CallWaiting:
-					if _, ok := running[ev.Call.ID]; !ok {
-						running[ev.Call.ID] = ev.Call.ServerID
-						calling[ev.Call.ServerID]++
-					}
-				default:
-					if id, ok := running[ev.Call.ID]; ok {
-						delete(running, ev.Call.ID)
-						calling[id]--
-					}
-				}
-				mu.Unlock()
-			}
-			notify(ev.Text, ChatEventMeta, ev)
-		},
-	})
-	return CLIChatTurnEnded{Notices: caller.Notified()}, err
 }

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -48,9 +48,10 @@ type Core struct {
 	samplingMu sync.Mutex
 	sampling   bool // EnableSampling was called (the window reviews requests)
 
-	// cliServer serves the command line while the window is open (cliserver.go).
+	// cliServer serves the command line: on the socket while the window is
+	// open, in memory to a command line that opened this core (cliserver.go).
 	cliMu     sync.Mutex
-	cliServer *hostapi.Server
+	cliServer *applink.Server
 	// chat runs the turns of the window and of the command line (Chat).
 	chatOnce sync.Once
 	chat     *ChatService
@@ -180,10 +181,11 @@ func (c *Core) Chat() *ChatService {
 // SetEmitter sets where UI events go (the GUI sets it on start-up).
 func (c *Core) SetEmitter(e Emitter) { c.events = e }
 
-// SetAnswerer sets who answers the broker's questions one at a time: the
-// CLI's prompts (a blocking mcp.Answerer), or nil when the window answers
-// them through the broker's operations (QuestionService). Until it is set,
-// questions are cancelled unseen.
+// SetAnswerer sets who answers the broker's questions one at a time (a
+// blocking mcp.Answerer: a test's), or nil when the window answers them
+// through the broker's operations (QuestionService). Until it is set,
+// questions are cancelled unseen; a command-line command answers only the
+// questions routed to its terminal (applink).
 func (c *Core) SetAnswerer(a mcp.Answerer) {
 	c.answererMu.Lock()
 	defer c.answererMu.Unlock()
@@ -197,7 +199,8 @@ func (c *Core) SetAnswerer(a mcp.Answerer) {
 }
 
 // nobody answers every question with cancel, unseen: the core's answerer
-// until the GUI or the CLI sets one.
+// until the window or a test sets one (a command-line command's core keeps
+// it for the questions not routed to its terminal).
 type nobody struct{}
 
 func (nobody) Present(context.Context, *mcp.Question) (mcp.Response, error) {

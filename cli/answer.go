@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/forms"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
@@ -33,20 +35,18 @@ type terminalAnswerer struct {
 	scripts bool
 	failure error // the first scripted answer that could not be used
 
-	// keeper keeps the web pages the person opened: the core's broker, set
-	// by connectOne when the core is built, or the running app's. The wait
-	// for opened web pages asks it what became of them and tells it when the
-	// person is done (see urlmode.go).
-	keeper      pageKeeper
+	// keeper hears how the web pages the person opened end, which the
+	// core's broker keeps, and tells it when the person is done (see
+	// urlmode.go).
+	keeper      *applink.Pages
 	ctx         context.Context // ends when the command is over (close)
 	stop        context.CancelFunc
-	accepted    map[string]acceptedURL // URL requests this answerer opened, by request ID
-	pages       map[string]*openedPage // opened pages not ended yet, by request ID
-	order       []*openedPage          // pages in the order they were opened
-	seen        map[string]bool        // request IDs already announced
-	reading     bool                   // a goroutine reads stdin for the pages
-	inputEOF    bool                   // standard input ended
-	unconfirmed error                  // the first page that ended without confirmation
+	accepted    map[string]time.Duration // URL requests this answerer opened, with their time limit, by ID
+	pages       map[string]*openedPage   // opened pages not ended yet, by ID
+	order       []*openedPage            // pages in the order they were opened
+	reading     bool                     // a goroutine reads stdin for the pages
+	inputEOF    bool                     // standard input ended
+	unconfirmed error                    // the first page that ended without confirmation
 }
 
 // newTerminalAnswerer reads answers from answersFile when it is not "",
@@ -54,7 +54,7 @@ type terminalAnswerer struct {
 func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*terminalAnswerer, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	a := &terminalAnswerer{out: &termOut{w: out}, styled: isTerminal(out), ctx: ctx, stop: stop,
-		accepted: map[string]acceptedURL{}, pages: map[string]*openedPage{}, seen: map[string]bool{}}
+		accepted: map[string]time.Duration{}, pages: map[string]*openedPage{}}
 	if answersFile != "" {
 		b, err := os.ReadFile(answersFile)
 		if err != nil {
@@ -72,10 +72,9 @@ func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*term
 	return a, nil
 }
 
-// usePages gives the answerer who keeps the web pages it opens: the core's
-// broker (connectOne calls it before the server connects, so before any
-// request can arrive) or the running app's (remote.go).
-func (a *terminalAnswerer) usePages(k pageKeeper) {
+// usePages gives the answerer the Pages of its connection to the core
+// (connect calls it before any request can arrive).
+func (a *terminalAnswerer) usePages(k *applink.Pages) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.keeper = k
@@ -103,7 +102,8 @@ func (a *terminalAnswerer) fail(err error) {
 	}
 }
 
-// Present implements mcp.Answerer.
+// Present shows one question the core asks of this command and returns
+// the person's answer (applink.ClientOptions.Answer).
 func (a *terminalAnswerer) Present(ctx context.Context, req *mcp.Question) (mcp.Response, error) {
 	a.header(req)
 	if req.OpensPage() {
@@ -420,11 +420,6 @@ func pickOption(f forms.Field, s string) any {
 		}
 	}
 	return s
-}
-
-// Notify implements mcp.Answerer.
-func (a *terminalAnswerer) Notify(n mcp.Notice) {
-	fmt.Fprintf(a.out, "\n%s\n", i18n.M("cli.ask.flood", "server", oneLine(n.ServerName)))
 }
 
 // showCall prints the tool a model wants to call and its exact arguments.

@@ -8,10 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // chat runs `gatehouse chat [--provider NAME] [--answers FILE] [--json]
@@ -27,9 +32,9 @@ func (e *env) chat(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "list":
-			return e.exit(e.chatList(args[1:]))
+			return e.exit(e.chatList(ctx, args[1:]))
 		case "export":
-			return e.exit(e.chatExport(args[1:]))
+			return e.exit(e.chatExport(ctx, args[1:]))
 		}
 	}
 	var providerName, answersFile string
@@ -71,27 +76,7 @@ func (e *env) chat(ctx context.Context, args []string) int {
 	defer answerer.close()
 	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir}
 	events := &chatPrinter{out: e.stdout, asJSON: asJSON}
-	hooks := app.ChatTurnHooks{
-		NotConnected: func(server string, why error) {
-			fmt.Fprintln(e.stderr, i18n.M("cli.chat.notConnected", "server", server, "detail", why))
-		},
-		Event: events.print,
-	}
-	// While the window is open the running app runs the turn, with its
-	// providers, servers and conversations; its questions are asked here.
-	done, err := e.remoteChat(ctx, providerName, message, answerer, hooks)
-	if !done {
-		var core *app.Core
-		core, err = e.openCore()
-		if err != nil {
-			return e.exit(err)
-		}
-		defer core.Close()
-		answerer.usePages(core.Broker)
-		core.SetAnswerer(answerer)
-		err = app.NewCommands(core).ChatTurn(ctx, providerName, message, hooks) // Ctrl-C (ctx) stops the turn
-	}
-	if err != nil {
+	if err := e.chatTurn(ctx, providerName, message, answerer, events); err != nil {
 		return e.exit(err)
 	}
 	events.finish()
@@ -108,19 +93,15 @@ func (e *env) chat(ctx context.Context, args []string) int {
 
 // chatList runs `gatehouse chat list`: the conversations, the most
 // recently active first, with the IDs chat export takes.
-func (e *env) chatList(args []string) error {
+func (e *env) chatList(ctx context.Context, args []string) error {
 	if len(args) > 0 {
 		return usageErr(i18n.M("cli.chat.listArgs"))
 	}
-	cmds, closeCommands, err := e.openCommands()
-	if err != nil {
+	var conversations applink.Items[store.Conversation]
+	if err := e.do(ctx, app.ToolConversations, struct{}{}, &conversations); err != nil {
 		return err
 	}
-	defer closeCommands()
-	list, err := cmds.Conversations()
-	if err != nil {
-		return err
-	}
+	list := conversations.Items
 	if len(list) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.chat.none"))
 		return nil
@@ -139,7 +120,7 @@ func (e *env) chatList(args []string) error {
 
 // chatExport runs `gatehouse chat export CONVERSATION-ID [--out FILE]`: the
 // conversation as Markdown on stdout, or in FILE (written 0600).
-func (e *env) chatExport(args []string) error {
+func (e *env) chatExport(ctx context.Context, args []string) error {
 	var id, out string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
@@ -160,25 +141,80 @@ func (e *env) chatExport(args []string) error {
 	if id == "" {
 		return usageErr(i18n.M("cli.chat.exportID"))
 	}
-	cmds, closeCommands, err := e.openCommands()
-	if err != nil {
-		return err
-	}
-	defer closeCommands()
-	md, err := cmds.ConversationMarkdown(id)
-	if err != nil {
+	var md app.CLIText
+	if err := e.do(ctx, app.ToolExportChat, app.CLIName{Name: id}, &md); err != nil {
 		return err
 	}
 	if out == "" {
-		_, err = io.WriteString(e.stdout, md)
+		_, err := io.WriteString(e.stdout, md.Text)
 		return err
 	}
-	if err := app.WriteExport(out, md); err != nil {
+	if err := app.WriteExport(out, md.Text); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stderr, i18n.M("cli.chat.exported", "path", out))
 	return nil
 }
+
+// chatTurn runs the turn in the core, with its providers, servers and
+// conversations: the turn is told as it goes (the chat_turn tool's
+// notifications/progress, printed by events) and its questions are asked
+// here, through answerer. Ctrl-C (ctx) stops the turn, which still ends as
+// it does by itself.
+func (e *env) chatTurn(ctx context.Context, provider, message string, answerer *terminalAnswerer, events *chatPrinter) error {
+	var mu sync.Mutex
+	heard := 0
+	changed := make(chan struct{}, 1)
+	notices := func(p *sdk.ProgressNotificationParams) {
+		if text, ok := p.Meta[app.ChatEventMeta].(string); ok {
+			var ev app.ChatEvent
+			if json.Unmarshal([]byte(text), &ev) == nil {
+				events.print(ev)
+			}
+		}
+		if text, ok := p.Meta[app.ChatNotConnectedMeta].(string); ok {
+			var nc app.CLINotConnected
+			if json.Unmarshal([]byte(text), &nc) == nil {
+				fmt.Fprintln(e.stderr, i18n.M("cli.chat.notConnected", "server", nc.Server, "detail", &i18n.Error{Message: nc.Why}))
+			}
+		}
+		mu.Lock()
+		heard++
+		mu.Unlock()
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	cs, closeLink, err := e.connect(ctx, answerer, notices)
+	if err != nil {
+		return err
+	}
+	defer closeLink()
+	var ended app.CLIChatTurnEnded
+	if err := run(ctx, cs, app.ToolChatTurn, app.CLIChatTurn{Provider: provider, Message: message}, &ended); err != nil {
+		return err
+	}
+	// The result can overtake the last notifications: wait for them.
+	deadline := time.After(chatNoticeWait)
+	for {
+		mu.Lock()
+		all := heard >= ended.Notices
+		mu.Unlock()
+		if all {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return nil
+		}
+	}
+}
+
+// chatNoticeWait bounds the wait for a chat turn's last notifications
+// after its result: they were sent before it, on the same connection.
+const chatNoticeWait = 5 * time.Second
 
 // chatPrinter prints a turn's events: the model's text as it streams, a
 // line per tool call; with --json, the events as JSON lines.

@@ -105,9 +105,9 @@ func (e *env) run(ctx context.Context, args []string) int {
 	var err error
 	switch args[0] {
 	case "servers":
-		err = e.servers(args[1:])
+		err = e.servers(ctx, args[1:])
 	case "providers":
-		err = e.providers(args[1:])
+		err = e.providers(ctx, args[1:])
 	case "tools":
 		err = e.tools(ctx, args[1:])
 	case "call":
@@ -115,7 +115,7 @@ func (e *env) run(ctx context.Context, args []string) int {
 	case "chat":
 		return e.chat(ctx, args[1:])
 	case "policies":
-		err = e.policies(args[1:])
+		err = e.policies(ctx, args[1:])
 	case "resources":
 		err = e.resources(ctx, args[1:])
 	case "read":

@@ -3,20 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/gatehouse-app/gatehouse/app"
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
-// The commands of a server's resources and prompts. Each runs app.Commands
-// (commands.go), on its own core or through the running app, so the output
-// is the same with the window open.
+// The commands of a server's resources and prompts.
 
 // resources runs `gatehouse resources SERVER`: the resources and the
 // resource templates, one per line.
@@ -24,14 +21,9 @@ func (e *env) resources(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageErr(i18n.M("cli.resources.args"))
 	}
-	c, closeFn, err := e.openCommands()
-	if err != nil {
+	var list app.ResourceListView
+	if err := e.do(ctx, app.ToolListResources, app.CLIName{Name: args[0]}, &list); err != nil {
 		return err
-	}
-	defer closeFn()
-	list, err := c.Resources(ctx, args[0])
-	if err != nil {
-		return said(err)
 	}
 	if len(list.Resources)+len(list.Templates) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.resources.none", "server", args[0]))
@@ -77,14 +69,9 @@ func (e *env) read(ctx context.Context, args []string) error {
 	if len(pos) != 2 {
 		return usageErr(i18n.M("cli.read.args"))
 	}
-	c, closeFn, err := e.openCommands()
-	if err != nil {
+	var data app.ResourceData
+	if err := e.do(ctx, app.ToolReadResource, app.CLIRead{Server: pos[0], URI: pos[1]}, &data); err != nil {
 		return err
-	}
-	defer closeFn()
-	data, err := c.ReadResource(ctx, pos[0], pos[1])
-	if err != nil {
-		return said(err)
 	}
 	parts := make([][]byte, len(data.Contents))
 	for i, item := range data.Contents {
@@ -92,6 +79,7 @@ func (e *env) read(ctx context.Context, args []string) error {
 			parts[i] = []byte(item.Text)
 			continue
 		}
+		var err error
 		if parts[i], err = base64.StdEncoding.DecodeString(item.Data); err != nil {
 			return err
 		}
@@ -142,15 +130,11 @@ func (e *env) prompts(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageErr(i18n.M("cli.prompts.args"))
 	}
-	c, closeFn, err := e.openCommands()
-	if err != nil {
+	var prompts applink.Items[app.PromptView]
+	if err := e.do(ctx, app.ToolListPrompts, app.CLIName{Name: args[0]}, &prompts); err != nil {
 		return err
 	}
-	defer closeFn()
-	list, err := c.Prompts(ctx, args[0])
-	if err != nil {
-		return said(err)
-	}
+	list := prompts.Items
 	if len(list) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.prompts.none", "server", args[0]))
 		return nil
@@ -181,14 +165,9 @@ func (e *env) prompt(ctx context.Context, args []string) error {
 	if len(args) == 3 {
 		argsJSON = args[2]
 	}
-	c, closeFn, err := e.openCommands()
-	if err != nil {
+	var res app.PromptResultView
+	if err := e.do(ctx, app.ToolGetPrompt, app.CLIPrompt{Server: args[0], Name: args[1], Arguments: argsJSON}, &res); err != nil {
 		return err
-	}
-	defer closeFn()
-	res, err := c.GetPrompt(ctx, args[0], args[1], argsJSON)
-	if err != nil {
-		return said(err)
 	}
 	if res.Description != "" {
 		fmt.Fprintln(e.stdout, visible(res.Description))
@@ -221,17 +200,6 @@ func (e *env) printContent(c app.ContentView) {
 	default:
 		fmt.Fprintln(e.stdout, visible(c.Text))
 	}
-}
-
-// said is how the command line says a command's error: a server that could
-// not be connected with the end of its log, as the running app's answer
-// is said (run).
-func said(err error) error {
-	var ce *hostapi.ConnectError
-	if errors.As(err, &ce) {
-		return connectFailed(ce)
-	}
-	return err
 }
 
 // cell is server text in a table cell: one line, "-" when empty.

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,7 @@ import (
 
 // importServers runs `gatehouse servers import FILE [--dry-run] [--yes]`:
 // the preview, then the person's confirmation (or --yes), then the import.
-func (e *env) importServers(cmds commands, args []string) error {
+func (e *env) importServers(ctx context.Context, args []string) error {
 	var file string
 	var dryRun, yes bool
 	for _, a := range args {
@@ -35,10 +37,22 @@ func (e *env) importServers(cmds commands, args []string) error {
 	if file == "" {
 		return usageErr(i18n.M("import.cli.file"))
 	}
-	p, err := cmds.PreviewImport(file)
+	// The app reads the file by its absolute path (its working folder is
+	// not the terminal's); the preview names it as typed.
+	abs, err := filepath.Abs(file)
 	if err != nil {
 		return err
 	}
+	cs, closeLink, err := e.connect(ctx, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer closeLink()
+	var p importcfg.Preview
+	if err := run(ctx, cs, app.ToolPreviewImport, app.CLIName{Name: abs}, &p); err != nil {
+		return err
+	}
+	p.File = file
 	e.printPreview(p)
 	importable := p.Importable()
 	switch {
@@ -58,12 +72,12 @@ func (e *env) importServers(cmds commands, args []string) error {
 			return nil
 		}
 	}
-	req := app.ImportRequest{File: p.File, Digest: p.Digest}
+	req := app.ImportRequest{File: abs, Digest: p.Digest}
 	for _, entry := range importable {
 		req.Servers = append(req.Servers, app.ImportChoice{Key: entry.Key, Name: entry.Name})
 	}
-	res, err := cmds.Import(req)
-	if err != nil {
+	var res app.ImportResult
+	if err := run(ctx, cs, app.ToolImport, req, &res); err != nil {
 		return err
 	}
 	for _, v := range res.Added {

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -13,17 +15,13 @@ import (
 // policies runs `gatehouse policies [SERVER]`, `policies set SERVER
 // [--tool TOOL] MODE` and `policies trust SERVER on|off`. It does not
 // connect to the servers: it shows and changes what is saved.
-func (e *env) policies(args []string) error {
-	cmds, closeCommands, err := e.openCommands()
-	if err != nil {
-		return err
-	}
-	defer closeCommands()
+func (e *env) policies(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		list, err := cmds.Policies()
-		if err != nil {
+		var policies applink.Items[app.ServerPolicyView]
+		if err := e.do(ctx, app.ToolListPolicies, struct{}{}, &policies); err != nil {
 			return err
 		}
+		list := policies.Items
 		if len(list) == 0 {
 			fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 			return nil
@@ -45,21 +43,21 @@ func (e *env) policies(args []string) error {
 		if err != nil {
 			return err
 		}
-		if v, err = cmds.SetPolicy(server, tool, mode); err != nil {
+		if err := e.do(ctx, app.ToolSetPolicy, app.CLIPolicy{Server: server, Tool: tool, Mode: mode}, &v); err != nil {
 			return err
 		}
 	case "trust":
 		if len(args) != 3 || (args[2] != "on" && args[2] != "off") {
 			return usageErr(i18n.M("cli.policies.trustArgs"))
 		}
-		if v, err = cmds.TrustServer(args[1], args[2] == "on"); err != nil {
+		if err := e.do(ctx, app.ToolTrustServer, app.CLITrust{Server: args[1], Trusted: args[2] == "on"}, &v); err != nil {
 			return err
 		}
 	default:
 		if len(args) != 1 {
 			return usageErr(i18n.M("cli.policies.showArgs"))
 		}
-		if v, err = cmds.Policy(args[0]); err != nil {
+		if err := e.do(ctx, app.ToolServerPolicy, app.CLIName{Name: args[0]}, &v); err != nil {
 			return err
 		}
 	}

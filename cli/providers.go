@@ -1,36 +1,33 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // providers runs `gatehouse providers list|add|remove|test`.
-func (e *env) providers(args []string) error {
+func (e *env) providers(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return usageErr(i18n.M("cli.providers.command"))
 	}
-	cmds, closeCommands, err := e.openCommands()
-	if err != nil {
-		return err
-	}
-	defer closeCommands()
 	switch args[0] {
 	case "list":
-		return e.listProviders(cmds)
+		return e.listProviders(ctx)
 	case "add":
 		in, err := parseProviderAdd(args[1:])
 		if err != nil {
 			return err
 		}
-		v, err := cmds.AddProvider(in)
-		if err != nil {
+		var v app.ProviderView
+		if err := e.do(ctx, app.ToolAddProvider, in, &v); err != nil {
 			return err
 		}
 		key := i18n.M("cli.providers.noKey")
@@ -44,17 +41,18 @@ func (e *env) providers(args []string) error {
 			return usageErr(i18n.M("cli.providers.oneName", "command", args[0]))
 		}
 		if args[0] == "remove" {
-			name, err := cmds.RemoveProvider(args[1])
-			if err != nil {
+			var removed app.CLIName
+			if err := e.do(ctx, app.ToolRemoveProvider, app.CLIName{Name: args[1]}, &removed); err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, i18n.M("cli.servers.removed", "name", oneLine(name)))
+			fmt.Fprintln(e.stdout, i18n.M("cli.servers.removed", "name", oneLine(removed.Name)))
 			return nil
 		}
-		name, res, err := cmds.TestProvider(args[1])
-		if err != nil {
+		var tested app.CLITested
+		if err := e.do(ctx, app.ToolTestProvider, app.CLIName{Name: args[1]}, &tested); err != nil {
 			return err
 		}
+		name, res := tested.Name, tested.Result
 		if res.Problem != nil {
 			return &i18n.Error{Message: *res.Problem}
 		}
@@ -71,11 +69,12 @@ func (e *env) providers(args []string) error {
 	return usageErr(i18n.M("cli.providers.unknown", "command", strconv.Quote(args[0])))
 }
 
-func (e *env) listProviders(cmds commands) error {
-	list, err := cmds.Providers()
-	if err != nil {
+func (e *env) listProviders(ctx context.Context) error {
+	var providers applink.Items[app.ProviderView]
+	if err := e.do(ctx, app.ToolListProviders, struct{}{}, &providers); err != nil {
 		return err
 	}
+	list := providers.Items
 	if len(list) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.providers.none"))
 		return nil

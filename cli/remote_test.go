@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
 	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -319,14 +319,14 @@ func mustServer(t *testing.T, core *app.Core, name string) store.Server {
 func TestCLI_NoAppOpensTheDataFile(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
 	dir := t.TempDir()
-	path, err := hostapi.SocketPath(dir)
+	path, err := applink.SocketPath(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if code, out, errOut := gh(t, dir, "servers", "list"); code != 0 || !strings.Contains(out, "Demo server") {
 		t.Fatalf("no socket: code %d\n%s\n%s", code, out, errOut)
 	}
-	l, err := hostapi.Listen(path)
+	l, err := applink.Listen(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +360,7 @@ func runtimeDir(t *testing.T) string {
 func TestCLI_AppClosingRemovesItsSocket(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
 	dir, core := runningApp(t)
-	path, err := hostapi.SocketPath(dir)
+	path, err := applink.SocketPath(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -11,31 +12,29 @@ import (
 // roots runs `gatehouse servers roots SERVER [add PATH | remove PATH]`: the
 // folders the server may see (MCP roots), one per line, after adding or
 // removing one. A relative PATH is taken from the terminal's folder.
-func (e *env) roots(cmds commands, args []string) error {
-	var (
-		res app.CLIRoots
-		err error
-	)
+func (e *env) roots(ctx context.Context, args []string) error {
+	var res app.CLIRoots
 	switch {
 	case len(args) == 1:
-		res, err = cmds.Roots(args[0])
+		if err := e.do(ctx, app.ToolServerRoots, app.CLIName{Name: args[0]}, &res); err != nil {
+			return err
+		}
 	case len(args) == 3 && (args[1] == "add" || args[1] == "remove"):
-		folder, absErr := filepath.Abs(args[2])
-		if absErr != nil {
-			return absErr
+		folder, err := filepath.Abs(args[2])
+		if err != nil {
+			return err
 		}
-		if args[1] == "add" {
-			if res, err = cmds.AddRoot(args[0], folder); err == nil {
-				fmt.Fprintln(e.stdout, i18n.M("cli.roots.added", "server", oneLine(res.Name), "path", oneLine(folder)))
-			}
-		} else if res, err = cmds.RemoveRoot(args[0], folder); err == nil {
-			fmt.Fprintln(e.stdout, i18n.M("cli.roots.removed", "server", oneLine(res.Name), "path", oneLine(folder)))
+		tool := map[string]string{"add": app.ToolAddRoot, "remove": app.ToolRemoveRoot}[args[1]]
+		if err := e.do(ctx, tool, app.CLIRoot{Server: args[0], Path: folder}, &res); err != nil {
+			return err
 		}
+		said := i18n.M("cli.roots.added", "server", oneLine(res.Name), "path", oneLine(folder))
+		if args[1] == "remove" {
+			said = i18n.M("cli.roots.removed", "server", oneLine(res.Name), "path", oneLine(folder))
+		}
+		fmt.Fprintln(e.stdout, said)
 	default:
 		return usageErr(i18n.M("cli.roots.args"))
-	}
-	if err != nil {
-		return err
 	}
 	if len(res.Roots) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.roots.none", "server", oneLine(res.Name)))

@@ -1,97 +1,69 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/gatehouse-app/gatehouse/app"
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 	vis "github.com/gatehouse-app/gatehouse/visible"
 )
 
-// servers runs `gatehouse servers list|add|import|remove|enable|disable|signin|signout`.
-func (e *env) servers(args []string) error {
+// servers runs `gatehouse servers list|add|import|remove|enable|disable|roots|signin|signout`.
+func (e *env) servers(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return usageErr(i18n.M("cli.servers.command"))
 	}
-	if done, err := e.remoteServers(args); done {
-		return err // the running app did it (remote.go)
-	}
-	if args[0] == "signin" || args[0] == "signout" {
-		if len(args) != 2 {
-			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
-		}
-		return e.signIn(args[1], args[0] == "signin")
-	}
-	if args[0] == "import" || args[0] == "roots" {
-		cmds, closeCommands, err := e.openCommands()
-		if err != nil {
-			return err
-		}
-		defer closeCommands()
-		if args[0] == "roots" {
-			return e.roots(cmds, args[1:])
-		}
-		return e.importServers(cmds, args[1:])
-	}
-	core, err := e.openCore()
-	if err != nil {
-		return err
-	}
-	defer core.Close()
-	svc := app.NewServersService(core)
 	switch args[0] {
 	case "list":
-		return e.listServers(core)
+		var list applink.Items[app.ServerRow]
+		if err := e.do(ctx, app.ToolListServers, struct{}{}, &list); err != nil {
+			return err
+		}
+		return e.printServers(list.Items)
 	case "add":
 		in, err := parseAdd(args[1:])
 		if err != nil {
 			return err
 		}
-		v, err := svc.Add(in)
-		if err != nil {
+		var added app.ServerRow
+		if err := e.do(ctx, app.ToolAddServer, in, &added); err != nil {
 			return err
 		}
-		e.printAdded(hostapi.Added{Name: v.Input.Name, Where: v.Where, InheritEnv: v.Input.InheritEnv})
+		e.printAdded(added)
 		return nil
-	case "remove", "enable", "disable":
+	case "import":
+		return e.importServers(ctx, args[1:])
+	case "roots":
+		return e.roots(ctx, args[1:])
+	case "remove", "enable", "disable", "signin", "signout":
 		if len(args) != 2 {
 			return usageErr(i18n.M("cli.servers.oneName", "command", args[0]))
 		}
-		srv, err := findServer(core, args[1])
-		if err != nil {
-			return err
-		}
 		switch args[0] {
-		case "remove":
-			err = svc.Remove(srv.ID)
-		default:
-			err = svc.SetEnabled(srv.ID, args[0] == "enable")
+		case "signin":
+			return e.signIn(ctx, args[1])
+		case "signout":
+			return e.signOut(ctx, args[1])
 		}
-		if err != nil {
+		tool := map[string]string{"remove": app.ToolRemoveServer, "enable": app.ToolEnableServer, "disable": app.ToolDisableServer}[args[0]]
+		var changed app.CLIName
+		if err := e.do(ctx, tool, app.CLIName{Name: args[1]}, &changed); err != nil {
 			return err
 		}
-		e.printChanged(args[0], srv.Name)
+		e.printChanged(args[0], changed.Name)
 		return nil
 	}
 	return usageErr(i18n.M("cli.servers.unknown", "command", strconv.Quote(args[0])))
 }
 
-func (e *env) listServers(core *app.Core) error {
-	servers, err := core.Store.Servers()
-	if err != nil {
-		return err
-	}
-	return e.printServers(hostapi.Rows(servers))
-}
-
-// printServers shows `servers list`, from the data file or the running app.
-func (e *env) printServers(rows []hostapi.ServerRow) error {
+// printServers shows `servers list`.
+func (e *env) printServers(rows []app.ServerRow) error {
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.servers.none"))
 		return nil
@@ -117,7 +89,7 @@ func (e *env) printServers(rows []hostapi.ServerRow) error {
 }
 
 // printAdded says that a server was added, and what it is given.
-func (e *env) printAdded(a hostapi.Added) {
+func (e *env) printAdded(a app.ServerRow) {
 	fmt.Fprintln(e.stdout, i18n.M("cli.servers.added", "name", a.Name, "where", a.Where))
 	if a.InheritEnv {
 		fmt.Fprintln(e.stdout, i18n.M("cli.servers.wholeEnv"))
@@ -211,15 +183,6 @@ func parseAdd(args []string) (app.ServerInput, error) {
 		return in, usageErr(i18n.M("cli.servers.inheritStdio"))
 	}
 	return in, nil
-}
-
-// findServer looks a server up by its name (case-insensitive).
-func findServer(core *app.Core, name string) (store.Server, error) {
-	srv, err := core.Store.ServerByName(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return srv, i18n.Err("cli.servers.noSuch", "name", strconv.Quote(name))
-	}
-	return srv, err
 }
 
 // oneLine keeps server-supplied or user text on one terminal line and makes

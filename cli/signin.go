@@ -3,42 +3,30 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os/signal"
-	"syscall"
 
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
-// signIn signs in to (or out of) a server that requires OAuth: the sign-in
-// consent is asked on the terminal, the authorization page opens in the
-// browser through app.OpenLink, and the command returns once the server is
+// signIn signs in to a server that requires OAuth: the sign-in consent is
+// asked on the terminal, the authorization page opens in the browser
+// through app.OpenLink, and the command returns once the server is
 // connected (E33). While the window is open the running app signs in (its
 // sessions are the ones that must be signed in) and asks the consent here.
-func (e *env) signIn(name string, in bool) error {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	if !in {
-		return e.signOut(name)
-	}
+// Ctrl-C (ctx) stops waiting; the consent is then cancelled.
+func (e *env) signIn(ctx context.Context, name string) error {
 	answerer, err := newTerminalAnswerer(e.stderr, e.stdin, "")
 	if err != nil {
 		return err
 	}
 	defer answerer.close()
-	signed, done, err := e.remoteSignIn(ctx, name, answerer)
-	if !done {
-		var core *app.Core
-		core, err = e.openCore()
-		if err != nil {
-			return err
-		}
-		defer core.Close()
-		answerer.usePages(core.Broker)
-		core.SetAnswerer(answerer)
-		signed, err = app.NewCommands(core).SignIn(ctx, name)
-	}
+	cs, closeLink, err := e.connect(ctx, answerer, nil)
 	if err != nil {
+		return err
+	}
+	defer closeLink()
+	var signed app.SignedIn
+	if err := run(ctx, cs, app.ToolSignIn, app.CLIName{Name: name}, &signed); err != nil {
 		return err
 	}
 	said := i18n.M("cli.signin.in", "server", signed.Name)
@@ -49,18 +37,13 @@ func (e *env) signIn(name string, in bool) error {
 	return nil
 }
 
-// signOut forgets a remote server's sign-in, in the running app when the
-// window is open (it disconnects there), else in the data file.
-func (e *env) signOut(name string) error {
-	cmds, closeCommands, err := e.openCommands()
-	if err != nil {
+// signOut forgets a remote server's sign-in (in the running app, it
+// disconnects there).
+func (e *env) signOut(ctx context.Context, name string) error {
+	var saved app.CLIName
+	if err := e.do(ctx, app.ToolSignOut, app.CLIName{Name: name}, &saved); err != nil {
 		return err
 	}
-	defer closeCommands()
-	saved, err := cmds.SignOut(name)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, i18n.M("cli.signin.out", "server", saved))
+	fmt.Fprintln(e.stdout, i18n.M("cli.signin.out", "server", saved.Name))
 	return nil
 }

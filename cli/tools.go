@@ -3,61 +3,19 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gatehouse-app/gatehouse/app"
-	"github.com/gatehouse-app/gatehouse/hostapi"
+	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/i18n"
-	"github.com/gatehouse-app/gatehouse/mcp"
-	"github.com/gatehouse-app/gatehouse/store"
 )
-
-// cliConnectTimeout bounds how long the CLI waits for a server to connect.
-const cliConnectTimeout = 30 * time.Second
-
-// connectOne opens the core and connects only the named server; answerer
-// (may be nil) answers its elicitations, with the core's broker.
-func (e *env) connectOne(ctx context.Context, name string, answerer *terminalAnswerer) (*app.Core, store.Server, error) {
-	core, err := e.openCore()
-	if err != nil {
-		return nil, store.Server{}, err
-	}
-	if answerer != nil {
-		answerer.usePages(core.Broker)
-		core.SetAnswerer(answerer)
-	}
-	srv, err := findServer(core, name)
-	if err != nil {
-		core.Close()
-		return nil, srv, err
-	}
-	if !srv.Enabled {
-		core.Close()
-		return nil, srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
-	}
-	core.Manager.Set(srv)
-	wctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
-	defer cancel()
-	if err := core.Manager.WaitConnected(wctx, srv.ID); err != nil {
-		log, _ := core.Manager.Log(srv.ID)
-		core.Close()
-		if errors.Is(err, mcp.ErrNeedsSignIn) {
-			return nil, srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
-		}
-		return nil, srv, connectFailed(&hostapi.ConnectError{Server: srv.Name, Err: err, Log: log})
-	}
-	return core, srv, nil
-}
 
 // connectFailed says that a server could not be connected, with the end
 // of its log.
-func connectFailed(ce *hostapi.ConnectError) error {
+func connectFailed(ce *applink.ConnectError) error {
 	return i18n.Wrap(ce.Err, "cli.connectFailed", "server", ce.Server, "detail", ce.Err, "log", logHint(ce.Log))
 }
 
@@ -81,29 +39,17 @@ func (e *env) tools(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageErr(i18n.M("cli.tools.args"))
 	}
-	if done, err := e.remoteTools(ctx, args[0]); done {
-		return err // the running app listed them (remote.go)
-	}
-	core, srv, err := e.connectOne(ctx, args[0], nil)
-	if err != nil {
+	var list applink.Items[app.ToolView]
+	if err := e.do(ctx, app.ToolListTools, app.CLIName{Name: args[0]}, &list); err != nil {
 		return err
 	}
-	defer core.Close()
-	tools, err := app.NewToolsService(core).List(srv.ID)
-	if err != nil {
-		return err
-	}
-	list := make([]hostapi.ToolInfo, 0, len(tools))
-	for _, t := range tools {
-		list = append(list, hostapi.ToolInfo{Name: t.Name, Description: t.Description})
-	}
-	e.printTools(list)
+	e.printTools(list.Items)
 	return nil
 }
 
 // printTools shows `gatehouse tools`: one line per tool, name and the first
 // line of its description.
-func (e *env) printTools(tools []hostapi.ToolInfo) {
+func (e *env) printTools(tools []app.ToolView) {
 	for _, t := range tools {
 		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
 		fmt.Fprintf(e.stdout, "%s\t%s\n", oneLine(t.Name), oneLine(desc))
@@ -154,29 +100,28 @@ func (e *env) call(ctx context.Context, args []string) int {
 	// and so does the call's progress.
 	progress := &progressPrinter{out: answerer.out.shared(), terminal: answerer.styled}
 	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: answerer.out.shared(), dataDir: e.dataDir, progress: progress.show}
-	if code, done := e.remoteCall(ctx, pos[0], pos[1], argsJSON, asJSON, answerer, progress); done {
-		return code // the running app made the call (remote.go)
-	}
-	core, srv, err := e.connectOne(ctx, pos[0], answerer)
+	cs, closeLink, err := e.connect(ctx, answerer, nil)
 	if err != nil {
 		return e.exit(err)
 	}
-	defer core.Close()
+	defer closeLink()
 	defer answerer.close() // first: nothing is said about pages the disconnection ends
-	// Ctrl-C ends ctx, which cancels the call on the server too
-	// (notifications/cancelled).
-	res, err := app.CallTool(mcp.WithProgress(ctx, progress.show), app.NewToolsService(core), "", srv.ID, pos[1], argsJSON)
+	// Ctrl-C ends ctx: the call is cancelled on its server (which is told
+	// with notifications/cancelled), and the command ends as it says.
+	var res app.ToolResultView
+	out := app.CLICallResult{Result: &res}
+	err = run(ctx, cs, app.ToolCallTool, app.CLICall{Server: pos[0], Tool: pos[1], Arguments: argsJSON}, &out)
 	progress.done()
 	if err != nil {
 		return e.exit(err)
 	}
-	return e.finishCall(res, asJSON, answerer, func() error { return answerer.waitPages(ctx, srv.ID) })
+	answerer.awaitEnded(out.EndedPages)
+	return e.finishCall(ctx, res, asJSON, answerer)
 }
 
-// finishCall prints a call's result and returns the exit code. waitPages
-// (nil when there is nothing to wait for) waits for the web pages the call
-// opened.
-func (e *env) finishCall(res app.ToolResultView, asJSON bool, answerer *terminalAnswerer, waitPages func() error) int {
+// finishCall prints a call's result, waits for the web pages the call
+// opened (until ctx ends) and returns the exit code.
+func (e *env) finishCall(ctx context.Context, res app.ToolResultView, asJSON bool, answerer *terminalAnswerer) int {
 	if len(res.ArgumentErrors) > 0 {
 		e.printArgumentErrors(res.ArgumentErrors)
 		return exitError
@@ -190,10 +135,7 @@ func (e *env) finishCall(res app.ToolResultView, asJSON bool, answerer *terminal
 	} else {
 		e.printResult(res)
 	}
-	var waitErr error
-	if waitPages != nil {
-		waitErr = waitPages()
-	}
+	waitErr := answerer.waitPages(ctx)
 	if err := answerer.Failure(); err != nil {
 		return e.exit(err)
 	}

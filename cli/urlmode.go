@@ -32,38 +32,17 @@ const (
 	styleReset  = "\x1b[0m"
 )
 
-// acceptedURL is a URL request this answerer opened: what the wait needs to
-// ask the broker what became of it.
-type acceptedURL struct {
-	peer    mcp.Peer
-	timeout time.Duration
-}
-
 // openedPage is a web page the person opened whose server has not said yet
-// that it is finished.
+// that it is finished. The core's broker keeps it; the answerer learns how
+// it ends from applink.Pages. Its ID is the elicitationId it was asked with.
 type openedPage struct {
-	mcp.OpenedPage
-	peer     *mcp.Peer // nil when this answerer did not open it
-	until    time.Time // when the broker stops waiting; zero if unknown
-	ctx      context.Context
-	cancel   context.CancelFunc // called when the page ends
-	byPerson string             // "finished" or "cancelled" when the person ended it
-	done     chan struct{}      // closed when the page ended and it was said
+	id, serverName string
+	until          time.Time // when the broker stops waiting
+	ctx            context.Context
+	cancel         context.CancelFunc // called when the page ends
+	byPerson       string             // "finished" or "cancelled" when the person ended it
+	done           chan struct{}      // closed when the page ended and it was said
 }
-
-// pageKeeper keeps the web pages the person opened until they end, with
-// the broker's methods: the core's *mcp.Broker when the command runs the
-// server itself, the running app's (hostapi.Pages) when the app does.
-type pageKeeper interface {
-	Opened() []mcp.OpenedPage
-	WaitCompleted(ctx context.Context, peer mcp.Peer, elicitationID string) error
-	FinishOpened(id string) error
-	CancelOpened(id string) error
-}
-
-// errPageGone ends a page the broker no longer lists when this answerer
-// cannot ask why.
-var errPageGone = errors.New("the web page is no longer waiting")
 
 // showLink prints the address of a URL-mode request: the full URL on its own
 // line with the registrable domain highlighted (bold and underlined on a
@@ -133,78 +112,40 @@ func (a *terminalAnswerer) scriptedOpen(req *mcp.Question, n int) mcp.Response {
 
 // open opens the link the core checked and recorded for req (never anything
 // typed), through app.OpenLink, and remembers the request so the wait that
-// follows can learn how its page ended.
+// follows can learn how its page ended (opened).
 func (a *terminalAnswerer) open(req *mcp.Question) error {
 	if err := app.OpenLink(req.Link); err != nil {
 		return err
 	}
 	a.mu.Lock()
-	a.accepted[req.ID] = acceptedURL{peer: req.Peer, timeout: req.Deadline.Sub(req.ReceivedAt)}
+	a.accepted[req.ID] = req.Deadline.Sub(req.ReceivedAt)
 	a.mu.Unlock()
 	return nil
 }
 
-// OpenedChanged implements mcp.Answerer. Each page that appears is announced
-// once and watched until it ends; at a prompt, standard input is read for
-// "done" (Enter) or "stop waiting" (c).
-func (a *terminalAnswerer) OpenedChanged(list []mcp.OpenedPage) {
-	a.track(list, true)
-}
-
-// openedThroughApp is the running app's page for req, which the person just
-// opened: the app keeps it (its broker) and says how it ends, so it is
-// announced and watched as a page the broker listed.
-func (a *terminalAnswerer) openedThroughApp(req *mcp.Question) {
-	a.track([]mcp.OpenedPage{{ID: req.ID, ElicitationID: req.ElicitationID, ServerID: req.Server.ID,
-		ServerName: req.Server.Name, Message: req.Message, Link: req.Link, OpenedAt: time.Now()}}, false)
-}
-
-// track announces and watches the pages of list not seen yet. When list is
-// every page the keeper has (whole), a page missing from it that nobody
-// watches has ended.
-func (a *terminalAnswerer) track(list []mcp.OpenedPage, whole bool) {
+// opened is the page of req, which the person just opened (open) and the
+// core's broker now keeps: it is announced and watched until it ends, and
+// at a prompt standard input is read for "done" (Enter) or "stop waiting"
+// (c).
+func (a *terminalAnswerer) opened(req *mcp.Question) {
 	a.mu.Lock()
-	if a.ctx.Err() != nil {
+	timeout, ok := a.accepted[req.ID]
+	if !ok || a.ctx.Err() != nil {
 		a.mu.Unlock()
 		return
 	}
-	listed := map[string]bool{}
-	var fresh, gone []*openedPage
-	for _, o := range list {
-		listed[o.ID] = true
-		if a.seen[o.ID] {
-			continue
-		}
-		a.seen[o.ID] = true
-		p := &openedPage{OpenedPage: o, done: make(chan struct{})}
-		if acc, ok := a.accepted[o.ID]; ok {
-			delete(a.accepted, o.ID)
-			p.peer, p.until = &acc.peer, o.OpenedAt.Add(acc.timeout)
-		}
-		p.ctx, p.cancel = context.WithCancel(a.ctx)
-		a.pages[o.ID] = p
-		a.order = append(a.order, p)
-		fresh = append(fresh, p)
-	}
-	for id, p := range a.pages {
-		if whole && !listed[id] && p.peer == nil { // no watcher can ask why it ended
-			gone = append(gone, p)
-		}
-	}
-	read := a.in != nil && !a.reading && !a.inputEOF && len(fresh) > 0
+	delete(a.accepted, req.ID)
+	p := &openedPage{id: req.ID, serverName: req.Server.Name, until: time.Now().Add(timeout), done: make(chan struct{})}
+	p.ctx, p.cancel = context.WithCancel(a.ctx)
+	a.pages[p.id] = p
+	a.order = append(a.order, p)
+	read := a.in != nil && !a.reading && !a.inputEOF
 	if read {
 		a.reading = true
 	}
 	a.mu.Unlock()
-	for _, p := range fresh {
-		a.announce(p)
-		if p.peer != nil {
-			go a.watch(p)
-		}
-	}
-	for _, p := range gone {
-		a.ended(p, errPageGone)
-	}
+	a.announce(p)
+	go a.watch(p)
 	if read {
 		go a.readForPages()
 	}
@@ -215,7 +156,7 @@ func (a *terminalAnswerer) announce(p *openedPage) {
 	a.mu.Lock()
 	canType := a.in != nil && !a.inputEOF
 	a.mu.Unlock()
-	name := oneLine(p.ServerName)
+	name := oneLine(p.serverName)
 	if canType {
 		fmt.Fprintln(a.out, i18n.M("cli.url.finishInteractive", "server", name))
 		return
@@ -224,16 +165,13 @@ func (a *terminalAnswerer) announce(p *openedPage) {
 }
 
 func untilText(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
 	return i18n.M("cli.url.until", "time", t.Format("15:04:05")).String()
 }
 
 // watch waits until the broker ends the page (the server's completion
 // notice, the person, the time limit or a disconnection) and says how.
 func (a *terminalAnswerer) watch(p *openedPage) {
-	a.ended(p, a.keeper.WaitCompleted(p.ctx, *p.peer, p.ElicitationID))
+	a.ended(p, a.keeper.Wait(p.ctx, p.id))
 }
 
 // ended takes a page off the list once and says how it ended. A page that
@@ -242,11 +180,11 @@ func (a *terminalAnswerer) watch(p *openedPage) {
 // command ends with.
 func (a *terminalAnswerer) ended(p *openedPage, err error) {
 	a.mu.Lock()
-	if a.pages[p.ID] != p {
+	if a.pages[p.id] != p {
 		a.mu.Unlock()
 		return
 	}
-	delete(a.pages, p.ID)
+	delete(a.pages, p.id)
 	for i, q := range a.order {
 		if q == p {
 			a.order = append(a.order[:i:i], a.order[i+1:]...)
@@ -255,7 +193,7 @@ func (a *terminalAnswerer) ended(p *openedPage, err error) {
 	}
 	by := p.byPerson
 	over := a.ctx.Err() != nil
-	unconfirmed := err != nil && !errors.Is(err, mcp.ErrURLCancelled) && !errors.Is(err, errPageGone) && !over
+	unconfirmed := err != nil && !errors.Is(err, mcp.ErrURLCancelled) && !over
 	if unconfirmed && a.unconfirmed == nil {
 		a.unconfirmed = err
 	}
@@ -264,8 +202,6 @@ func (a *terminalAnswerer) ended(p *openedPage, err error) {
 	defer close(p.done)
 	switch {
 	case over || unconfirmed || by != "": // by the person: said when they did it
-	case errors.Is(err, errPageGone):
-		fmt.Fprintln(a.out, i18n.M("cli.url.gone", "server", oneLine(p.ServerName)))
 	case errors.Is(err, mcp.ErrURLCancelled):
 		fmt.Fprintln(a.out, i18n.M("cli.url.stopped"))
 	default:
@@ -294,7 +230,7 @@ func (a *terminalAnswerer) readForPages() {
 			waiting := append([]*openedPage(nil), a.order...)
 			a.mu.Unlock()
 			for _, w := range waiting {
-				fmt.Fprintln(a.out, i18n.M("cli.url.noInput", "server", oneLine(w.ServerName), "until", untilText(w.until)))
+				fmt.Fprintln(a.out, i18n.M("cli.url.noInput", "server", oneLine(w.serverName), "until", untilText(w.until)))
 			}
 			return
 		}
@@ -303,7 +239,7 @@ func (a *terminalAnswerer) readForPages() {
 		}
 		stop := strings.EqualFold(strings.TrimSpace(line), "c") || strings.EqualFold(strings.TrimSpace(line), "cancel")
 		a.mu.Lock()
-		if a.pages[p.ID] != p { // it ended meanwhile, and that was said
+		if a.pages[p.id] != p { // it ended meanwhile, and that was said
 			a.mu.Unlock()
 			continue
 		}
@@ -316,12 +252,12 @@ func (a *terminalAnswerer) readForPages() {
 		// on (or fails) at once and may end the command.
 		if stop {
 			fmt.Fprintln(a.out, i18n.M("cli.url.stopped"))
-			if a.keeper.CancelOpened(p.ID) == nil {
+			if a.keeper.StopWaiting(p.id) == nil {
 				a.ended(p, mcp.ErrURLCancelled)
 			}
 		} else {
 			fmt.Fprintln(a.out, i18n.M("cli.url.saidFinished"))
-			if a.keeper.FinishOpened(p.ID) == nil {
+			if a.keeper.Finish(p.id) == nil {
 				a.ended(p, nil)
 			}
 		}
@@ -336,7 +272,7 @@ func (a *terminalAnswerer) awaitEnded(elicitationIDs []string) {
 	a.mu.Lock()
 	var done []chan struct{}
 	for _, p := range a.pages {
-		if slices.Contains(elicitationIDs, p.ElicitationID) {
+		if slices.Contains(elicitationIDs, p.id) {
 			done = append(done, p.done)
 		}
 	}
@@ -354,20 +290,14 @@ func (a *terminalAnswerer) awaitEnded(elicitationIDs []string) {
 // endedNoticeWait bounds awaitEnded.
 const endedNoticeWait = 5 * time.Second
 
-// waitPages is the end of `call` after a tool result: while the broker still
-// lists web pages of the server (serverID; "" for every page this command
-// opened), say so and wait until they end (the server's notice, Enter or c
-// at a prompt, or the time limit). It returns an error when a page ended
-// without the server's confirmation, or when ctx ended (Ctrl-C) first.
-func (a *terminalAnswerer) waitPages(ctx context.Context, serverID string) error {
-	a.OpenedChanged(a.keeper.Opened()) // anything listed is watched
+// waitPages is the end of `call` after a tool result: while web pages this
+// command opened are still open, say so and wait until they end (the
+// server's notice, Enter or c at a prompt, or the time limit). It returns
+// an error when a page ended without the server's confirmation, or when
+// ctx ended (Ctrl-C) first.
+func (a *terminalAnswerer) waitPages(ctx context.Context) error {
 	a.mu.Lock()
-	var pages []*openedPage
-	for _, p := range a.order {
-		if serverID == "" || p.ServerID == serverID {
-			pages = append(pages, p)
-		}
-	}
+	pages := slices.Clone(a.order)
 	a.mu.Unlock()
 	if len(pages) > 0 {
 		a.announce(pages[0])
@@ -377,7 +307,7 @@ func (a *terminalAnswerer) waitPages(ctx context.Context, serverID string) error
 		case <-p.done:
 		case <-ctx.Done():
 			for _, p := range pages {
-				_ = a.keeper.CancelOpened(p.ID)
+				_ = a.keeper.StopWaiting(p.id)
 			}
 			for _, p := range pages {
 				<-p.done

@@ -60,8 +60,9 @@ type BrokerStore interface {
 type BrokerOptions struct {
 	Store BrokerStore // required
 	// Answerer, when set, answers the broker's questions one at a time
-	// (AnswerWith): the CLI, the conformance client and tests. The window
-	// leaves it nil and answers through Accept, Decline and Cancel.
+	// (AnswerWith): the conformance client and tests. The window leaves it
+	// nil and answers through Accept, Decline and Cancel; a terminal
+	// answers only the questions routed to it (Route).
 	Answerer Answerer
 	// Sampler runs sampling requests once the person approved them; nil
 	// refuses every sampling request (SetSampler may set it later).
@@ -634,9 +635,12 @@ func (b *Broker) presenting(id string) (*Question, context.Context, bool) {
 }
 
 // AnswerWith lets a answer the broker's questions, one at a time as they
-// come on screen, until stop is called: the blocking adapter of the CLI's
-// prompts, the conformance client and tests over the same broker the window
-// uses. Its notices and opened pages are passed on as they change.
+// come on screen, until stop is called: the blocking adapter of answerers
+// that are not a terminal — the conformance client, tests, and the core's
+// "nobody" while no window runs — over the same broker the window uses. A
+// terminal answers only what is routed to it (Route, RouteMatching): that
+// is the one way the broker asks one. Its notices and opened pages are
+// passed on as they change.
 func (b *Broker) AnswerWith(a Answerer) (stop func()) {
 	var mu sync.Mutex
 	presented := ""

@@ -157,9 +157,6 @@ func (b *Broker) Elicit(ctx context.Context, peer Peer, req *sdk.ElicitRequest) 
 		return nil, ended(e, outcome, why, ctx.Err())
 	}
 	why := resp.why
-	if resp.detail != "" {
-		why = i18n.Text(resp.detail)
-	}
 	result := &sdk.ElicitResult{Action: ActionCancel}
 	if resp.Action == ActionAccept || resp.Action == ActionDecline {
 		result.Action = resp.Action

@@ -229,10 +229,8 @@ type Response struct {
 	Scope  string         // how far an allowed tool call reaches
 	Edit   *SamplingEdit  // the person's changes to a sampling request
 
-	// why is the reason the history keeps, set by the broker. detail is
-	// one in English only (route.go's release), kept as its text.
-	why    i18n.Message
-	detail string
+	// why is the reason the history keeps, set by the broker.
+	why i18n.Message
 	// content is a form's values as the broker's Answer validated them
 	// (E15), what is sent; validated says it was set.
 	content   map[string]any
@@ -317,10 +315,10 @@ type Notice struct {
 	Message i18n.Message `json:"message"`
 }
 
-// Answerer is a person who answers one question at a time and is busy while
-// doing so: the CLI's prompts, the conformance client, a test. Broker.AnswerWith
-// lets one answer the broker's questions; the window answers through the
-// broker's operations instead.
+// Answerer is someone who answers one question at a time and is busy while
+// doing so: the conformance client, a test. Broker.AnswerWith lets one
+// answer the broker's questions; the window answers through the broker's
+// operations instead, and a terminal through a route (Broker.Route).
 type Answerer interface {
 	// Present shows one question and blocks until the person answers or ctx
 	// ends (the server withdrew it, disconnected, or it timed out); then the

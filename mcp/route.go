@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/forms"
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -104,7 +105,7 @@ func (b *Broker) release(r *route) {
 	if len(dropped) > 0 {
 		b.mu.Unlock()
 		for _, id := range dropped {
-			_ = b.finish(id, Response{Action: ActionCancel, detail: "the command that asked it ended first"}, false)
+			_ = b.finish(id, Response{Action: ActionCancel, why: i18n.M("mcp.history.commandEnded")}, false)
 		}
 		b.mu.Lock()
 	}

@@ -18,6 +18,10 @@
 //   heavy_out  the same as its outputSchema; returns {"rows": [...]} with
 //              arguments.rows rows (100,000 unless given): seconds of
 //              checking, for tests that stop a check while it runs.
+//   dense_out  as costly to check in a result ten times smaller: each of
+//              its 10,000 rows is checked against 300 schemas (for tests
+//              where the result's size would measure its transport, not
+//              the check).
 //
 // With LOG-FILE, every request is written there as "request METHOD [TOOL]"
 // when it arrives, and "sent TOOL" once a tool's result has been written:
@@ -57,10 +61,11 @@ function nested(depth) {
 }
 
 const row = { type: "object", properties: { id: { type: "number" }, name: { type: "string" } }, required: ["id"] };
-const heavy = {
+const costly = (schemas) => ({
   type: "object",
-  properties: { rows: { type: "array", items: { allOf: Array.from({ length: 30 }, () => row) } } },
-};
+  properties: { rows: { type: "array", items: { allOf: Array.from({ length: schemas }, () => row) } } },
+});
+const heavy = costly(30);
 
 const tools = [
   { name: "bomb_in", description: "Its input schema is a bomb.", inputSchema: bomb(32) },
@@ -73,6 +78,7 @@ const tools = [
     inputSchema: { type: "object", properties: { rows: { type: "integer" } } },
     outputSchema: heavy,
   },
+  { name: "dense_out", description: "Its small output is costly to check.", inputSchema: { type: "object" }, outputSchema: costly(300) },
 ];
 
 const server = new Server({ name: "schema-bomb", version: "1.0.0" }, { capabilities: { tools: {} } });
@@ -84,8 +90,9 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => {
     case "deep_out":
       structuredContent = nested(40);
       break;
-    case "heavy_out": {
-      const n = req.params.arguments?.rows ?? 100000;
+    case "heavy_out":
+    case "dense_out": {
+      const n = req.params.arguments?.rows ?? (name === "dense_out" ? 10000 : 100000);
       structuredContent = { rows: Array.from({ length: n }, (_, i) => ({ id: i, name: "row" })) };
       break;
     }

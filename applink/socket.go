@@ -1,13 +1,4 @@
-// Package hostapi lets the command line use the running app (issue 13):
-// while the window is open it holds the data file's lock, so the CLI talks
-// to it instead, over a unix socket private to the person, in MCP through the
-// go-sdk — the app is an MCP server whose tools are the CLI's commands, and
-// the CLI is its client, which also answers the elicitations of its own
-// calls in the terminal. Nothing listens on a network port.
-//
-// This file finds and guards the socket; server.go serves it; client.go
-// dials it. The package sits below app/ and never imports Wails.
-package hostapi
+package applink
 
 import (
 	"crypto/sha256"

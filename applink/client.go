@@ -1,4 +1,4 @@
-package hostapi
+package applink
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 
 // ErrNoApp is Dial's answer when no app answers on the socket: none is
 // running for this data folder (or one crashed and left its socket). The
-// CLI then opens the data file itself.
+// CLI then opens the data file itself, and its Server (InMemory).
 var ErrNoApp = errors.New("no running Gatehouse answers on the command-line socket")
 
 // ProtocolVersion is the revision the CLI speaks to the app. The app asks
@@ -31,9 +31,11 @@ const ProtocolVersion = "2025-11-25"
 // calls; q was checked again on this side (mcp.RemoteQuestion).
 type Elicitation func(ctx context.Context, q *mcp.Question) (mcp.Response, error)
 
-// ClientOptions configures Dial. The zero value is a client that answers no
-// questions.
+// ClientOptions configures Dial and InMemory. The zero value is a client
+// that answers no questions.
 type ClientOptions struct {
+	// Version is the client's version, told to the server.
+	Version string
 	// Answer answers the questions of the client's calls.
 	Answer Elicitation
 	// Pages, when set, learns how the web pages opened through Answer end,
@@ -44,12 +46,12 @@ type ClientOptions struct {
 	Progress func(mcp.Progress)
 	// Notices, when set, hears the same notifications/progress whole, with
 	// their _meta, in the order they were sent: a command that tells how it
-	// goes (hostapi.Caller.Notify, a chat turn) carries its news there.
+	// goes (Caller.Notify, a chat turn) carries its news there.
 	Notices func(*sdk.ProgressNotificationParams)
 }
 
 // Dial connects to the app serving dataDir, or returns ErrNoApp.
-func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.ClientSession, error) {
+func Dial(ctx context.Context, dataDir string, o ClientOptions) (*sdk.ClientSession, error) {
 	path, err := SocketPath(dataDir)
 	if err != nil {
 		return nil, err
@@ -65,6 +67,27 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 	if err != nil {
 		return nil, fmt.Errorf("reaching the running Gatehouse: %w", err)
 	}
+	cs, err := connect(ctx, &sdk.IOTransport{Reader: conn, Writer: conn}, o)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return cs, nil
+}
+
+// InMemory connects a client to s in memory (the go-sdk's in-memory
+// transport): the command line's road to a core it opened itself, the
+// same as Dial's to the running app's.
+func InMemory(ctx context.Context, s *Server, o ClientOptions) (*sdk.ClientSession, error) {
+	serverSide, clientSide := sdk.NewInMemoryTransports()
+	if _, err := s.Connect(context.WithoutCancel(ctx), serverSide); err != nil {
+		return nil, err
+	}
+	return connect(ctx, clientSide, o)
+}
+
+// connect starts the client's session on t.
+func connect(ctx context.Context, t sdk.Transport, o ClientOptions) (*sdk.ClientSession, error) {
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
 	if o.Answer != nil {
 		opts.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
@@ -91,10 +114,9 @@ func Dial(ctx context.Context, dataDir, version string, o ClientOptions) (*sdk.C
 			}
 		}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: version}, opts)
-	cs, err := client.Connect(ctx, mcp.CarrySchemas(&sdk.IOTransport{Reader: conn, Writer: conn}), &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	client := sdk.NewClient(&sdk.Implementation{Name: "gatehouse-cli", Version: o.Version}, opts)
+	cs, err := client.Connect(ctx, mcp.CarrySchemas(t), &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		conn.Close()
 		return nil, fmt.Errorf("talking to the running Gatehouse: %w", err)
 	}
 	if o.Pages != nil {
@@ -154,13 +176,19 @@ func answerRequest(ctx context.Context, p *sdk.ElicitParams, answer Elicitation)
 	return res, nil
 }
 
-// Run calls one of the app's tools with in as its arguments and reads its
-// structured result into out. A result marked as an error is returned as
-// the error it describes.
+// Run calls one of the server's tools with in as its arguments and reads
+// its structured result into out. A result marked as an error is returned
+// as the error it describes. Ending ctx (Ctrl-C) stops the call on the
+// server (ToolStop), and Run still waits for its answer: the command ends
+// there as it would on its own context ending, and says so.
 func Run(ctx context.Context, cs *sdk.ClientSession, tool string, in, out any) error {
 	params := &sdk.CallToolParams{Name: tool, Arguments: in}
-	params.SetProgressToken(tool) // one call at a time: the tool's name is token enough
-	res, err := cs.CallTool(ctx, params)
+	params.SetProgressToken(tool) // one call of a tool at a time: its name is token enough
+	callCtx := context.WithoutCancel(ctx)
+	defer context.AfterFunc(ctx, func() {
+		_, _ = cs.CallTool(callCtx, &sdk.CallToolParams{Name: ToolStop, Arguments: Stop{Tool: tool}})
+	})()
+	res, err := cs.CallTool(callCtx, params)
 	if err != nil {
 		return fmt.Errorf("the running Gatehouse did not answer: %w", err)
 	}

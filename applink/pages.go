@@ -1,4 +1,4 @@
-package hostapi
+package applink
 
 import (
 	"context"
@@ -11,13 +11,12 @@ import (
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
-// Pages are the web pages a client's person opened through the running app
-// (the URL-mode requests of its calls), seen from the client. The app's
-// broker keeps them; Pages only hears how each ends (the app's
+// Pages are the web pages a client's person opened through the server (the
+// URL-mode requests of its calls), seen from the client. The server's
+// broker keeps them; Pages only hears how each ends (the server's
 // notifications/elicitation/complete) and passes the person's "finished" or
-// "stop waiting" on to the broker. Its methods are the broker's, so that the
-// CLI waits for a page the same way whether it runs the server itself or
-// the app does. A page is named by the elicitationId the app asked it with.
+// "stop waiting" on to the broker. A page is named by the elicitationId the
+// server asked it with.
 type Pages struct {
 	mu   sync.Mutex
 	cs   *sdk.ClientSession
@@ -40,7 +39,7 @@ func (p *Pages) attach(cs *sdk.ClientSession) {
 }
 
 // end returns the record of the page named id, made on first use: the
-// app's notice may come before anyone waits for it.
+// server's notice may come before anyone waits for it.
 func (p *Pages) end(id string) *pageEnd {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -52,7 +51,7 @@ func (p *Pages) end(id string) *pageEnd {
 	return e
 }
 
-// ended records the app's notice that a page ended; _meta[PageEndedMeta]
+// ended records the server's notice that a page ended; _meta[PageEndedMeta]
 // says why when its server did not confirm it.
 func (p *Pages) ended(params *sdk.ElicitationCompleteParams) {
 	if params == nil || params.ElicitationID == "" {
@@ -81,13 +80,9 @@ func (p *Pages) ended(params *sdk.ElicitationCompleteParams) {
 	}
 }
 
-// Opened returns nothing: the client learns of its pages as its person
-// opens them.
-func (p *Pages) Opened() []mcp.OpenedPage { return nil }
-
-// WaitCompleted waits until the app says the page asked with elicitationID
+// Wait waits until the server says the page asked with elicitationID
 // ended, as mcp.Broker.WaitCompleted: nil when it is finished.
-func (p *Pages) WaitCompleted(ctx context.Context, _ mcp.Peer, elicitationID string) error {
+func (p *Pages) Wait(ctx context.Context, elicitationID string) error {
 	e := p.end(elicitationID)
 	select {
 	case <-e.done:
@@ -97,11 +92,11 @@ func (p *Pages) WaitCompleted(ctx context.Context, _ mcp.Peer, elicitationID str
 	}
 }
 
-// FinishOpened is the person saying they finished the page.
-func (p *Pages) FinishOpened(id string) error { return p.run(ToolFinishPage, id) }
+// Finish is the person saying they finished the page.
+func (p *Pages) Finish(id string) error { return p.run(ToolFinishPage, id) }
 
-// CancelOpened is the person no longer waiting for the page.
-func (p *Pages) CancelOpened(id string) error { return p.run(ToolStopWaitingPage, id) }
+// StopWaiting is the person no longer waiting for the page.
+func (p *Pages) StopWaiting(id string) error { return p.run(ToolStopWaitingPage, id) }
 
 func (p *Pages) run(tool, id string) error {
 	p.mu.Lock()

@@ -1,6 +1,7 @@
-package hostapi
+package applink
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -20,48 +20,31 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
-	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// ConnectTimeout bounds how long a command waits for its server to connect,
-// as the CLI waits when it runs the server itself.
-const ConnectTimeout = 30 * time.Second
-
-// Host is what the running app does for the command line the way the
-// window does it, so that the window shows the change at once and every
-// call keeps its checks, time limit and history.
-type Host interface {
-	AddServer(in NewServer) (Added, error)
-	RemoveServer(id string) error
-	SetEnabled(id string, enabled bool) error
-	// CallTool makes a tool call as the Tools pane does, until ctx ends,
-	// and returns the result view as JSON.
-	CallTool(ctx context.Context, serverID, tool, argsJSON string) (json.RawMessage, error)
-}
-
-// Options configures Serve. Every field is required.
+// Options configures NewServer.
 type Options struct {
-	Store   *store.Store
-	Manager *mcp.Manager
-	// Broker routes the questions of a CLI call to its terminal.
+	// Broker puts the questions of a caller's commands to it (Caller.Route,
+	// Caller.RouteServer) and keeps the web pages it opens. Required.
 	Broker *mcp.Broker
-	Host   Host
-	// Version is the app's version, told to the CLI.
+	// Version is the app's version, told to clients.
 	Version string
-	// Tools are the app's other commands (may be empty).
+	// Tools are the commands served, besides the package's own: ToolStop,
+	// ToolFinishPage and ToolStopWaitingPage.
 	Tools []Tool
 }
 
-// A Server serves the command line on the socket: one MCP session per
-// connection of this user's processes, until Close.
+// A Server serves a table of tools to MCP clients: one session per
+// Connect, on any transport, until Close. ServeUnix also accepts this
+// user's processes on a unix socket.
 type Server struct {
-	opts     Options
-	mcp      *sdk.Server
-	listener *net.UnixListener
-	// peerUID reads a connection's user; tests give a fake one.
+	opts Options
+	mcp  *sdk.Server
+	// peerUID reads a socket connection's user; tests give a fake one.
 	peerUID func(*net.UnixConn) (int, error)
 
 	mu       sync.Mutex
+	listener *net.UnixListener // nil until ServeUnix
 	sessions map[*sdk.ServerSession]*session
 	closed   bool
 	wg       sync.WaitGroup
@@ -77,6 +60,12 @@ type session struct {
 	// hears nothing when the broker records a page as opened, and may end
 	// it a moment before: the page is known from the moment it is asked.
 	pages map[string]*pageState
+	// running are its calls in progress, each with the tool it calls;
+	// stopped are the tools it stopped (ToolStop): a call of one of them
+	// that arrives after the stop, as calls are handled concurrently, is
+	// stopped at once.
+	running map[*context.CancelFunc]string
+	stopped map[string]bool
 }
 
 // pageState is a web page asked of a client: settled is closed once the
@@ -104,47 +93,79 @@ func (se *session) settle(id string, opened bool) {
 	}
 }
 
-// Serve listens on path (see Listen) and serves the command line in the
-// background.
-func Serve(path string, opts Options) (*Server, error) {
-	l, err := Listen(path)
-	if err != nil {
-		return nil, err
-	}
-	s := newServer(opts, l)
-	s.wg.Add(1)
-	go s.accept()
-	return s, nil
-}
-
-func newServer(opts Options, l *net.UnixListener) *Server {
-	s := &Server{opts: opts, listener: l, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}}
+// NewServer returns a server of opts.Tools, connected to nothing yet.
+func NewServer(opts Options) *Server {
+	s := &Server{opts: opts, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: opts.Version}, nil)
-	addTool(s.mcp, ToolListServers, "Lists the configured servers.", s.listServers)
-	addTool(s.mcp, ToolAddServer, "Adds a server.", s.addServer)
-	addTool(s.mcp, ToolRemoveServer, "Removes a server.", s.removeServer)
-	addTool(s.mcp, ToolEnableServer, "Turns a server on.", s.enableServer)
-	addTool(s.mcp, ToolDisableServer, "Turns a server off.", s.disableServer)
-	addTool(s.mcp, ToolListTools, "Lists a connected server's tools.", s.listTools)
-	addTool(s.mcp, ToolCallTool, "Calls a server's tool; its questions are asked of this client.", s.callTool)
-	addTool(s.mcp, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
-	addTool(s.mcp, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
+	addTool(s, ToolStop, "Stops this client's running calls of a tool; each still answers.", s.stop)
+	addTool(s, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
+	addTool(s, ToolStopWaitingPage, "Stops waiting for a web page this client opened.", s.stopWaitingPage)
 	for _, t := range opts.Tools {
 		t.add(s)
 	}
 	return s
 }
 
+// Connect serves one client's session on t (a socket connection, one end
+// of sdk.NewInMemoryTransports, stdio) in the background, until either
+// side ends it or Close.
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
+	ss, err := s.mcp.Connect(ctx, forwardSchemas{t}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("serving a session of Gatehouse's commands: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		ss.Close()
+		return nil, net.ErrClosed
+	}
+	se := s.sessionLocked(ss)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.sessions, ss)
+		s.mu.Unlock()
+		se.cancel()
+	}()
+	return ss, nil
+}
+
+// ServeUnix listens on path (see Listen) and serves this user's processes
+// that connect there, in the background, until Close.
+func (s *Server) ServeUnix(path string) error {
+	l, err := Listen(path)
+	if err != nil {
+		return err
+	}
+	s.serveListener(l)
+	return nil
+}
+
+func (s *Server) serveListener(l *net.UnixListener) {
+	s.mu.Lock()
+	s.listener = l
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go s.accept(l)
+}
+
 // Close stops listening, ends every session and removes the socket.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
+	l := s.listener
 	sessions := make([]*sdk.ServerSession, 0, len(s.sessions))
 	for ss := range s.sessions {
 		sessions = append(sessions, ss)
 	}
 	s.mu.Unlock()
-	err := s.listener.Close()
+	var err error
+	if l != nil {
+		err = l.Close()
+	}
 	for _, ss := range sessions {
 		_ = ss.Close()
 	}
@@ -152,10 +173,10 @@ func (s *Server) Close() error {
 	return err
 }
 
-func (s *Server) accept() {
+func (s *Server) accept(l *net.UnixListener) {
 	defer s.wg.Done()
 	for {
-		conn, err := s.listener.AcceptUnix()
+		conn, err := l.AcceptUnix()
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) {
 				log.Printf("gatehouse: the command-line socket stopped: %v", err)
@@ -171,127 +192,61 @@ func (s *Server) accept() {
 			conn.Close()
 			continue
 		}
-		s.wg.Add(1)
-		go s.serve(conn)
+		if _, err := s.Connect(context.Background(), &sdk.IOTransport{Reader: conn, Writer: conn}); err != nil {
+			conn.Close()
+		}
 	}
 }
 
-// serve runs one MCP session on conn until either side ends it.
-func (s *Server) serve(conn *net.UnixConn) {
-	defer s.wg.Done()
-	ss, err := s.mcp.Connect(context.Background(), forwardSchemas{&sdk.IOTransport{Reader: conn, Writer: conn}}, nil)
-	if err != nil {
-		conn.Close()
-		return
-	}
-	se, ok := s.session(ss)
-	if !ok {
-		ss.Close()
-		return
-	}
-	_ = ss.Wait()
-	s.mu.Lock()
-	delete(s.sessions, ss)
-	s.mu.Unlock()
-	se.cancel()
-}
-
-// session returns what is kept of ss, made on first use; false once the
-// server is closing.
-func (s *Server) session(ss *sdk.ServerSession) (*session, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, false
-	}
+// sessionLocked returns what is kept of ss, made on first use: a call may
+// come in before Connect has kept it. s.mu is held.
+func (s *Server) sessionLocked(ss *sdk.ServerSession) *session {
 	se := s.sessions[ss]
 	if se == nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		se = &session{ctx: ctx, cancel: cancel, pages: map[string]*pageState{}}
+		se = &session{ctx: ctx, cancel: cancel, pages: map[string]*pageState{},
+			running: map[*context.CancelFunc]string{}, stopped: map[string]bool{}}
 		s.sessions[ss] = se
 	}
-	return se, true
+	return se
 }
 
-func (s *Server) listServers(context.Context, *sdk.CallToolRequest, struct{}) (ServerList, error) {
-	servers, err := s.opts.Store.Servers()
-	if err != nil {
-		return ServerList{}, err
+// started registers a call of tool by the client of ss: the returned ctx
+// ends when the client stops it (ToolStop); done must be called when the
+// call is over.
+func (s *Server) started(ctx context.Context, ss *sdk.ServerSession, tool string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	se := s.sessionLocked(ss)
+	if se.stopped[tool] {
+		cancel()
 	}
-	return ServerList{Servers: Rows(servers)}, nil
+	se.running[&cancel] = tool
+	return ctx, func() {
+		s.mu.Lock()
+		delete(se.running, &cancel)
+		s.mu.Unlock()
+		cancel()
+	}
 }
 
-func (s *Server) addServer(_ context.Context, _ *sdk.CallToolRequest, in NewServer) (Added, error) {
-	return s.opts.Host.AddServer(in)
-}
-
-func (s *Server) removeServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
-	srv, err := s.find(in.Name)
-	if err != nil {
-		return Changed{}, err
+// stop stops the client's calls of a tool, those running and those on
+// their way: each ends as it would on its own context ending (a tool call
+// is cancelled on its server, a chat turn stops, a sign-in stops waiting)
+// and still answers its client, which then ends as it does without the
+// app (Run).
+func (s *Server) stop(_ context.Context, req *sdk.CallToolRequest, in Stop) (struct{}, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	se := s.sessionLocked(req.Session)
+	se.stopped[in.Tool] = true
+	for cancel, tool := range se.running {
+		if tool == in.Tool {
+			(*cancel)()
+		}
 	}
-	return Changed{Name: srv.Name}, s.opts.Host.RemoveServer(srv.ID)
-}
-
-func (s *Server) enableServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
-	return s.setEnabled(in.Name, true)
-}
-
-func (s *Server) disableServer(_ context.Context, _ *sdk.CallToolRequest, in ServerName) (Changed, error) {
-	return s.setEnabled(in.Name, false)
-}
-
-func (s *Server) setEnabled(name string, enabled bool) (Changed, error) {
-	srv, err := s.find(name)
-	if err != nil {
-		return Changed{}, err
-	}
-	return Changed{Name: srv.Name}, s.opts.Host.SetEnabled(srv.ID, enabled)
-}
-
-func (s *Server) listTools(ctx context.Context, _ *sdk.CallToolRequest, in ServerName) (ToolList, error) {
-	srv, err := s.connected(ctx, in.Name)
-	if err != nil {
-		return ToolList{}, err
-	}
-	tools, err := s.opts.Manager.Tools(srv.ID)
-	if err != nil {
-		return ToolList{}, err
-	}
-	list := ToolList{Tools: make([]ToolInfo, 0, len(tools))}
-	for _, t := range tools {
-		list.Tools = append(list.Tools, ToolInfo{Name: t.Name, Description: t.Description})
-	}
-	return list, nil
-}
-
-// callTool makes the call on the app's open session. While it runs, the
-// form and URL requests its server asks are put to this client (the
-// terminal that made the call) through the broker, which keeps owning
-// them; the window goes on showing everyone else's.
-func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest, in Call) (CallResult, error) {
-	srv, err := s.connected(ctx, in.Server)
-	if err != nil {
-		return CallResult{}, err
-	}
-	notices := &pageNotices{sent: map[string]chan struct{}{}}
-	release := s.opts.Broker.Route(srv.ID, s.elicitOn(req.Session), s.pageOpened(req.Session, notices))
-	defer release()
-	if token := req.Params.GetProgressToken(); token != nil {
-		// The server's progress goes on to the client, under its token.
-		ctx = mcp.WithProgress(ctx, func(p mcp.Progress) {
-			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
-				Progress: p.Progress, Total: p.Total, Message: p.Message})
-		})
-	}
-	res, err := s.opts.Host.CallTool(ctx, srv.ID, in.Tool, in.Arguments)
-	if err != nil {
-		return CallResult{}, err
-	}
-	// The pages of this call that have ended are told before the result,
-	// and named in it: else the client would wait for such a page (and say
-	// so) a second time.
-	return CallResult{Result: res, EndedPages: notices.waitEnded(s.opts.Broker.Opened())}, nil
+	return struct{}{}, nil
 }
 
 // pageNotices are the notices of the web pages one call opened, each closed
@@ -342,7 +297,7 @@ func (n *pageNotices) waitEnded(opened []mcp.OpenedPage) []string {
 }
 
 // pageOpened tells the client of ss how a web page its person opened ends,
-// recorded in notices when the caller waits for them (callTool),
+// recorded in notices when the caller waits for them (Caller.RouteServer),
 // as its server told the app: notifications/elicitation/complete with the
 // elicitationId the page was asked with, once the broker stops waiting for
 // it — whoever ended it (its server, the person here or in the window, the
@@ -424,37 +379,6 @@ func (s *Server) ownPage(ctx context.Context, ss *sdk.ServerSession, id string) 
 	return nil
 }
 
-// find looks a server up by its name, as the CLI does.
-func (s *Server) find(name string) (store.Server, error) {
-	srv, err := s.opts.Store.ServerByName(name)
-	if errors.Is(err, store.ErrNotFound) {
-		return srv, i18n.Err("cli.servers.noSuch", "name", strconv.Quote(name))
-	}
-	return srv, err
-}
-
-// connected finds the named server and waits until it is connected, with
-// the sentences the CLI says when it connects a server itself.
-func (s *Server) connected(ctx context.Context, name string) (store.Server, error) {
-	srv, err := s.find(name)
-	if err != nil {
-		return srv, err
-	}
-	if !srv.Enabled {
-		return srv, i18n.Err("cli.turnedOff", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
-	}
-	wctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
-	defer cancel()
-	if err := s.opts.Manager.WaitConnected(wctx, srv.ID); err != nil {
-		if errors.Is(err, mcp.ErrNeedsSignIn) {
-			return srv, i18n.Err("cli.signinFirst", "server", srv.Name, "quoted", strconv.Quote(srv.Name))
-		}
-		serverLog, _ := s.opts.Manager.Log(srv.ID)
-		return srv, &ConnectError{Server: srv.Name, Err: err, Log: serverLog}
-	}
-	return srv, nil
-}
-
 // elicitOn presents a routed question to the client of ss as
 // elicitation/create: a form or URL request as it is, a sign-in consent as
 // a URL request and a model's tool call as a form (approvalSchema), each
@@ -475,14 +399,19 @@ func (s *Server) elicitOn(ss *sdk.ServerSession) mcp.Presenter {
 			p.Mode, p.URL, p.ElicitationID = mcp.KindURL, q.Link.URL, q.ID
 			p.Meta[KindMeta] = mcp.KindSignIn
 		case mcp.KindToolCall:
-			call, err := json.Marshal(q.ToolCall)
-			if err != nil {
+			// Its arguments exactly as the model wrote them: json.Marshal
+			// would escape <, >, & and U+2028 in them, which the terminal
+			// would then show as such instead of marking them.
+			var call bytes.Buffer
+			enc := json.NewEncoder(&call)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(q.ToolCall); err != nil {
 				return mcp.Response{}, err
 			}
 			p.Mode = mcp.KindForm
 			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
 			p.Meta[mcp.RawSchemaMeta] = approvalSchema
-			p.Meta[KindMeta], p.Meta[ToolCallMeta] = mcp.KindToolCall, string(call)
+			p.Meta[KindMeta], p.Meta[ToolCallMeta] = mcp.KindToolCall, call.String()
 		default:
 			p.RequestedSchema = json.RawMessage(`{"type":"object"}`)
 			p.Meta[mcp.RawSchemaMeta] = string(q.RequestedSchema())
@@ -535,9 +464,10 @@ func approval(res *sdk.ElicitResult) mcp.Response {
 // addTool registers a tool whose input and output are Go types: their JSON
 // schemas are the tool's, the output is the structured content (and its
 // JSON the text), and an error is a result marked as an error whose
-// structured content is a Failure.
-func addTool[In, Out any](s *sdk.Server, name, description string, run func(context.Context, *sdk.CallToolRequest, In) (Out, error)) {
-	s.AddTool(&sdk.Tool{Name: name, Description: description, InputSchema: schemaFor[In](), OutputSchema: schemaFor[Out]()},
+// structured content is a Failure. Its context also ends when the client
+// stops the call (ToolStop).
+func addTool[In, Out any](s *Server, name, description string, run func(context.Context, *sdk.CallToolRequest, In) (Out, error)) {
+	s.mcp.AddTool(&sdk.Tool{Name: name, Description: description, InputSchema: schemaFor[In](), OutputSchema: schemaFor[Out]()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in In
 			if len(req.Params.Arguments) > 0 {
@@ -545,6 +475,8 @@ func addTool[In, Out any](s *sdk.Server, name, description string, run func(cont
 					return failure(fmt.Errorf("reading the arguments of %s: %w", name, err)), nil
 				}
 			}
+			ctx, done := s.started(ctx, req.Session, name)
+			defer done()
 			out, err := run(ctx, req, in)
 			if err != nil {
 				return failure(err), nil
@@ -553,7 +485,7 @@ func addTool[In, Out any](s *sdk.Server, name, description string, run func(cont
 			if err != nil {
 				return nil, err
 			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+			return &sdk.CallToolResult{Content: []sdk.Content{}, StructuredContent: json.RawMessage(b)}, nil
 		})
 }
 
@@ -565,7 +497,7 @@ func schemaFor[T any]() any {
 	}
 	schema, err := jsonschema.For[T](nil)
 	if err != nil {
-		panic(fmt.Sprintf("hostapi: the schema of %v: %v", reflect.TypeFor[T](), err)) // a programming error, found by any test
+		panic(fmt.Sprintf("applink: the schema of %v: %v", reflect.TypeFor[T](), err)) // a programming error, found by any test
 	}
 	return schema
 }

@@ -1,4 +1,4 @@
-package hostapi
+package applink
 
 import (
 	"context"
@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gatehouse-app/gatehouse/store"
 )
 
 func TestSocketPath(t *testing.T) {
@@ -154,11 +152,10 @@ func TestSamePerson(t *testing.T) {
 // in; a connection whose credentials name another user (faked: a test cannot
 // connect as another user without root) is closed before MCP starts.
 func TestServer_PeerCredentials(t *testing.T) {
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	// A command of the server's table: its answer says the session works.
+	list := NewTool("list_things", "Lists things.", func(context.Context, struct{}) (Items[string], error) {
+		return Items[string]{Items: []string{"a thing"}}, nil
+	})
 	cases := []struct {
 		name    string
 		peerUID func(*net.UnixConn) (int, error)
@@ -180,12 +177,11 @@ func TestServer_PeerCredentials(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newServer(Options{Store: st, Version: "test"}, l)
+			s := NewServer(Options{Version: "test", Tools: []Tool{list}})
 			s.peerUID = tc.peerUID
-			s.wg.Add(1)
-			go s.accept()
+			s.serveListener(l)
 			defer s.Close()
-			cs, err := Dial(context.Background(), data, "test", ClientOptions{})
+			cs, err := Dial(context.Background(), data, ClientOptions{Version: "test"})
 			if !tc.ok {
 				if err == nil {
 					cs.Close()
@@ -197,9 +193,9 @@ func TestServer_PeerCredentials(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
-			var list ServerList
-			if err := Run(context.Background(), cs, ToolListServers, struct{}{}, &list); err != nil || list.Servers == nil {
-				t.Errorf("list_servers: %+v, %v", list, err)
+			var things Items[string]
+			if err := Run(context.Background(), cs, "list_things", struct{}{}, &things); err != nil || len(things.Items) != 1 {
+				t.Errorf("list_things: %+v, %v", things, err)
 			}
 			tools, err := cs.ListTools(context.Background(), &sdk.ListToolsParams{})
 			if err != nil {
@@ -216,7 +212,7 @@ func TestServer_PeerCredentials(t *testing.T) {
 
 func TestDial_NoApp(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	if _, err := Dial(context.Background(), t.TempDir(), "test", ClientOptions{}); !errors.Is(err, ErrNoApp) {
+	if _, err := Dial(context.Background(), t.TempDir(), ClientOptions{Version: "test"}); !errors.Is(err, ErrNoApp) {
 		t.Errorf("err = %v, want ErrNoApp", err)
 	}
 }
