@@ -15,9 +15,9 @@
 // incomplete form whose Reason says why. [CheckStructured] checks a tool
 // result's structuredContent against the tool's outputSchema (E31).
 //
-// Either way the result is a [Schema]: the [Form] the UI renders (its
-// [Field]s in the order the server wrote them, each of a [Kind], those that
-// seem to ask for a secret marked Sensitive, E17) and one compiled
+// Either way the result is a [Schema]: the [Form] the UI renders (each
+// [Field] in the order the server wrote them, of a [Kind], marked Sensitive
+// when it seems to ask for a secret, E17) and one compiled
 // validator that checks a form's values ([Schema.Validate]) and finished
 // arguments ([Schema.Check]). Every sentence for a person is an
 // i18n.Message; a SchemaError's, which goes to the server, is English.

@@ -10,7 +10,7 @@
 //   - [Present] brings the main window to the front when Gatehouse is
 //     started again (package instance hands over the start);
 //   - [Screens], [Place] and [PlaceWindow] put the window back where it was
-//     ([store.Settings] keeps where), on a screen that exists now and never
+//     (store.Settings keeps where), on a screen that exists now and never
 //     off-screen; [CanPlace] says whether the display lets an application
 //     place its windows (X11 does, Wayland does not).
 //

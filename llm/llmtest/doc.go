@@ -6,10 +6,10 @@
 // the chat (packages chat, app and cli, and the window's tests) and the
 // benchmarks use these; each such test says so. Only tests import it.
 //
-// A [Script] is data: the [Turn]s the stand-in answers, in order (one per
+// A [Script] is data: the turns ([Turn]) the stand-in answers, in order (one per
 // chat request), the models it lists, the key it wants, and vendor
 // behaviours (DeepSeek's reasoning_content check, Ollama's reasoning field,
-// a context window). A Turn streams reasoning, text and [ToolCall]s, or
+// a context window). A Turn streams reasoning, text and tool calls ([ToolCall]), or
 // fails as a provider fails (an HTTP error, an error event, a cut
 // connection); the same Turn renders in either wire format. Like the
 // vendors, the stand-ins refuse requests of the wrong shape with the
