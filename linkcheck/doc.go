@@ -9,8 +9,9 @@
 //
 // [Check] parses a string strictly and returns a [Report] (the normalized
 // URL, its host in Unicode and in ASCII, the registrable domain split out
-// for highlighting, and a list of warnings, each a [Warning] of one of the Warn* kinds)
-// or an error that wraps [ErrUnsafe] and is an i18n.Message for a person.
+// for highlighting, and a list of warnings, each a [Warning] of one of the
+// Warn* kinds) or an error that wraps [ErrUnsafe] and is an i18n.Message
+// for a person.
 // Beside it, address.go answers the smaller questions other packages ask of
 // an address they connect to: [PublicIP] (package oauthflow sends sign-in
 // requests only to public addresses), [LoopbackHost], and [Origin] and

@@ -6,14 +6,14 @@
 // the chat (packages chat, app and cli, and the window's tests) and the
 // benchmarks use these; each such test says so. Only tests import it.
 //
-// A [Script] is data: the turns ([Turn]) the stand-in answers, in order (one per
-// chat request), the models it lists, the key it wants, and vendor
-// behaviours (DeepSeek's reasoning_content check, Ollama's reasoning field,
-// a context window). A Turn streams reasoning, text and tool calls ([ToolCall]), or
-// fails as a provider fails (an HTTP error, an error event, a cut
-// connection); the same Turn renders in either wire format. Like the
-// vendors, the stand-ins refuse requests of the wrong shape with the
-// vendor's own 400 answer (see vendor.go).
+// A [Script] is data: the turns ([Turn]) the stand-in answers, in order
+// (one per chat request), the models it lists, the key it wants, and
+// vendor behaviours (DeepSeek's reasoning_content check, Ollama's
+// reasoning field, a context window). A Turn streams reasoning, text and
+// tool calls ([ToolCall]), or fails as a provider fails (an HTTP error, an
+// error event, a cut connection); the same Turn renders in either wire
+// format. Like the vendors, the stand-ins refuse requests of the wrong
+// shape with the vendor's own 400 answer (see vendor.go).
 //
 // A [Server] is a running stand-in: its URL is the base URL to configure,
 // and [Server.Requests] and [Server.ChatRequests] return what it received
