@@ -1,17 +1,3 @@
-// Package forms turns JSON Schemas into forms and checks what people enter.
-//
-// Two kinds of schema become forms. An elicitation's requestedSchema is
-// parsed strictly (ParseElicitation): it must stay inside the flat subset
-// the specification allows (E6–E11), and anything else is refused with a
-// SchemaError the server receives. A tool's inputSchema is parsed leniently
-// (ParseTool): it never fails; what a form cannot express becomes a field
-// edited as JSON, or, when the schema's root itself cannot be a form, an
-// incomplete form whose Reason says why.
-//
-// Either way the result is a Schema: the Form the UI renders, and one
-// compiled validator that checks answers (Schema.Validate) and finished
-// arguments (Schema.Check). Every sentence for a person is an i18n.Message.
-// Nothing is ever loaded from a schema's references.
 package forms
 
 import "github.com/gatehouse-app/gatehouse/i18n"

@@ -1,12 +1,3 @@
-// Package gtkwin is what Gatehouse does with GTK itself, around the window
-// Wails draws: it opens the display before Wails would panic without one,
-// shows a start-up error in a small dialog without building the main
-// window, brings the main window to the front when Gatehouse is started
-// again, and puts it back where it was on a screen that exists now.
-//
-// The GTK parts only exist in the window's builds (tags dev or production,
-// with cgo on Linux); elsewhere they do nothing, and Open only looks at the
-// environment.
 package gtkwin
 
 // A Rect is an area of the desktop in its pixels: a window's frame or a

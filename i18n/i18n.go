@@ -1,25 +1,3 @@
-// Package i18n is Gatehouse's message catalogue: every sentence a person
-// reads is a Message, a key into the catalogue with named arguments, so that
-// it can be shown in the person's language.
-//
-// The catalogue is one flat JSON file per language under locales/ (key →
-// template, with {name} placeholders filled from the message's arguments):
-// en.json (English, the source) and zh-CN.json (Simplified Chinese). The same
-// files serve Go (embedded here), the command line and the window (the
-// frontend imports them; see frontend/src/lib/i18n.svelte.ts). A test fails
-// when a key is in one language and not the other, when the placeholders of
-// a message differ between languages, or when a key is used nowhere.
-//
-// Go renders a message in the process's language (SetLanguage; English until
-// set), and sends it to the window as {key, args, text}, which the window
-// renders again in its own language. Keys are written where the message is
-// made, as string literals in calls to M, Err or Wrap; a test checks that
-// each exists and that its arguments match the template's placeholders.
-//
-// There are no plural rules: wordings avoid them, or a message has two keys
-// ending in .one and .other, chosen by the caller.
-//
-// See README.md beside this file for the glossary of the Chinese terms.
 package i18n
 
 import (

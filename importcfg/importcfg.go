@@ -1,39 +1,3 @@
-// Package importcfg reads the MCP servers other apps have configured (Claude
-// Desktop, Cursor, Claude Code, VS Code, Windsurf, Gemini CLI, Codex CLI,
-// Zed, Cherry Studio) and turns them into a Preview: each server as Gatehouse
-// would store it, what will and will not be imported and why, with the
-// values of environment variables and headers masked. The preview shows
-// each command line exactly as it will run (quoted as a shell would, only
-// its secret-looking parts masked), the variables that change how programs
-// run in full, and a warning for code written into a command line or
-// downloaded and run, and for a file that belongs to a project folder
-// (mask.go, shape.go, runtimevars.go). It writes nothing; the app layer
-// applies a preview the person confirmed (app.ServersService.Import),
-// through the same checks as adding a server by hand.
-//
-// A file's format is found from its content, never from its name, so a file
-// copied or renamed still imports. Several apps share one shape (an
-// "mcpServers" object of command, args and env): the Preview then names the
-// likeliest app and says it is a guess, and the servers read the same
-// whichever app wrote the file.
-//
-// Values that refer to something only the source app knows are never copied
-// as text, and the environment Gatehouse runs in is never read:
-//   - ${env:VAR}, ${VAR} (and, in Gemini CLI files, $VAR) name a variable of
-//     the environment the other app runs in. Reading it now would copy a
-//     secret that file deliberately kept out into Gatehouse's data file, and
-//     the command line and the window see different environments, so the
-//     same file would import differently from each. An env entry or header
-//     made from one is left out, and the preview says which and why.
-//   - ${input:ID} is a value VS Code asks its user for; it is left out the
-//     same way, named by the input's description.
-//   - ${userHome} is the home folder; ${workspaceFolder} is the folder the
-//     file belongs to when it sits in a project's .vscode or .cursor folder.
-//     Both are filled in.
-//
-// A reference that cannot be filled in inside the command, its arguments,
-// its folder or its URL leaves the whole server out: dropping part of a
-// command would run something else.
 package importcfg
 
 import (

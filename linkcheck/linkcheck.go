@@ -1,38 +1,3 @@
-// Package linkcheck decides whether a URL may be shown and opened, and says
-// in plain sentences what deserves a second look (requirements E20 and E22).
-//
-// Every place in Gatehouse that shows or opens a URL runs it through
-// Check first. Check refuses what must never be opened and describes,
-// in plain sentences, what deserves a second look. The judgement calls are:
-//
-//   - Schemes: only https, and http only to this computer (127.0.0.0/8, ::1,
-//     "localhost"). Everything else, including scheme-less and relative
-//     references, is refused.
-//   - Numeric hosts: a canonical dotted-quad IPv4 address or a bracketed IPv6
-//     address is allowed with a warning. Any other host whose last label is a
-//     number (2130706433, 0x7f.1, 127.1, 0177.0.0.1, 127.0.0.1.) is refused:
-//     resolvers and browsers disagree about what such forms mean, so the
-//     address shown cannot be trusted to be the address reached.
-//   - Percent-encoding in the host (https://exa%6dple.com), IPv6 zones
-//     included, is refused: it can hide the real name.
-//   - Hosts go through a strict IDNA profile (UTS #46 lookup mapping, STD3
-//     characters only, label validation, hyphen, joiner, Bidi and DNS length
-//     rules). Names it rejects, such as my_host.example, are refused.
-//   - Compatibility forms that IDNA maps to ordinary letters (full-width
-//     ｅｘａｍｐｌｅ.com, mathematical letters, decomposed accents) are
-//     accepted, because the name shown is exactly the name opened, but they
-//     are flagged with WarnNormalized.
-//   - Look-alike ASCII (WarnLookAlike), judged on the host as typed: an
-//     upper-case "I" right after a lower-case letter (paypaI.com, which opens
-//     paypai.com; camel case such as LinkedIn.com is flagged too, since the
-//     rule cannot tell intent), or a registrable label made of letters plus
-//     the digits 0 and 1 only, with a 0 or 1 next to a letter (g00gle.com,
-//     paypa1.com, also 1password.com). An initial capital I (Instagram.com)
-//     and a lower-case l among capitals open what they seem to and are not
-//     flagged. Other substitutions, such as "rn" for "m", are not detected:
-//     they occur in too many honest names.
-//   - Loopback targets get WarnLoopback in both schemes (never
-//     WarnPrivate) and are exempt from the unusual-port warning.
 package linkcheck
 
 import (

@@ -1,10 +1,3 @@
-// Package notify shows Gatehouse's desktop notifications through the
-// desktop's notification service: org.freedesktop.Notifications on the
-// session bus, as the Desktop Notifications Specification (version 1.2)
-// describes it. It carries the app's name, icon and desktop entry, replaces
-// its own previous notification instead of stacking a new one, and reports
-// a click on the notification. It knows nothing of the window, so that it
-// can be tested on a private bus without one.
 package notify
 
 import (

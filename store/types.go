@@ -1,21 +1,3 @@
-// Package store keeps Gatehouse's data in one bbolt file: the configured
-// servers, the app settings, each server's elicitation and tool-call
-// policies, the history of the questions asked, the model providers, and the
-// chat's conversations with their messages. It knows nothing of MCP or of any
-// model's API.
-//
-// A Store holds the file's lock from Open to Close, so one process at a time
-// uses a data file; another gets ErrLocked. Open reads an existing file in
-// full before anything writes to it and refuses a damaged one (ErrCorrupt)
-// or one from a newer Gatehouse (ErrNewerVersion) without changing a byte.
-// Every method is one transaction, committed and synced before it returns,
-// so a process killed at any moment loses nothing a returned call stored.
-//
-// Open creates a missing data directory 0700 and the data file 0600, and
-// narrows the file to 0600 when it is wider. It narrows an existing directory
-// to 0700 only when that directory is Gatehouse's own default one (gatehouse
-// in os.UserConfigDir); a directory the user chose, such as their home, is
-// left as it is.
 package store
 
 import (

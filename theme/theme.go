@@ -1,15 +1,3 @@
-// Package theme knows whether the desktop prefers a light or a dark look. It
-// reads the freedesktop appearance setting over D-Bus (the settings portal,
-// which GNOME, KDE and others fill from their own "dark style" switch) and
-// GTK's own dark preference, follows changes while the app runs, and tells
-// GTK which scheme the window shows, so that what GTK draws (a select's
-// pop-up menu) matches the page.
-//
-// WebKitGTK 4.1 (GTK 3) answers the page's prefers-color-scheme from GTK's
-// settings only (gtk-application-prefer-dark-theme, a theme name ending in
-// "-dark", GTK_THEME=…:dark); GTK 3 never reads the portal. So on a desktop
-// whose dark style is set only in the portal, the page cannot see it: Go
-// reads it here and tells the window.
 package theme
 
 import (

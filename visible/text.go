@@ -1,14 +1,3 @@
-// Package visible shows data that came from a server or a model as it is,
-// for a person to judge before anything is sent: text with the characters
-// a person cannot see (format and control characters, line and paragraph
-// separators: bidi overrides, zero-width spaces) made visible as codes, and
-// JSON values as a tree whose numbers keep the text they were written with
-// (issue 22, item 5).
-//
-// The window renders the tree Go builds (JSON, the Node type) and draws the
-// segments it is given; the command line writes the codes inline. The rule
-// of what is hidden is Hidden, here, and the window's copy of it for text
-// the person types (frontend/src/lib/visible.ts) matches it.
 package visible
 
 import (

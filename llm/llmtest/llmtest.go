@@ -1,15 +1,3 @@
-// Package llmtest has scripted stand-ins for model providers: HTTP servers
-// on loopback that speak OpenAI's chat completions stream and Anthropic's
-// Messages stream exactly as the vendors do, and record every request they
-// receive. No model can run on the machines Gatehouse is tested on, so
-// tests of the provider layer and of the chat use these; each such test
-// says so.
-//
-// A Script is data: the Turns the stand-in answers, in order (one per chat
-// request), the models it lists, the key it wants, and vendor behaviours
-// (DeepSeek's reasoning_content check, Ollama's reasoning field, a context
-// window). The same Turn renders in either wire format. Like the vendors,
-// the stand-ins refuse requests of the wrong shape (see vendor.go).
 package llmtest
 
 import (

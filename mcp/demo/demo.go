@@ -1,8 +1,3 @@
-// Package demo is the built-in demo server that `gatehouse demo-server` runs
-// over stdio. Gatehouse adds it on the very first start so that a newcomer
-// sees a working connection at once. Its tools exercise what the host shows:
-// plain text, structured output with an output schema, resource links and
-// error results.
 package demo
 
 import (

@@ -1,9 +1,3 @@
-// Package oauthtest is an OAuth-protected MCP server for tests: a small
-// authorization server (metadata, dynamic client registration, an
-// authorization endpoint that approves at once, a token endpoint with PKCE,
-// resource indicators and refresh) and a go-sdk MCP server behind
-// auth.RequireBearerToken, all on one loopback port. It is written for
-// Gatehouse's tests and is not an authorization server to deploy.
 package oauthtest
 
 import (

@@ -1,7 +1,3 @@
-// Package themetest has a stand-in for the desktop's settings portal on a
-// private session bus, for tests of the theme package and of the real
-// window. The real xdg-desktop-portal is not installed on the test machines,
-// and would read the machine's own desktop.
 package themetest
 
 import (
