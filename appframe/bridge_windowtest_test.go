@@ -119,7 +119,8 @@ func seen() ([]harnessMsg, []string) {
 }
 
 // waitMessage waits for a message starting with prefix, then a second for
-// stragglers, and returns it.
+// stragglers, and returns it. Messages come from the top frame through the
+// shim and the relay (or from wherever they got in).
 func waitMessage(t *testing.T, prefix string, timeout time.Duration) harnessMsg {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -187,7 +188,7 @@ var mayRun = map[string]bool{"event on its own document": true, "typeof webkit":
 // their attempts fails.
 func TestBridgeOnlyInTheTopFrame(t *testing.T) {
 	event := relayEvent
-	if event == "" || isolated.Load() {
+	if event == "" || harness.view == nil && isolated.Load() {
 		t.Fatalf("Install set the event %q, isolated %v before there is a view", event, isolated.Load())
 	}
 	ids := map[string]string{"app-sandboxed": NewInstanceID(), "app": NewInstanceID(), "app-same-origin": NewInstanceID()}
