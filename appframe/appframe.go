@@ -20,6 +20,13 @@
 // neither the window's nor another app's. This package knows nothing of the
 // MCP Apps protocol: the caller gives the files and their headers, among
 // them the Content-Security-Policy built from the app's declaration.
+//
+// For the frame's sandbox attribute (TestAppPolicyFromHeaders): with
+// allow-scripts alone an app's origin is opaque, its policy's 'self'
+// matches nothing and a fetch of its own files is cross-origin, which the
+// scheme (not CORS-enabled) refuses; allow-scripts allow-same-origin keeps
+// the instance's own origin, which is neither the window's nor another
+// app's, and reaches no more of the window (TestBridgeOnlyInTheTopFrame).
 package appframe
 
 import (
