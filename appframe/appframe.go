@@ -38,6 +38,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // Scheme is the URI scheme the apps' files are served on:
@@ -118,6 +120,18 @@ func Serve(id string, files ...File) error {
 	for _, f := range files {
 		if !strings.HasPrefix(f.Path, "/") {
 			return fmt.Errorf("serving app instance %s: path %q does not start with /", id, f.Path)
+		}
+		// WebKit's header list refuses what HTTP would: a policy it dropped
+		// would leave the app with none.
+		for k, vs := range f.Header {
+			for _, v := range vs {
+				if !httpguts.ValidHeaderFieldName(k) || !httpguts.ValidHeaderFieldValue(v) {
+					return fmt.Errorf("serving app instance %s: %s: header %q: %q is not a valid header", id, f.Path, k, v)
+				}
+			}
+		}
+		if !httpguts.ValidHeaderFieldValue(f.ContentType) {
+			return fmt.Errorf("serving app instance %s: %s: content type %q is not a valid header", id, f.Path, f.ContentType)
 		}
 		byPath[f.Path] = f
 	}

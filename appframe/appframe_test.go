@@ -76,8 +76,15 @@ func TestServe_Refuses(t *testing.T) {
 			Forget(id)
 		}
 	}
-	if err := Serve(NewInstanceID(), File{Path: "index.html"}); err == nil {
-		t.Error("a relative path was served")
+	for name, f := range map[string]File{
+		"a relative path":            {Path: "index.html"},
+		"a policy with a break":      {Path: "/", Header: http.Header{"Content-Security-Policy": {"default-src 'none'\r\nX: y"}}},
+		"a header name with a space": {Path: "/", Header: http.Header{"Content Security": {"x"}}},
+		"a type with a break":        {Path: "/", ContentType: "text/html\n"},
+	} {
+		if err := Serve(NewInstanceID(), f); err == nil {
+			t.Errorf("%s was served", name)
+		}
 	}
 	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(NewInstanceID()) || NewInstanceID() == NewInstanceID() {
 		t.Error("instance IDs are not 32 random hex digits")
