@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/gatehouse-app/gatehouse/appframe"
 	"github.com/gatehouse-app/gatehouse/gtkwin"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/icon"
@@ -202,6 +203,12 @@ func RunGUI(opts GUIOptions) error {
 		start = startPage(func() (StartView, error) { return startView(settings, themes, servers) })
 	}
 	assets.Middleware = assetMiddleware(pagePolicy(), start)
+	// Before Wails makes its view: its bridge to Go is kept to the page's top
+	// frame, out of reach of every frame in the page, such as an MCP App's.
+	// Without it no app is served (appframe.Serve fails).
+	if err := appframe.Install(); err != nil {
+		log.Printf("gatehouse: %v", err)
+	}
 	return wails.Run(&options.App{
 		Title:            windowTitle,
 		Width:            window.width,

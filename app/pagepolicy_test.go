@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/gatehouse-app/gatehouse/appframe"
 )
 
 // pageMeta returns the content of the page's meta elements by http-equiv
@@ -60,8 +62,9 @@ func directives(policy string) map[string][]string {
 // TestPagePolicy_Production: the page the production binary serves (the
 // source and the built frontend/dist/index.html it embeds) connects to
 // nothing but itself, loads images and sounds only as data: URLs beside its
-// own files, and turns DNS prefetching off; this build serves it unchanged
-// (issue 22: ws://127.0.0.1:* was allowed in the production page).
+// own files, frames nothing but MCP Apps (their own scheme, issue 24), and
+// turns DNS prefetching off; this build serves it unchanged (issue 22:
+// ws://127.0.0.1:* was allowed in the production page).
 func TestPagePolicy_Production(t *testing.T) {
 	if devConnectSources != "" {
 		t.Skip("a development build")
@@ -84,7 +87,7 @@ func TestPagePolicy_Production(t *testing.T) {
 				"media-src":   "'self' data:",
 				"script-src":  "'self'",
 				"object-src":  "'none'",
-				"frame-src":   "'none'",
+				"frame-src":   appframe.Scheme + ":",
 				"base-uri":    "'none'",
 				"form-action": "'none'",
 			}
@@ -95,8 +98,8 @@ func TestPagePolicy_Production(t *testing.T) {
 			}
 			for name, sources := range policy {
 				for _, s := range sources {
-					if strings.Contains(s, ":") && s != "data:" {
-						t.Errorf("%s allows %s: the window must reach no other origin", name, s)
+					if strings.Contains(s, ":") && s != "data:" && (name != "frame-src" || s != appframe.Scheme+":") {
+						t.Errorf("%s allows %s: the window must reach no other origin, and frame only MCP Apps", name, s)
 					}
 				}
 			}

@@ -25,8 +25,9 @@ package_pkgs=(dpkg-dev desktop-file-utils)
 # order), Chromium for Playwright (never
 # downloaded by Playwright), a D-Bus session bus (single instance, notifications), a
 # notification daemon, a CJK font, without which the Chinese screenshots show boxes, and
-# shellcheck for the tarball's install.sh and uninstall.sh (tests/package/tarball.sh).
-test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-noto-cjk shellcheck)
+# shellcheck for the tarball's install.sh and uninstall.sh (tests/package/tarball.sh), and
+# gdb to trace the production window's WebKit set-up (tests/window/bridge_test.go).
+test_pkgs=(xvfb xauth xdotool imagemagick x11-utils chromium dbus dunst fonts-noto-cjk shellcheck gdb)
 
 case "${1:-}" in
 run) pkgs=("${run_pkgs[@]}") ;;
