@@ -1,6 +1,3 @@
-// Package app adapts the mcp core and the store to the Wails frontend: thin
-// bound services with typed results, and events to the UI. It is also where
-// the GUI and the CLI open the same core.
 package app
 
 import (

@@ -1,5 +1,3 @@
-// Package cli is Gatehouse's command line: it reads the arguments, opens the
-// core and either runs the GUI or a subcommand on the same store and core.
 package cli
 
 import (
