@@ -187,12 +187,18 @@ func (c *Commands) ListTools(ctx context.Context, in CLIName) (applink.Items[Too
 // requests its server asks are put to the caller through the broker, which
 // keeps owning them, and its progress goes to the caller.
 func (c *Commands) CallTool(ctx context.Context, caller *applink.Caller, in CLICall) (CLICallResult, error) {
+	named, err := c.server(in.Server)
+	if err != nil {
+		return CLICallResult{}, err
+	}
+	// Routed before the server is connected: what it asks as soon as it
+	// is (on connecting, before the call) is this command's question too.
+	release := caller.RouteServer(named.ID)
+	defer release()
 	srv, err := c.connected(ctx, in.Server)
 	if err != nil {
 		return CLICallResult{}, err
 	}
-	release := caller.RouteServer(srv.ID)
-	defer release()
 	res, err := CallTool(caller.Progress(ctx), c.tools, "", srv.ID, in.Tool, in.Arguments)
 	if err != nil {
 		return CLICallResult{}, err

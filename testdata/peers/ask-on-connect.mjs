@@ -1,6 +1,7 @@
 // A TypeScript SDK MCP server (stdio) that asks the person for input as soon
 // as the client is connected. The real-window test configures it before the
-// app starts, so the consent dialog is on screen without any clicking.
+// app starts, so the consent dialog is on screen without any clicking. Its
+// one tool, "answer", returns how that question was answered.
 //
 //   node ask-on-connect.mjs [form|hostile|lookalike] [beacon-base-url]
 //
@@ -41,7 +42,18 @@ const requests = {
   },
 };
 
+// The answer to the question asked on connecting, once there is one; the
+// tool "answer" returns it (its action), for a test to see where it went.
+let answered;
+const answer = new Promise((resolve) => (answered = resolve));
+server.registerTool("answer", { description: "Returns how the question asked on connecting was answered." }, async () => ({
+  content: [{ type: "text", text: `on connect: ${await answer}` }],
+}));
+
 server.server.oninitialized = () => {
-  server.server.elicitInput(requests[kind]).catch(() => {});
+  server.server.elicitInput(requests[kind]).then(
+    (r) => answered(r.action),
+    (e) => answered(`error ${e.message}`),
+  );
 };
 await server.connect(new StdioServerTransport());
