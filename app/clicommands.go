@@ -199,14 +199,37 @@ func (c *Commands) CallTool(ctx context.Context, caller *applink.Caller, in CLIC
 	if err != nil {
 		return CLICallResult{}, err
 	}
+	floodsBefore, _ := c.floods(srv.ID, nil)
 	res, err := CallTool(caller.Progress(ctx), c.tools, "", srv.ID, in.Tool, in.Arguments)
+	_, notices := c.floods(srv.ID, floodsBefore)
 	if err != nil {
+		if len(notices) > 0 {
+			err = &applink.Noticed{Notices: notices, Err: err}
+		}
 		return CLICallResult{}, err
 	}
 	// The pages of this call that have ended are told before the result,
 	// and named in it: else the caller would wait for such a page (and say
 	// so) a second time.
-	return CLICallResult{Result: res, EndedPages: caller.EndedPages()}, nil
+	return CLICallResult{Result: res, EndedPages: caller.EndedPages(), Notices: notices}, nil
+}
+
+// floods returns the IDs of the broker's flood notices about serverID,
+// and the messages of those that are not in before: a server refused for
+// asking too much during a command is said in its terminal too (the window,
+// when it is open, shows the notice as well).
+func (c *Commands) floods(serverID string, before map[string]bool) (ids map[string]bool, added []i18n.Message) {
+	ids = map[string]bool{}
+	for _, n := range c.core.Broker.Snapshot().Notices {
+		if n.Kind != mcp.NoticeFlood || n.ServerID != serverID {
+			continue
+		}
+		ids[n.ID] = true
+		if !before[n.ID] {
+			added = append(added, n.Message)
+		}
+	}
+	return ids, added
 }
 
 // Providers lists the providers.

@@ -40,6 +40,9 @@ type (
 	CLICallResult struct {
 		Result     any      `json:"result"`
 		EndedPages []string `json:"endedPages,omitempty"`
+		// Notices say what the server was seen doing during the call (a
+		// flood refused unseen), for the terminal to say too.
+		Notices []i18n.Message `json:"notices,omitempty"`
 	}
 	// CLIName is a provider, server or conversation named on the command line.
 	CLIName struct {

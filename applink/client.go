@@ -203,7 +203,10 @@ func Run(ctx context.Context, cs *sdk.ClientSession, tool string, in, out any) e
 		}
 		cause := error(&i18n.Error{Message: f.Error})
 		if f.Server != "" {
-			return &ConnectError{Server: f.Server, Err: cause, Log: f.Log}
+			cause = &ConnectError{Server: f.Server, Err: cause, Log: f.Log}
+		}
+		if len(f.Notices) > 0 {
+			cause = &Noticed{Notices: f.Notices, Err: cause}
 		}
 		return cause
 	}

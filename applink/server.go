@@ -509,6 +509,9 @@ func failure(err error) *sdk.CallToolResult {
 	if errors.As(err, &ce) {
 		f = Failure{Error: i18n.ErrorMessage(ce.Err), Server: ce.Server, Log: ce.Log}
 	}
+	if n := (*Noticed)(nil); errors.As(err, &n) {
+		f.Notices = n.Notices
+	}
 	b, _ := json.Marshal(f)
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}, StructuredContent: json.RawMessage(b)}
 }

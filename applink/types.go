@@ -34,7 +34,23 @@ type Failure struct {
 	Error  i18n.Message `json:"error"`
 	Server string       `json:"server,omitempty"`
 	Log    string       `json:"log,omitempty"`
+	// Notices are what the command's server was seen doing meanwhile
+	// (Noticed), for the caller to say before the error.
+	Notices []i18n.Message `json:"notices,omitempty"`
 }
+
+// Noticed is a command's error together with what its server was seen
+// doing meanwhile, such as a flood of requests refused unseen: a command
+// that fails still says it, before its error (Run returns it so too).
+type Noticed struct {
+	Notices []i18n.Message
+	Err     error
+}
+
+func (n *Noticed) Error() string { return n.Err.Error() }
+
+// Unwrap returns the command's error.
+func (n *Noticed) Unwrap() error { return n.Err }
 
 // _meta keys of what the app sends the client about its questions.
 const (

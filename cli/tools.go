@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -112,6 +113,12 @@ func (e *env) call(ctx context.Context, args []string) int {
 	out := app.CLICallResult{Result: &res}
 	err = run(ctx, cs, app.ToolCallTool, app.CLICall{Server: pos[0], Tool: pos[1], Arguments: argsJSON}, &out)
 	progress.done()
+	if noticed := (*applink.Noticed)(nil); errors.As(err, &noticed) {
+		out.Notices = noticed.Notices
+	}
+	for _, n := range out.Notices {
+		fmt.Fprintf(e.stderr, "\n%s\n", n)
+	}
 	if err != nil {
 		return e.exit(err)
 	}
