@@ -300,13 +300,14 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	asked := time.Now()
 	var args map[string]any
 	var sent time.Time // when the call went to the server
-	// record adds the call to the history once its server is known.
-	record := func(outcome, detail, text string) {
+	// record adds the call to the history once its server is known; why is
+	// in Gatehouse's words, shown in the reader's language.
+	record := func(outcome string, why i18n.Message, text string) {
 		if call.ServerID == "" {
 			return
 		}
 		run := mcp.ToolRun{ServerID: call.ServerID, ServerName: call.ServerName, Tool: call.Tool, Source: store.SourceChat,
-			Started: asked, Outcome: outcome, Detail: i18n.Text(detail), Arguments: args, Result: text}
+			Started: asked, Outcome: outcome, Detail: why, Arguments: args, Result: text}
 		if !sent.IsZero() {
 			run.Started, run.Duration = sent, time.Since(sent)
 		}
@@ -324,28 +325,33 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), i18n.Message{}, true), nil
 	}
 	call.ServerID, call.ServerName, call.Tool = offered.ServerID, offered.ServerName, offered.Tool.Name
-	failed := func(text string) llm.Message {
-		record(store.OutcomeError, text, "")
+	// failed answers the model with text (English: the model reads it) and
+	// records why in the history.
+	failed := func(text string, why i18n.Message) llm.Message {
+		record(store.OutcomeError, why, "")
 		return result(CallFailed, text, i18n.Message{}, true)
 	}
+	notJSON := i18n.M("chat.history.notJSON")
 	if tc.Arguments == nil {
-		return failed("The arguments were not a JSON object, so the tool was not called: " + tc.MalformedArguments), nil
+		return failed("The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, notJSON), nil
 	}
 	args, err := decodeArguments(tc.Arguments)
 	if err != nil {
-		return failed("The arguments were not a JSON object, so the tool was not called."), nil
+		return failed("The arguments were not a JSON object, so the tool was not called.", notJSON), nil
 	}
 
 	peer, err := r.Manager.Peer(offered.ServerID)
 	if err != nil {
-		return failed(fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName)), nil
+		return failed(fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName),
+			i18n.M("chat.history.notConnected", "server", offered.ServerName)), nil
 	}
 	// The tool as its server lists it now, which may have changed since the
 	// turn began: what the person is asked about, and what a grant must
 	// still match.
 	tool, err := r.Manager.Tool(offered.ServerID, offered.Tool.Name)
 	if err != nil {
-		return failed(fmt.Sprintf("%s no longer offers this tool, so it was not called.", offered.ServerName)), nil
+		return failed(fmt.Sprintf("%s no longer offers this tool, so it was not called.", offered.ServerName),
+			i18n.M("chat.history.toolGone", "server", offered.ServerName)), nil
 	}
 	seen := mcp.ToolFingerprint(peer.Server, tool)
 	d := r.policy(offered.ServerID, tool, seen, allowedHere)
@@ -357,14 +363,14 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		Destructive: destructive(tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle,
 		Held: d.held, Changes: d.changes}, d.policy, d.why)
 	if err != nil {
-		record(store.OutcomeCancelled, "The person stopped the turn before answering.", "")
+		record(store.OutcomeCancelled, i18n.M("mcp.history.stopped"), "")
 		result(CallDenied, "The person stopped the turn before answering.", i18n.Message{}, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "Not run: the turn was stopped."}, err
 	}
 	if !approval.Allowed {
-		// The model and the history read Gatehouse's words in English; the card shows them in the person's language.
+		// The model reads Gatehouse's words in English; the card and the history show them in the person's language.
 		reason := approval.Reason.In(i18n.English)
-		record(store.OutcomeDenied, reason, "")
+		record(store.OutcomeDenied, approval.Reason, "")
 		return result(CallDenied, reason, approval.Reason, true), nil
 	}
 	note := d.why
@@ -395,28 +401,29 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	out, err := r.callTool(ctx, turn, call, args, emit)
 	switch {
 	case ctx.Err() != nil:
-		record(store.OutcomeCancelled, "The turn was stopped while the tool ran.", "")
+		record(store.OutcomeCancelled, i18n.M("chat.history.stoppedWhileRunning"), "")
 		result(CallFailed, "The turn was stopped while the tool ran.", note, true)
 		return llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: "The turn was stopped while the tool ran."}, ctx.Err()
 	case errors.Is(err, errCallCancelled):
 		text := "The person cancelled this call while it ran."
-		record(store.OutcomeCancelled, text, "")
+		record(store.OutcomeCancelled, i18n.M("chat.note.callCancelled"), "")
 		return result(CallFailed, text, i18n.M("chat.note.callCancelled"), true), nil
 	case errors.Is(err, errCallTimedOut):
 		text := fmt.Sprintf("The tool took longer than %s, so Gatehouse stopped it.", i18n.Duration(turn.CallTimeout).In(i18n.English))
-		record(store.OutcomeTimedOut, text, "")
+		record(store.OutcomeTimedOut, i18n.M("chat.history.timedOut", "duration", i18n.Duration(turn.CallTimeout)), "")
 		return result(CallFailed, text, note, true), nil
 	case err != nil:
-		text := "The tool call failed: " + mcp.Describe(err).In(i18n.English)
-		record(store.OutcomeError, text, "")
+		why := mcp.Describe(err)
+		text := "The tool call failed: " + why.In(i18n.English)
+		record(store.OutcomeError, why, "")
 		return result(CallFailed, text, note, true), nil
 	}
 	text := resultText(out)
 	if out.IsError {
-		record(store.OutcomeError, "", text)
+		record(store.OutcomeError, i18n.Message{}, text)
 		return result(CallFailed, text, note, true), nil
 	}
-	record(store.OutcomeOK, "", text)
+	record(store.OutcomeOK, i18n.Message{}, text)
 	return result(CallDone, text, note, false), nil
 }
 

@@ -176,6 +176,15 @@ func (f *fixture) runs(t *testing.T) []string {
 		if e.Source != store.SourceChat || e.ServerID != f.serverID || e.ServerName != "Toolbox" || e.Tool == "" {
 			t.Errorf("tool run entry = %+v, want the chat's, on Toolbox", e)
 		}
+		// Why it ended so is Gatehouse's sentence, kept as a catalogue key,
+		// so that History shows it in the reader's language; a call that
+		// ended with a result keeps none.
+		if e.Detail.Key == "" && !e.Detail.IsZero() {
+			t.Errorf("tool run %s: its reason is stored as text %v, want a catalogue key", e.Outcome, e.Detail.Args)
+		}
+		if e.Outcome != store.OutcomeOK && e.Outcome != store.OutcomeError && e.Detail.Key == "" {
+			t.Errorf("tool run %s: no reason stored", e.Outcome)
+		}
 		outcomes = append(outcomes, e.Outcome)
 	}
 	return outcomes
