@@ -30,7 +30,10 @@ func TestWindowBridgeIsolatedBeforeItsPageLoads(t *testing.T) {
 	requireTools(t, "Xvfb", "gdb", "dbus-run-session")
 	args := map[string][4]string{"amd64": {"$rdi", "$rsi", "$rdx", "$rcx"}, "arm64": {"$x0", "$x1", "$x2", "$x3"}}[runtime.GOARCH]
 	if args[0] == "" {
-		t.Skipf("no argument registers known for %s", runtime.GOARCH)
+		// gdb reads the traced WebKit calls' arguments from registers, named
+		// here for amd64 and arm64; appframe's own WebKit tests still prove
+		// the isolation on any architecture.
+		t.Skipf("the trace reads WebKit calls' arguments from registers, known here for amd64 and arm64, not %s", runtime.GOARCH)
 	}
 	// Each breakpoint prints its call (the arguments as the C calling
 	// convention passes them); the page's load ends the run.
