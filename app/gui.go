@@ -176,7 +176,8 @@ func RunGUI(opts GUIOptions) error {
 	settings := NewSettingsService(core)
 	bind := []any{&QuestionService{}, servers, NewToolsService(core), settings,
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
-	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core))
+	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core),
+		NewAppsService(core))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := core.Chat() // the command line's turns run there too

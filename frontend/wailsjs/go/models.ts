@@ -18,6 +18,88 @@ export namespace app {
 	        this.keyring = source["keyring"];
 	    }
 	}
+	export class AppLimits {
+	    minHeight: number;
+	    maxHeight: number;
+	    maxMessageBytes: number;
+	    messagesPerSecond: number;
+	    maxOpen: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppLimits(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.minHeight = source["minHeight"];
+	        this.maxHeight = source["maxHeight"];
+	        this.maxMessageBytes = source["maxMessageBytes"];
+	        this.messagesPerSecond = source["messagesPerSecond"];
+	        this.maxOpen = source["maxOpen"];
+	    }
+	}
+	export class AppView {
+	    instanceId: string;
+	    url: string;
+	    origin: string;
+	    serverId: string;
+	    serverName: string;
+	    tool: string;
+	    toolTitle: string;
+	    resourceUri: string;
+	    prefersBorder: boolean;
+	    permissions: string[];
+	    allowed: string[];
+	    connectDomains: string[];
+	    resourceDomains: string[];
+	    frameDomains: string[];
+	    toolInput: any;
+	    toolResult: any;
+	    limits: AppLimits;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.instanceId = source["instanceId"];
+	        this.url = source["url"];
+	        this.origin = source["origin"];
+	        this.serverId = source["serverId"];
+	        this.serverName = source["serverName"];
+	        this.tool = source["tool"];
+	        this.toolTitle = source["toolTitle"];
+	        this.resourceUri = source["resourceUri"];
+	        this.prefersBorder = source["prefersBorder"];
+	        this.permissions = source["permissions"];
+	        this.allowed = source["allowed"];
+	        this.connectDomains = source["connectDomains"];
+	        this.resourceDomains = source["resourceDomains"];
+	        this.frameDomains = source["frameDomains"];
+	        this.toolInput = source["toolInput"];
+	        this.toolResult = source["toolResult"];
+	        this.limits = this.convertValues(source["limits"], AppLimits);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ArgumentCheck {
 	    arguments: Record<string, any>;
 	    errors: Record<string, i18n.Message>;
