@@ -130,6 +130,20 @@ type ToolView struct {
 	// NeedsTask is a tool that can only run as an MCP task
 	// (execution.taskSupport "required"), which Gatehouse cannot do yet.
 	NeedsTask bool `json:"needsTask"`
+	// App is the tool's interface (MCP Apps), when it has one.
+	App *ToolAppView `json:"app,omitempty"`
+}
+
+// ToolAppView is what a tool declares of its interface (MCP Apps).
+type ToolAppView struct {
+	// ResourceURI is its ui:// resource.
+	ResourceURI string `json:"resourceUri"`
+	// ForModel is false for a tool only its app may call
+	// (visibility ["app"]): not offered to the model, not listed as its.
+	ForModel bool `json:"forModel"`
+	// ForApp is false for a tool its app may not call (visibility
+	// ["model"]).
+	ForApp bool `json:"forApp"`
 }
 
 // ToolFormView is what the tools pane shows of an opened tool beyond the

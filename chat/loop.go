@@ -141,6 +141,9 @@ type Call struct {
 	// Progress is how far a running call got, as its server said (nil
 	// before it said anything).
 	Progress *mcp.Progress `json:"progress,omitempty"`
+	// App is true when the tool has an interface (MCP Apps) the window
+	// shows in the call's card once it is done (app.AppsService.Open).
+	App bool `json:"app,omitempty"`
 }
 
 // Call states.

@@ -35,6 +35,11 @@ const (
 	// KindSamplingResult is the model's answer to a sampling request, for
 	// the person to review before the server gets it.
 	KindSamplingResult = "sampling-result"
+	// KindAppMessage is what a server's app (MCP Apps) wants to give the
+	// conversation's model, for the person to see before it does and to
+	// refuse: a message into the conversation (ui/message) or context for
+	// the next turn (ui/update-model-context).
+	KindAppMessage = "app-message"
 )
 
 // Scopes of an approval: how far an Allow reaches.
@@ -75,6 +80,8 @@ type Question struct {
 	Form *forms.Form `json:"form,omitempty"`
 	// ToolCall is the call a KindToolCall question asks about.
 	ToolCall *ToolCall `json:"toolCall,omitempty"`
+	// AppMessage is what a KindAppMessage question shows.
+	AppMessage *AppMessage `json:"appMessage,omitempty"`
 	// Sampling is the request (and, for KindSamplingResult, the answer) of
 	// a sampling question.
 	Sampling *Sampling `json:"sampling,omitempty"`
@@ -153,6 +160,25 @@ type ToolCall struct {
 	// this call is asked; "" otherwise. Changes say what changed.
 	Held    string       `json:"held,omitempty"`
 	Changes []ToolChange `json:"changes,omitempty"`
+	// App names the server's app (MCP Apps) that asks for the call, as the
+	// window shows it ("the Budget allocator app"); "" when a model asks.
+	App string `json:"app,omitempty"`
+}
+
+// AppMessage is what a server's app wants to give the conversation's model
+// (KindAppMessage). Every string in it came from the app: text, never HTML.
+type AppMessage struct {
+	// App names the app as the window shows it (its tool's title).
+	App string `json:"app"`
+	// Context is true for ui/update-model-context (context the model reads
+	// with the next turn), false for ui/message (a message written into
+	// the conversation as the person's).
+	Context bool `json:"context"`
+	// Text is exactly what the model will read if the person accepts.
+	Text string `json:"text"`
+	// ConversationID and Conversation name the chat it goes to.
+	ConversationID string `json:"conversationId"`
+	Conversation   string `json:"conversation"`
 }
 
 // Sampling is a server's request to the host's model, as the person reviews

@@ -1498,6 +1498,22 @@ export namespace app {
 	        this.system = source["system"];
 	    }
 	}
+	export class ToolAppView {
+	    resourceUri: string;
+	    forModel: boolean;
+	    forApp: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolAppView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resourceUri = source["resourceUri"];
+	        this.forModel = source["forModel"];
+	        this.forApp = source["forApp"];
+	    }
+	}
 	export class ToolFormView {
 	    form: forms.Form;
 	    inputSchema: string;
@@ -1584,6 +1600,7 @@ export namespace app {
 	    schemaId: string;
 	    hasOutputSchema: boolean;
 	    needsTask: boolean;
+	    app?: ToolAppView;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolView(source);
@@ -1598,6 +1615,7 @@ export namespace app {
 	        this.schemaId = source["schemaId"];
 	        this.hasOutputSchema = source["hasOutputSchema"];
 	        this.needsTask = source["needsTask"];
+	        this.app = this.convertValues(source["app"], ToolAppView);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2289,6 +2307,7 @@ export namespace mcp {
 	    conversation: string;
 	    held?: string;
 	    changes?: ToolChange[];
+	    app?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2307,6 +2326,7 @@ export namespace mcp {
 	        this.conversation = source["conversation"];
 	        this.held = source["held"];
 	        this.changes = this.convertValues(source["changes"], ToolChange);
+	        this.app = source["app"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
