@@ -214,7 +214,7 @@ export async function startWindow({ env = {} } = {}) {
         walk(tree?.frameTree);
         const f = frames.find((x) => x.url.startsWith(prefix));
         if (f) {
-          const ctx = [...inspector.contexts.values()].filter((c) => c.frameId === f.id && c.type !== 'user' && c.type !== 'internal');
+          const ctx = [...inspector.contexts.values()].filter((c) => c.frameId === f.id && c.isPageContext !== false && c.type !== 'user' && c.type !== 'internal');
           if (ctx.length) return { id: ctx[ctx.length - 1].id, frame: f };
         }
         if (Date.now() > deadline) throw new Error(`no frame loading ${prefix} within ${timeout} ms; frames: ${frames.map((x) => x.url).join(', ')}`);

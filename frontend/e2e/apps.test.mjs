@@ -1,0 +1,388 @@
+// MCP Apps (issue 24) in the real WebKit window of the dev binary, against
+// the official example servers from npm (testdata/peers, pinned) and a
+// hostile app of our own (testdata/peers/hostile-app.mjs).
+//
+// Apps run on the gatehouse-app: scheme that only the window's WebKit view
+// serves, so these tests drive that window (webkit-window.mjs: WebKitGTK's
+// remote inspector), not Chromium: they click the window's own page as a
+// person does, and read inside an app's frame through the frame's own
+// execution context (what the app drew: a known element of each app).
+// The screenshots are of the window as WebKit drew it, the frames included.
+//
+// Everything runs offline: the PDF is a local file given to server-pdf on
+// its command line; server-map's globe comes from cesium.com, which it
+// declares but which cannot be reached here, and the test checks that it
+// says so in its frame instead of breaking the window.
+//
+// What a person would check: each app shows up beside its tool's result and
+// works (its own tool calls asked first, or allowed by the server's
+// permission); an app-only tool is marked and not offered to the model; the
+// hostile app reached only the address it declared, added no server, ran
+// no tool it may not or the person denied, opened nothing, and the window
+// outlived its flood, which closed the app with a sentence.
+
+import { after, afterEach, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fakeBrowser, repoDir } from './helpers.mjs';
+import { addStandInProvider, lastMessage, messageText, offeredTool, offersTools, startStandInModel } from './standin-model.mjs';
+import { startWindow } from './webkit-window.mjs';
+
+const peers = join(repoDir, 'testdata/peers');
+const example = (name) => join(peers, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
+const en = JSON.parse(await readFile(join(repoDir, 'i18n/locales/en.json'), 'utf8'));
+
+/** A loopback HTTP listener that records every request (method and path) it gets. */
+async function listener(cors) {
+  const hits = [];
+  const srv = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Content-Type', 'text/plain');
+    res.end('ok');
+  });
+  // A WebSocket upgrade that gets here is a hit too.
+  srv.on('upgrade', (req, socket) => {
+    hits.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  return { port: srv.address().port, hits, close: () => new Promise((r) => srv.close(r)) };
+}
+
+/** A one-page PDF (a blue band and a line of text), built by hand: no tool needed, nothing fetched. */
+function smallPDF() {
+  const content = 'q 0.1 0.3 0.8 rg 50 700 500 60 re f Q BT /F1 24 Tf 60 640 Td (Gatehouse test PDF) Tj ET';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return out;
+}
+
+// Script helpers that run in the window's page (prefixed to each body).
+const DOM = `
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(f, ms = 30000, what = 'a condition') {
+  for (const end = Date.now() + ms; ; await sleep(100)) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+  }
+}
+const byText = (sel, text) => [...document.querySelectorAll(sel)].find((e) => e.textContent.trim() === text);
+`;
+
+describe('MCP Apps in the real window, with the official example servers and a hostile app', () => {
+  let win;
+  let browser;
+  let beacon;
+  let declared;
+  let tmp;
+  let record;
+  let marker;
+  let model;
+  const run = (body) => win.inspector.run(DOM + body);
+
+  /** Adds a stdio server through the bindings and waits until it is connected; returns its ID. */
+  async function addServer(name, args, mode = '') {
+    return run(`
+      const input = ${JSON.stringify({ name, enabled: true, transport: 'stdio', command: process.execPath, args, env: {}, dir: '', url: '', headers: {} })};
+      const v = await window.go.app.ServersService.Add(input);
+      for (const end = Date.now() + 30000; ; await sleep(200)) {
+        const s = (await window.go.app.ServersService.List()).servers.find((x) => x.id === v.id);
+        if (s && s.status.state === 'connected') break;
+        if (Date.now() > end) throw new Error(${JSON.stringify(name)} + ' did not connect: ' + JSON.stringify(s && s.status));
+      }
+      if (${JSON.stringify(mode)}) await window.go.app.PoliciesService.SetMode(v.id, ${JSON.stringify(mode)});
+      return v.id;
+    `);
+  }
+
+  /**
+   * Calls a tool from the Tools pane as a person does (server picker, tool,
+   * JSON arguments, Call) and returns the src of the app frame that shows up
+   * beside the result.
+   */
+  async function callInToolsPane(server, tool, args) {
+    return run(`
+      byText('nav[aria-label="Sections"] button', 'Tools').click();
+      const sel = await until(() => document.querySelector('#tool-server'), 10000, 'the server picker');
+      const opt = [...sel.options].find((o) => o.textContent.includes(${JSON.stringify(server)}));
+      sel.value = opt.value;
+      sel.dispatchEvent(new Event('change', { bubbles: true }));
+      const back = byText('button', 'All tools');
+      if (back && back.offsetParent) back.click();
+      const before = new Set([...document.querySelectorAll('iframe')].map((f) => f.src));
+      (await until(() => document.querySelector('nav[aria-label="Tools of ' + ${JSON.stringify(server)} + '"] button[data-tool=' + ${JSON.stringify(JSON.stringify(tool))} + ']'), 10000, 'the tool')).click();
+      await until(() => document.querySelector('form.call-form'), 10000, 'the call form');
+      const args = ${JSON.stringify(args ? JSON.stringify(args) : '')};
+      if (args) {
+        const tab = document.querySelector('#tab-json');
+        if (tab) tab.click();
+        const ta = await until(() => document.querySelector('#args-json'), 5000, 'the JSON editor');
+        ta.value = args;
+        ta.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      byText('form.call-form button', 'Call').click();
+      await until(() => document.querySelector('section[aria-label="Result"], section[aria-label="Error result"]'), 30000, 'the result');
+      const frame = await until(() => [...document.querySelectorAll('iframe')].find((f) => f.src.startsWith('gatehouse-app:') && !before.has(f.src)), 30000, 'the app frame beside the result');
+      return frame.src;
+    `);
+  }
+
+  /** Waits in the app frame (by src) until body (an async function's body) returns something truthy; returns it. */
+  async function inApp(src, body, ms = 30_000) {
+    const { id } = await win.frame(src, ms);
+    return win.inspector.run(
+      DOM +
+        `for (const end = Date.now() + ${ms}; ; await sleep(100)) {
+           const v = await (async () => { ${body} })().catch(() => undefined);
+           if (v) return v;
+           if (Date.now() > end) throw new Error('the app never showed what the test waits for; it shows: ' + document.body.innerText.slice(0, 400));
+         }`,
+      id,
+    );
+  }
+
+  /** Waits for the consent dialog whose text includes text, and presses button; returns the dialog's text. */
+  async function answer(text, button, ms = 30_000) {
+    return run(`
+      const d = await until(() => [...document.querySelectorAll('dialog[open]')].find((x) => x.textContent.includes(${JSON.stringify(text)})), ${ms}, 'a dialog about ' + ${JSON.stringify(text)});
+      const said = d.innerText;
+      byText('dialog[open] button', ${JSON.stringify(button)}).click();
+      return said;
+    `);
+  }
+
+  const openDialogs = () => run(`return [...document.querySelectorAll('dialog[open]')].map((d) => d.innerText);`);
+  const serverNames = () => run(`return (await window.go.app.ServersService.List()).servers.map((s) => s.input.name).sort();`);
+
+  before(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'gatehouse-apps-'));
+    record = join(tmp, 'ran.log');
+    marker = join(tmp, 'pwned');
+    await writeFile(join(tmp, 'test.pdf'), smallPDF());
+    beacon = await listener(false);
+    declared = await listener(true);
+    browser = await fakeBrowser();
+    model = await startStandInModel();
+    win = await startWindow({ env: { PATH: browser.path, LANGUAGE: 'en', LANG: 'C.UTF-8', LC_ALL: '' } });
+    await addStandInProvider(win.page, model);
+  });
+  afterEach(async () => {
+    // A test that failed half way leaves no question on screen for the next one.
+    await run(`
+      const q = window.go.app.QuestionService;
+      for (let s = await q.Snapshot(), n = 0; s.current && n < 20; s = await q.Snapshot(), n++) await q.Cancel(s.current.id);
+    `).catch(() => {});
+  });
+  after(async () => {
+    await win?.close();
+    await model?.close();
+    await browser?.close();
+    await beacon?.close();
+    await declared?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it("server-basic-vanillajs: its app shows the tool's result in the Tools pane; its own call of get-time asks first, then updates the app", async () => {
+    await addServer('Basic', [example('server-basic-vanillajs'), '--stdio']);
+    const src = await callInToolsPane('Basic', 'get-time');
+    const first = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
+    assert.match(first, /\d/, "the app shows the server's time from the tool's result");
+    await sleep(1100);
+    await inApp(src, `document.querySelector('#get-time-btn').click(); return true;`);
+    const asked = await answer('get-time', 'Allow once');
+    assert.match(asked, /Basic/, 'the question names the app\'s server');
+    const second = await inApp(src, `const t = document.querySelector('#server-time').textContent; return t !== ${JSON.stringify(first)} && t;`);
+    assert.notEqual(second, first, 'the app shows the new time after the person allowed its call');
+    await win.screenshot('e2e-apps-basic');
+  });
+
+  it('a chat: the model calls get-time and the app shows inside the tool call card', async () => {
+    model.reply = (req) => {
+      const last = lastMessage(req);
+      if (last.role === 'user' && offersTools(req)) return { toolCalls: [{ name: offeredTool(req, 'get-time', 'Basic'), arguments: {} }] };
+      if (last.role === 'tool') return { text: `It is ${messageText(last)}.` };
+      return { text: 'no tools offered' };
+    };
+    await run(`
+      byText('nav[aria-label="Sections"] button', 'Chat').click();
+      (await until(() => byText('button', 'New conversation'), 10000, 'New conversation')).click();
+      const box = await until(() => document.querySelector('textarea[aria-label="Message"], [aria-label="Message"]'), 10000, 'the message box');
+      box.value = 'What time is it on the server?';
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    `);
+    await answer('get-time', 'Allow once');
+    const src = await run(`
+      const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the tool call card');
+      const f = await until(() => card.querySelector('iframe[src^="gatehouse-app:"]'), 30000, 'the app in the card');
+      return f.src;
+    `);
+    const shown = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
+    assert.match(shown, /\d/, "the app in the card shows the call's result");
+    await win.screenshot('e2e-apps-chat');
+  });
+
+  it('server-system-monitor: its app polls the app-only poll-system-stats, which is marked in the Tools pane and not offered to the model', async () => {
+    const id = await addServer('System monitor', [example('server-system-monitor'), '--stdio'], 'allow');
+    const tools = await run(`return await window.go.app.ToolsService.List(${JSON.stringify(id)});`);
+    const poll = tools.find((t) => t.name === 'poll-system-stats');
+    assert.equal(poll?.app?.forModel, false, `poll-system-stats is for the app only: ${JSON.stringify(poll)}`);
+    const src = await callInToolsPane('System monitor', 'get-system-info');
+    await inApp(src, `const h = document.querySelector('#info-hostname'); return h && h.textContent !== '--' && h.textContent;`);
+    await inApp(src, `document.querySelector('#poll-toggle-btn').click(); return true;`);
+    const memory = await inApp(src, `const m = document.querySelector('#memory-percent').textContent; return /\\d/.test(m) && m;`);
+    assert.match(memory, /\d+/, 'the app shows what its polls returned');
+    const history = await run(`return JSON.stringify(await window.go.app.HistoryService.List ? await window.go.app.HistoryService.List({}) : null);`).catch(() => '');
+    assert.ok(!history || history.includes('poll-system-stats'), 'History records the app\'s polls');
+    // The Tools pane marks the app-only tool with a sentence from the catalogue.
+    const appOnly = Object.entries(en).filter(([k, v]) => k.startsWith('apps.') && /only/i.test(v)).map(([, v]) => v.replace(/\{[^}]*\}/g, '').trim());
+    assert.ok(appOnly.length, 'the catalogue has a sentence marking a tool only for apps (apps.* "… only …")');
+    const entry = await run(`return document.querySelector('nav[aria-label="Tools of System monitor"] button[data-tool="poll-system-stats"]').closest('li, div').innerText;`);
+    assert.ok(appOnly.some((s) => entry.includes(s) || entry.includes(s.split(' ')[0])), `poll-system-stats is marked as for apps only: ${entry}`);
+    await win.screenshot('e2e-apps-system-monitor');
+    // The model is never offered it.
+    model.reply = (req) => ({ text: JSON.stringify((req.tools ?? []).map((t) => t.function?.name)) });
+    await run(`
+      byText('nav[aria-label="Sections"] button', 'Chat').click();
+      (await until(() => byText('button', 'New conversation'), 10000, 'New conversation')).click();
+      const box = await until(() => document.querySelector('[aria-label="Message"]'), 10000, 'the message box');
+      box.value = 'tools?';
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    `);
+    await sleep(3000);
+    const offered = model.requests.flatMap((r) => (r.tools ?? []).map((t) => t.function?.name ?? ''));
+    assert.ok(offered.some((n) => n.includes('get-system-info')), `the model is offered get-system-info: ${offered.join(', ')}`);
+    assert.ok(!offered.some((n) => n.includes('poll-system-stats')), `the model is not offered poll-system-stats: ${offered.join(', ')}`);
+  });
+
+  it("server-budget-allocator: its app draws the tool's data and a slider changes its state", async () => {
+    await addServer('Budget allocator', [example('server-budget-allocator'), '--stdio']);
+    const src = await callInToolsPane('Budget allocator', 'get-budget-data');
+    const rows = await inApp(src, `return document.querySelectorAll('.slider-row').length;`);
+    assert.ok(rows >= 3, `the app draws one slider per category: ${rows}`);
+    const status = await inApp(src, `const s = document.querySelector('#status-bar').textContent.trim(); return /\\$[1-9]/.test(s) && s;`);
+    const changed = await inApp(
+      src,
+      `const s = document.querySelector('.slider-row .slider'); s.value = '95'; s.dispatchEvent(new Event('input', { bubbles: true }));
+       const now = document.querySelector('#status-bar').textContent.trim(); return now !== ${JSON.stringify(status)} && now;`,
+    );
+    assert.match(changed, /Over/, 'moving a slider to 95% puts the budget over');
+    await win.screenshot('e2e-apps-budget');
+  });
+
+  it('server-pdf: its app reads a local PDF through its own app-only tool and shows it', async () => {
+    const pdf = join(tmp, 'test.pdf');
+    await addServer('PDF viewer', [example('server-pdf'), '--stdio', pdf], 'allow');
+    const src = await callInToolsPane('PDF viewer', 'display_pdf', { url: pdf });
+    const shown = await inApp(
+      src,
+      `const v = document.querySelector('#viewer'), e = document.querySelector('#error');
+       if (e && e.style.display !== 'none') return 'error: ' + document.querySelector('#error-message').textContent;
+       return v && v.style.display !== 'none' && document.querySelector('canvas') && 'viewer: ' + document.querySelector('#pdf-title').textContent;`,
+      60_000,
+    );
+    assert.match(shown, /^viewer: /, `the PDF viewer shows the document: ${shown}`);
+    await win.screenshot('e2e-apps-pdf');
+  });
+
+  it('server-map: offline, its app says in its frame that the globe could not load; the window is unharmed', async () => {
+    await addServer('Map', [example('server-map'), '--stdio']);
+    const src = await callInToolsPane('Map', 'show-map');
+    const said = await inApp(src, `const l = document.querySelector('#loading'); return l && /Error|Failed/.test(l.textContent) && l.textContent;`, 60_000);
+    assert.match(said, /CesiumJS/, 'the app says what failed');
+    assert.ok(win.alive(), 'the window is still running');
+    await win.screenshot('e2e-apps-map-offline');
+  });
+
+  it('the hostile app reaches only what it declared, adds no server, runs no tool it may not, opens nothing, and its flood closes it, not the window', async () => {
+    const servers = await serverNames();
+    const hostileArgs = (extra) => [join(peers, 'hostile-app.mjs'), ...extra, '--beacon', String(beacon.port), '--allowed', String(declared.port), '--record', record, '--marker', marker];
+    await addServer('Victim', hostileArgs(['--victim']));
+    const hostileID = await addServer('Hostile', hostileArgs([]));
+    const before = await serverNames();
+    assert.deepEqual(before, [...servers, 'Hostile', 'Victim'].sort());
+
+    const src = await callInToolsPane('Hostile', 'hostile_app', { flood: false });
+    // The app asks for its destructive tool: the person denies it.
+    const asked = await answer('wipe', 'Deny', 60_000);
+    assert.match(asked, /Hostile/, 'the question names the app and its server');
+    const done = await inApp(src, `const s = document.querySelector('#summary'); return s.dataset.done && s.dataset.done;`, 90_000);
+    const results = await inApp(src, `return [...document.querySelectorAll('#results li')].map((li) => [li.dataset.probe, li.dataset.outcome, li.textContent]);`);
+    await win.screenshot('e2e-apps-hostile');
+    await sleep(2000); // late requests (a prefetch, a beacon) still reach the listener
+
+    assert.deepEqual(beacon.hits, [], 'the undeclared address got no request at all');
+    assert.deepEqual(declared.hits, ['GET /declared'], 'the declared address got the one request the app made');
+    const reached = results.filter(([, o]) => o === 'reached');
+    assert.deepEqual(reached, [], 'nothing the app tried reached anything');
+    assert.equal(done, 'contained');
+    const byProbe = Object.fromEntries(results.map(([p, o]) => [p, o]));
+    assert.equal(byProbe['fetch-declared'], 'allowed', 'the declared address works');
+    for (const p of ['call-model-only', 'call-other-server', 'read-other-server', 'call-wipe', 'open-file', 'open-smb', 'open-javascript']) {
+      assert.equal(byProbe[p], 'refused', `${p} is refused`);
+    }
+    const ran = (await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    assert.deepEqual(ran, ['hostile_app ran'], 'only the tool the person called ran: not model_only, victim_tool, the secret or the denied wipe');
+    await assert.rejects(stat(marker), 'the server the app tried to add never ran');
+    assert.deepEqual(await serverNames(), before, 'no server was added');
+    assert.deepEqual(await browser.args(), [], 'nothing was opened');
+    assert.deepEqual(await openDialogs(), [], 'no dialog is left open (no link dialog for file:, smb: or javascript:)');
+
+    // The app's size request of 100,000 px is clamped.
+    const height = await run(`return document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']').getBoundingClientRect().height;`);
+    assert.ok(height > 0 && height <= 5000, `the frame's height is bounded: ${height}`);
+
+    // Screenshots of the contained app in English and Chinese, light and dark.
+    for (const [lang, theme] of [['en', 'light'], ['en', 'dark'], ['zh-CN', 'light'], ['zh-CN', 'dark']]) {
+      await run(`await Promise.all([window.go.app.SettingsService.SetLanguage(${JSON.stringify(lang)}), window.go.app.ThemeService.Set(${JSON.stringify(theme)})]); await sleep(800);`);
+      await win.screenshot(`e2e-apps-hostile-${lang}-${theme}`);
+    }
+    await run(`await Promise.all([window.go.app.SettingsService.SetLanguage('en'), window.go.app.ThemeService.Set('system')]);`);
+
+    // The flood: the app is closed with a sentence; the window lives on.
+    const closedSentences = Object.entries(en)
+      .filter(([k, v]) => k.startsWith('apps.') && /clos/i.test(v))
+      .map(([, v]) => v.split(/\{[^}]*\}/)[0].trim())
+      .filter(Boolean);
+    assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for misbehaving (apps.* "… closed …")');
+    const flooded = await callInToolsPane('Hostile', 'hostile_app', { flood: true });
+    const said = await run(`
+      await until(() => !document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(flooded)}) + ']'), 60000, 'the flooding app to be closed');
+      const text = document.body.innerText;
+      return ${JSON.stringify(closedSentences)}.find((s) => text.includes(s)) || text.slice(0, 2000);
+    `);
+    assert.ok(closedSentences.includes(said), `the window says the app was closed: ${said}`);
+    assert.ok(win.alive(), 'the window is still running');
+    assert.ok(await run(`return !!document.querySelector('nav[aria-label="Sections"]');`), 'the window still answers');
+    const after = (await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    assert.ok(!after.some((l) => /wipe|model_only|victim|secret/.test(l)), `no flooded call ran: ${after.join(', ')}`);
+    assert.deepEqual(beacon.hits, [], 'the undeclared address still got nothing');
+    await win.screenshot('e2e-apps-hostile-flooded');
+    void hostileID;
+  });
+});
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
