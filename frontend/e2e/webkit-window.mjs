@@ -176,6 +176,8 @@ export async function startWindow({ env = {} } = {}) {
   const inspector = new Inspector(ws);
   for (let i = 0; i < 50 && !inspector.target; i++) await sleep(100);
   if (!inspector.target) return fail(new Error('the inspector named no page target'));
+  // With Page enabled, Runtime names each frame's execution context.
+  await inspector.send('Page.enable');
   await inspector.send('Runtime.enable');
   // Wails' bindings are in place once the frontend has started.
   for (const deadline = Date.now() + 30_000; ; await sleep(200)) {
@@ -216,6 +218,11 @@ export async function startWindow({ env = {} } = {}) {
         if (f) {
           const ctx = [...inspector.contexts.values()].filter((c) => c.frameId === f.id && c.isPageContext !== false && c.type !== 'user' && c.type !== 'internal');
           if (ctx.length) return { id: ctx[ctx.length - 1].id, frame: f };
+          // WebKit reports a frame's context when it is created or when
+          // Runtime is enabled: enabling it again lists those it missed.
+          await inspector.send('Runtime.disable').catch(() => {});
+          inspector.contexts.clear();
+          await inspector.send('Runtime.enable').catch(() => {});
         }
         if (Date.now() > deadline) throw new Error(`no frame loading ${prefix} within ${timeout} ms; frames: ${frames.map((x) => x.url).join(', ')}`);
       }
