@@ -252,8 +252,11 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await inApp(src, `document.querySelector('#poll-toggle-btn').click(); return true;`);
     const memory = await inApp(src, `const m = document.querySelector('#memory-percent').textContent; return /\\d/.test(m) && m;`);
     assert.match(memory, /\d+/, 'the app shows what its polls returned');
-    const history = await run(`return JSON.stringify(await window.go.app.HistoryService.List ? await window.go.app.HistoryService.List({}) : null);`).catch(() => '');
-    assert.ok(!history || history.includes('poll-system-stats'), 'History records the app\'s polls');
+    const history = await run(`return (await window.go.app.QuestionService.History(${JSON.stringify(id)}, '', 0)).entries.map((e) => [e.tool, e.source]);`);
+    assert.ok(
+      history.some(([tool, source]) => tool === 'poll-system-stats' && source === 'app'),
+      `History records the app's polls with the app as their source: ${JSON.stringify(history.slice(0, 5))}`,
+    );
     // The Tools pane marks the app-only tool with a sentence from the catalogue.
     const appOnly = Object.entries(en).filter(([k, v]) => k.startsWith('apps.') && /only/i.test(v)).map(([, v]) => v.replace(/\{[^}]*\}/g, '').trim());
     assert.ok(appOnly.length, 'the catalogue has a sentence marking a tool only for apps (apps.* "… only …")');
@@ -348,6 +351,11 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.deepEqual(await serverNames(), before, 'no server was added');
     assert.deepEqual(await browser.args(), [], 'nothing was opened');
     assert.deepEqual(await openDialogs(), [], 'no dialog is left open (no link dialog for file:, smb: or javascript:)');
+    const history = await run(`return (await window.go.app.QuestionService.History(${JSON.stringify(hostileID)}, '', 0)).entries.map((e) => [e.tool, e.source, e.outcome]);`);
+    assert.ok(
+      history.some(([tool, source]) => tool === 'wipe' && source === 'app'),
+      `History records the app's denied wipe with the app as its source: ${JSON.stringify(history)}`,
+    );
 
     // The app's size request of 100,000 px is clamped.
     const height = await run(`return document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']').getBoundingClientRect().height;`);
@@ -379,7 +387,6 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.ok(!after.some((l) => /wipe|model_only|victim|secret/.test(l)), `no flooded call ran: ${after.join(', ')}`);
     assert.deepEqual(beacon.hits, [], 'the undeclared address still got nothing');
     await win.screenshot('e2e-apps-hostile-flooded');
-    void hostileID;
   });
 });
 
