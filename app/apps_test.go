@@ -488,6 +488,13 @@ func TestApps_MessageReachesTheConversationOnlyAsShownAndAccepted(t *testing.T) 
 			if !accept && (len(users) != 0 || len(stand.ChatRequests()) != 0) {
 				t.Errorf("a declined message reached the conversation: %q", users)
 			}
+			f.core.Broker.FlushHistory()
+			hist, _ := f.core.Store.History(store.HistoryFilter{ServerID: f.budgetID})
+			want := map[bool]string{true: store.OutcomeAccepted, false: store.OutcomeDeclined}[accept]
+			if len(hist) == 0 || hist[0].Mode != mcp.KindAppMessage || hist[0].Outcome != want ||
+				hist[0].Summary.Key != "history.summary.appMessage" {
+				t.Errorf("history %+v; want the app's message %s", hist, want)
+			}
 		})
 	}
 }
