@@ -23,6 +23,7 @@
 
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,12 @@ import { startWindow } from './webkit-window.mjs';
 const peers = join(repoDir, 'testdata/peers');
 const example = (name) => join(peers, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
 const en = JSON.parse(await readFile(join(repoDir, 'i18n/locales/en.json'), 'utf8'));
+// The window's app frame (branch i24-frame) shows an app beside a result
+// and speaks the protocol with it; until it is merged, the tests that need
+// it are skipped with this reason, and only the sandbox's own test runs.
+const frameMissing = existsSync(join(repoDir, 'frontend/src/components/apps'))
+  ? false
+  : 'the app frame (frontend/src/components/apps, branch i24-frame) is not merged yet: no app shows beside a result and nobody answers its protocol';
 
 /** A loopback HTTP listener that records every request (method and path) it gets. */
 async function listener(cors) {
@@ -202,7 +209,51 @@ describe('MCP Apps in the real window, with the official example servers and a h
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  it("server-basic-vanillajs: its app shows the tool's result in the Tools pane; its own call of get-time asks first, then updates the app", async () => {
+  it('the sandbox alone: the hostile app, served by Go (AppsService.Open) in a frame with the sandbox of the contract, reaches only its declared address and nothing of Gatehouse', async () => {
+    const servers = await serverNames();
+    const id = await addServer('Hostile (bare frame)', [
+      join(peers, 'hostile-app.mjs'),
+      '--beacon', String(beacon.port), '--allowed', String(declared.port), '--record', record, '--marker', marker,
+    ]);
+    // No frame component: the test frames the app itself, as the contract says the frame does.
+    const view = await run(`
+      const v = await window.go.app.AppsService.Open(${JSON.stringify(id)}, 'hostile_app', '');
+      const f = document.createElement('iframe');
+      f.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+      f.id = 'bare-app-frame';
+      f.src = v.url;
+      f.style.cssText = 'position:fixed;inset:40px;width:1000px;height:650px;z-index:999;background:#fff';
+      document.body.appendChild(f);
+      return v;
+    `);
+    assert.match(view.url, /^gatehouse-app:\/\/[0-9a-f]{32}\//, 'the app has an origin of its own');
+    assert.deepEqual(view.connectDomains, [`http://127.0.0.1:${declared.port}`], 'its declared address is its only one');
+    try {
+      // The network and Gatehouse probes are done when the app starts on the protocol (which nobody answers here).
+      await inApp(view.url, `return document.querySelector('#results li[data-probe="ui-initialize"]');`, 90_000);
+      const results = await inApp(view.url, `return [...document.querySelectorAll('#results li')].map((li) => [li.dataset.probe, li.dataset.outcome, li.textContent]);`);
+      await win.screenshot('e2e-apps-hostile-bare-frame');
+      await sleep(2000); // late requests (a prefetch, a beacon) still reach the listener
+      assert.deepEqual(beacon.hits, [], 'the undeclared address got no request at all');
+      assert.deepEqual(declared.hits, ['GET /declared'], 'the declared address got the one request the app made');
+      assert.deepEqual(results.filter(([, o]) => o === 'reached'), [], 'nothing the app tried reached anything');
+      const byProbe = Object.fromEntries(results.map(([p, o]) => [p, o]));
+      assert.equal(byProbe['fetch-declared'], 'allowed', 'the declared address works');
+      for (const p of ['webkit-external', 'wails-invoke', 'chrome-webview', 'nested-frame', 'parent-document', 'top-document', 'parent-go', 'window-go']) {
+        assert.equal(byProbe[p], 'blocked', `${p}: ${results.find(([q]) => q === p)?.[2]}`);
+      }
+      await assert.rejects(stat(marker), 'the server the app tried to add never ran');
+      assert.deepEqual(await serverNames(), [...servers, 'Hostile (bare frame)'].sort(), 'no server was added');
+    } finally {
+      await run(`document.querySelector('#bare-app-frame')?.remove(); await window.go.app.AppsService.Close(${JSON.stringify(view.instanceId)});`).catch(() => {});
+      await run(`await window.go.app.ServersService.Remove(${JSON.stringify(id)});`).catch(() => {});
+      beacon.hits.length = 0;
+      declared.hits.length = 0;
+      await rm(record, { force: true });
+    }
+  });
+
+  it("server-basic-vanillajs: its app shows the tool's result in the Tools pane; its own call of get-time asks first, then updates the app", { skip: frameMissing }, async () => {
     await addServer('Basic', [example('server-basic-vanillajs'), '--stdio']);
     const src = await callInToolsPane('Basic', 'get-time');
     const first = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
@@ -216,7 +267,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.screenshot('e2e-apps-basic');
   });
 
-  it('a chat: the model calls get-time and the app shows inside the tool call card', async () => {
+  it('a chat: the model calls get-time and the app shows inside the tool call card', { skip: frameMissing }, async () => {
     model.reply = (req) => {
       const last = lastMessage(req);
       if (last.role === 'user' && offersTools(req)) return { toolCalls: [{ name: offeredTool(req, 'get-time', 'Basic'), arguments: {} }] };
@@ -242,7 +293,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.screenshot('e2e-apps-chat');
   });
 
-  it('server-system-monitor: its app polls the app-only poll-system-stats, which is marked in the Tools pane and not offered to the model', async () => {
+  it('server-system-monitor: its app polls the app-only poll-system-stats, which is marked in the Tools pane and not offered to the model', { skip: frameMissing }, async () => {
     const id = await addServer('System monitor', [example('server-system-monitor'), '--stdio'], 'allow');
     const tools = await run(`return await window.go.app.ToolsService.List(${JSON.stringify(id)});`);
     const poll = tools.find((t) => t.name === 'poll-system-stats');
@@ -258,10 +309,15 @@ describe('MCP Apps in the real window, with the official example servers and a h
       `History records the app's polls with the app as their source: ${JSON.stringify(history.slice(0, 5))}`,
     );
     // The Tools pane marks the app-only tool with a sentence from the catalogue.
-    const appOnly = Object.entries(en).filter(([k, v]) => k.startsWith('apps.') && /only/i.test(v)).map(([, v]) => v.replace(/\{[^}]*\}/g, '').trim());
-    assert.ok(appOnly.length, 'the catalogue has a sentence marking a tool only for apps (apps.* "… only …")');
-    const entry = await run(`return document.querySelector('nav[aria-label="Tools of System monitor"] button[data-tool="poll-system-stats"]').closest('li, div').innerText;`);
-    assert.ok(appOnly.some((s) => entry.includes(s) || entry.includes(s.split(' ')[0])), `poll-system-stats is marked as for apps only: ${entry}`);
+    // (the badge's text: a catalogue entry of the tools or apps namespace naming a tool for apps only, without placeholders)
+    const appOnly = Object.entries(en)
+      .filter(([k, v]) => /^(tools|apps)\./.test(k) && /app/i.test(k) && /only/i.test(k + v) && !/\{/.test(v) && !/^apps\.error\./.test(k))
+      .map(([, v]) => v.trim());
+    assert.ok(appOnly.length, 'the catalogue has a badge text marking a tool for apps only');
+    const entry = await run(
+      `const b = document.querySelector('nav[aria-label="Tools of System monitor"] button[data-tool="poll-system-stats"]'); return (b.closest('li') || b).innerText + ' ' + (b.getAttribute('title') || '') + ' ' + (b.getAttribute('aria-label') || '');`,
+    );
+    assert.ok(appOnly.some((s) => entry.includes(s)), `poll-system-stats is marked as for apps only (one of ${JSON.stringify(appOnly)}): ${entry}`);
     await win.screenshot('e2e-apps-system-monitor');
     // The model is never offered it.
     model.reply = (req) => ({ text: JSON.stringify((req.tools ?? []).map((t) => t.function?.name)) });
@@ -279,7 +335,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.ok(!offered.some((n) => n.includes('poll-system-stats')), `the model is not offered poll-system-stats: ${offered.join(', ')}`);
   });
 
-  it("server-budget-allocator: its app draws the tool's data and a slider changes its state", async () => {
+  it("server-budget-allocator: its app draws the tool's data and a slider changes its state", { skip: frameMissing }, async () => {
     await addServer('Budget allocator', [example('server-budget-allocator'), '--stdio']);
     const src = await callInToolsPane('Budget allocator', 'get-budget-data');
     const rows = await inApp(src, `return document.querySelectorAll('.slider-row').length;`);
@@ -294,7 +350,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.screenshot('e2e-apps-budget');
   });
 
-  it('server-pdf: its app reads a local PDF through its own app-only tool and shows it', async () => {
+  it('server-pdf: its app reads a local PDF through its own app-only tool and shows it', { skip: frameMissing }, async () => {
     const pdf = join(tmp, 'test.pdf');
     await addServer('PDF viewer', [example('server-pdf'), '--stdio', pdf], 'allow');
     const src = await callInToolsPane('PDF viewer', 'display_pdf', { url: pdf });
@@ -309,7 +365,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.screenshot('e2e-apps-pdf');
   });
 
-  it('server-map: offline, its app says in its frame that the globe could not load; the window is unharmed', async () => {
+  it('server-map: offline, its app says in its frame that the globe could not load; the window is unharmed', { skip: frameMissing }, async () => {
     await addServer('Map', [example('server-map'), '--stdio']);
     const src = await callInToolsPane('Map', 'show-map');
     const said = await inApp(src, `const l = document.querySelector('#loading'); return l && /Error|Failed/.test(l.textContent) && l.textContent;`, 60_000);
@@ -318,7 +374,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.screenshot('e2e-apps-map-offline');
   });
 
-  it('the hostile app reaches only what it declared, adds no server, runs no tool it may not, opens nothing, and its flood closes it, not the window', async () => {
+  it('the hostile app reaches only what it declared, adds no server, runs no tool it may not, opens nothing, and its flood closes it, not the window', { skip: frameMissing }, async () => {
     const servers = await serverNames();
     const hostileArgs = (extra) => [join(peers, 'hostile-app.mjs'), ...extra, '--beacon', String(beacon.port), '--allowed', String(declared.port), '--record', record, '--marker', marker];
     await addServer('Victim', hostileArgs(['--victim']));
@@ -370,7 +426,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
 
     // The flood: the app is closed with a sentence; the window lives on.
     const closedSentences = Object.entries(en)
-      .filter(([k, v]) => k.startsWith('apps.') && /clos/i.test(v))
+      .filter(([k, v]) => k.startsWith('apps.') && /clos/i.test(v) && /messag|fast|flood|rate/i.test(v))
       .map(([, v]) => v.split(/\{[^}]*\}/)[0].trim())
       .filter(Boolean);
     assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for misbehaving (apps.* "… closed …")');
