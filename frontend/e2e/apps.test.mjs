@@ -426,10 +426,10 @@ describe('MCP Apps in the real window, with the official example servers and a h
 
     // The flood: the app is closed with a sentence; the window lives on.
     const closedSentences = Object.entries(en)
-      .filter(([k, v]) => k.startsWith('apps.') && /clos/i.test(v) && /messag|fast|flood|rate/i.test(v))
+      .filter(([k, v]) => /^app(s|Frame)\./.test(k) && /clos/i.test(v) && /second|flood|rate/i.test(v))
       .map(([, v]) => v.split(/\{[^}]*\}/)[0].trim())
       .filter(Boolean);
-    assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for misbehaving (apps.* "… closed …")');
+    assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for flooding (apps.* or appFrame.*: "… closed … a second")');
     const flooded = await callInToolsPane('Hostile', 'hostile_app', { flood: true });
     const said = await run(`
       await until(() => !document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(flooded)}) + ']'), 60000, 'the flooding app to be closed');
