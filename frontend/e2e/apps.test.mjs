@@ -178,6 +178,12 @@ describe('MCP Apps in the real window, with the official example servers and a h
     `);
   }
 
+  /** Scrolls the app frame (by src) into view and saves a screenshot of the window. */
+  async function shot(name, src) {
+    if (src) await run(`document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']')?.scrollIntoView({ block: 'center' }); await sleep(300);`).catch(() => {});
+    return win.screenshot(name);
+  }
+
   const openDialogs = () => run(`return [...document.querySelectorAll('dialog[open]')].map((d) => d.innerText);`);
   const serverNames = () => run(`return (await window.go.app.ServersService.List()).servers.map((s) => s.input.name).sort();`);
 
@@ -227,6 +233,8 @@ describe('MCP Apps in the real window, with the official example servers and a h
       return v;
     `);
     assert.match(view.url, /^gatehouse-app:\/\/[0-9a-f]{32}\//, 'the app has an origin of its own');
+    const { id: ctx } = await win.frame(view.url);
+    assert.equal(await win.inspector.run('return location.origin;', ctx), view.origin, "the app's document has the origin Go named (the one the frame talks to)");
     assert.deepEqual(view.connectDomains, [`http://127.0.0.1:${declared.port}`], 'its declared address is its only one');
     try {
       // The network and Gatehouse probes are done when the app starts on the protocol (which nobody answers here).
@@ -264,7 +272,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.match(asked, /Basic/, 'the question names the app\'s server');
     const second = await inApp(src, `const t = document.querySelector('#server-time').textContent; return t !== ${JSON.stringify(first)} && t;`);
     assert.notEqual(second, first, 'the app shows the new time after the person allowed its call');
-    await win.screenshot('e2e-apps-basic');
+    await shot('e2e-apps-basic', src);
   });
 
   it('a chat: the model calls get-time and the app shows inside the tool call card', { skip: frameMissing }, async () => {
@@ -290,7 +298,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     `);
     const shown = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
     assert.match(shown, /\d/, "the app in the card shows the call's result");
-    await win.screenshot('e2e-apps-chat');
+    await shot('e2e-apps-chat', src);
   });
 
   it('server-system-monitor: its app polls the app-only poll-system-stats, which is marked in the Tools pane and not offered to the model', { skip: frameMissing }, async () => {
@@ -318,7 +326,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
       `const b = document.querySelector('nav[aria-label="Tools of System monitor"] button[data-tool="poll-system-stats"]'); return (b.closest('li') || b).innerText + ' ' + (b.getAttribute('title') || '') + ' ' + (b.getAttribute('aria-label') || '');`,
     );
     assert.ok(appOnly.some((s) => entry.includes(s)), `poll-system-stats is marked as for apps only (one of ${JSON.stringify(appOnly)}): ${entry}`);
-    await win.screenshot('e2e-apps-system-monitor');
+    await shot('e2e-apps-system-monitor', src);
     // The model is never offered it.
     model.reply = (req) => ({ text: JSON.stringify((req.tools ?? []).map((t) => t.function?.name)) });
     await run(`
@@ -347,7 +355,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
        const now = document.querySelector('#status-bar').textContent.trim(); return now !== ${JSON.stringify(status)} && now;`,
     );
     assert.match(changed, /Over/, 'moving a slider to 95% puts the budget over');
-    await win.screenshot('e2e-apps-budget');
+    await shot('e2e-apps-budget', src);
   });
 
   it('server-pdf: its app reads a local PDF through its own app-only tool and shows it', { skip: frameMissing }, async () => {
@@ -362,7 +370,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
       60_000,
     );
     assert.match(shown, /^viewer: /, `the PDF viewer shows the document: ${shown}`);
-    await win.screenshot('e2e-apps-pdf');
+    await shot('e2e-apps-pdf', src);
   });
 
   it('server-map: offline, its app says in its frame that the globe could not load; the window is unharmed', { skip: frameMissing }, async () => {
@@ -371,7 +379,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     const said = await inApp(src, `const l = document.querySelector('#loading'); return l && /Error|Failed/.test(l.textContent) && l.textContent;`, 60_000);
     assert.match(said, /CesiumJS/, 'the app says what failed');
     assert.ok(win.alive(), 'the window is still running');
-    await win.screenshot('e2e-apps-map-offline');
+    await shot('e2e-apps-map-offline', src);
   });
 
   it('the hostile app reaches only what it declared, adds no server, runs no tool it may not, opens nothing, and its flood closes it, not the window', { skip: frameMissing }, async () => {
@@ -388,7 +396,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.match(asked, /Hostile/, 'the question names the app and its server');
     const done = await inApp(src, `const s = document.querySelector('#summary'); return s.dataset.done && s.dataset.done;`, 90_000);
     const results = await inApp(src, `return [...document.querySelectorAll('#results li')].map((li) => [li.dataset.probe, li.dataset.outcome, li.textContent]);`);
-    await win.screenshot('e2e-apps-hostile');
+    await shot('e2e-apps-hostile', src);
     await sleep(2000); // late requests (a prefetch, a beacon) still reach the listener
 
     assert.deepEqual(beacon.hits, [], 'the undeclared address got no request at all');
@@ -396,6 +404,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     const reached = results.filter(([, o]) => o === 'reached');
     assert.deepEqual(reached, [], 'nothing the app tried reached anything');
     assert.equal(done, 'contained');
+    assert.equal(results.find(([p]) => p === 'ui-initialize')?.[1], 'answered', 'the frame answers the app\'s ui/initialize');
     const byProbe = Object.fromEntries(results.map(([p, o]) => [p, o]));
     assert.equal(byProbe['fetch-declared'], 'allowed', 'the declared address works');
     for (const p of ['call-model-only', 'call-other-server', 'read-other-server', 'call-wipe', 'open-file', 'open-smb', 'open-javascript']) {
@@ -420,7 +429,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     // Screenshots of the contained app in English and Chinese, light and dark.
     for (const [lang, theme] of [['en', 'light'], ['en', 'dark'], ['zh-CN', 'light'], ['zh-CN', 'dark']]) {
       await run(`await Promise.all([window.go.app.SettingsService.SetLanguage(${JSON.stringify(lang)}), window.go.app.ThemeService.Set(${JSON.stringify(theme)})]); await sleep(800);`);
-      await win.screenshot(`e2e-apps-hostile-${lang}-${theme}`);
+      await shot(`e2e-apps-hostile-${lang}-${theme}`, src);
     }
     await run(`await Promise.all([window.go.app.SettingsService.SetLanguage('en'), window.go.app.ThemeService.Set('system')]);`);
 

@@ -35,8 +35,9 @@
 // <li data-probe=NAME data-outcome=OUTCOME> each, #summary when done), so a
 // screenshot shows it. OUTCOME is "blocked" (the way out was closed),
 // "reached" (it got somewhere it must not: a failure), "allowed" (the
-// declared address answered, as it should) or "refused"/"answered" for
-// protocol requests (the host's answer).
+// declared address answered, as it should) or, for protocol requests, the
+// host's answer: "refused" (an error or isError), "answered", or
+// "unanswered" (no answer within the request's time).
 //
 // Every tool that runs appends a line "TOOL ran" to RECORD: a test reads it
 // to prove that a refused or denied tool never ran.
@@ -373,7 +374,10 @@ async function probeRequest(probe, method, params, ms) {
   try {
     const r = await request(method, params, ms);
     note(probe, r && r.isError ? "refused" : "answered", JSON.stringify(r));
-  } catch (e) { note(probe, "refused", e.message); }
+  } catch (e) {
+    // An error answer is the host refusing; no answer at all is not.
+    note(probe, /^no answer in/.test(e.message) ? "unanswered" : "refused", e.message);
+  }
 }
 async function protocol() {
   // A forged sandbox proxy, asking for a frame with the host's own origin.
@@ -386,7 +390,7 @@ async function protocol() {
     const init = await request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "Hostile", version: "1.0.0" }, appCapabilities: {} }, 8000);
     note("ui-initialize", "answered", init && init.hostInfo && init.hostInfo.name);
     notify("ui/notifications/initialized", {});
-  } catch (e) { note("ui-initialize", "refused", e.message); }
+  } catch (e) { note("ui-initialize", /^no answer in/.test(e.message) ? "unanswered" : "refused", e.message); }
   for (let i = 0; i < 20 && toolInput === null; i++) await sleep(100);
   await probeRequest("call-model-only", "tools/call", { name: "model_only", arguments: {} });
   await probeRequest("call-other-server", "tools/call", { name: "victim_tool", arguments: {} });
