@@ -440,6 +440,8 @@ describe('MCP Apps in the real window, with the official example servers and a h
       .filter(Boolean);
     assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for flooding (apps.* or appFrame.*: "… closed … a second")');
     const flooded = await callInToolsPane('Hostile', 'hostile_app', { flood: true });
+    // The app asks for wipe again before it floods: denied again.
+    await answer('wipe', 'Deny', 90_000);
     const said = await run(`
       await until(() => !document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(flooded)}) + ']'), 60000, 'the flooding app to be closed');
       const text = document.body.innerText;
@@ -448,6 +450,8 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.ok(closedSentences.includes(said), `the window says the app was closed: ${said}`);
     assert.ok(win.alive(), 'the window is still running');
     assert.ok(await run(`return !!document.querySelector('nav[aria-label="Sections"]');`), 'the window still answers');
+    await sleep(2000);
+    assert.deepEqual(await openDialogs(), [], 'no question of the closed app is left on screen (its 200 flooded wipe calls included)');
     const after = (await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     assert.ok(!after.some((l) => /wipe|model_only|victim|secret/.test(l)), `no flooded call ran: ${after.join(', ')}`);
     assert.deepEqual(beacon.hits, [], 'the undeclared address still got nothing');
