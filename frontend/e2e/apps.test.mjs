@@ -291,7 +291,10 @@ describe('MCP Apps in the real window, with the official example servers and a h
       box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     `);
     await answer('get-time', 'Allow once');
+    // Once the turn has ended (the model's answer is shown) the card is drawn for good.
     const src = await run(`
+      await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the model's answer");
+      await sleep(500);
       const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the tool call card');
       const f = await until(() => card.querySelector('iframe[src^="gatehouse-app:"]'), 30000, 'the app in the card');
       return f.src;
