@@ -180,7 +180,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
 
   /** Scrolls the app frame (by src) into view and saves a screenshot of the window. */
   async function shot(name, src) {
-    if (src) await run(`document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']')?.scrollIntoView({ block: 'center' }); await sleep(300);`).catch(() => {});
+    if (src) await run(`document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']')?.scrollIntoView({ block: 'start' }); await sleep(300);`).catch(() => {});
     return win.screenshot(name);
   }
 
