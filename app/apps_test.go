@@ -52,6 +52,9 @@ func (s *appServer) start(t *testing.T) string {
 		{Name: "refresh_budget", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}, Meta: app("app")},
 		{Name: "wipe_budget", Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}, Meta: app("app")},
 		{Name: "model_only", Meta: sdk.Meta{"ui": map[string]any{"visibility": []any{"model"}}}},
+		// Only for apps and no resource of its own, as system-monitor's
+		// poll-system-stats.
+		{Name: "poll_only", Meta: sdk.Meta{"ui": map[string]any{"visibility": []any{"app"}}}},
 		{Name: s.name + "_tool"},
 	}
 	for _, tool := range tools {
@@ -623,4 +626,37 @@ func isMessage(err error, key string) bool {
 // chatCall is a chat tool call as the runner describes it.
 func chatCall(id, serverID, tool string) chat.Call {
 	return chat.Call{ID: id, ServerID: serverID, Tool: tool, App: true}
+}
+
+// TestApps_ToolsListMarksInterfacesAndAppOnlyTools: the Tools pane's list
+// says which tool has an interface and which only its app may call, also
+// one that declares no resource of its own (system-monitor's
+// poll-system-stats), and marks nothing on a plain tool.
+func TestApps_ToolsListMarksInterfacesAndAppOnlyTools(t *testing.T) {
+	f := newAppsFixture(t)
+	tools, err := NewToolsService(f.core).List(f.budgetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*ToolAppView{}
+	for _, tool := range tools {
+		got[tool.Name] = tool.App
+	}
+	want := map[string]*ToolAppView{
+		"show_budget":    {ResourceURI: "ui://budget/app.html", ForModel: true, ForApp: true},
+		"refresh_budget": {ResourceURI: "ui://budget/app.html", ForApp: true},
+		"model_only":     {ForModel: true},
+		"poll_only":      {ForApp: true},
+		"budget_tool":    nil,
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("%s is not listed", name)
+			continue
+		}
+		if (g == nil) != (w == nil) || (g != nil && *g != *w) {
+			t.Errorf("%s: App = %+v, want %+v", name, g, w)
+		}
+	}
 }

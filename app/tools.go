@@ -327,12 +327,14 @@ func toolView(tool *sdk.Tool) ToolView {
 	}
 }
 
-// toolAppView is what a tool declares of its interface (MCP Apps), nil
-// when it has none.
+// toolAppView is what a tool declares of its interface (MCP Apps): its
+// resource, and who may call it. A tool only for apps may have no resource
+// of its own (system-monitor's poll-system-stats): it is still marked. Nil
+// when it declares neither.
 func toolAppView(tool *sdk.Tool) *ToolAppView {
 	decl := uiapp.ReadTool(tool.Meta)
-	if !decl.HasApp() {
-		return nil
+	if !decl.HasApp() && decl.ForModel && decl.ForApp {
+		return nil // neither an interface nor a visibility of its own
 	}
 	return &ToolAppView{ResourceURI: decl.ResourceURI, ForModel: decl.ForModel, ForApp: decl.ForApp}
 }
