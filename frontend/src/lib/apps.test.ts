@@ -1,23 +1,12 @@
-// Tests of the window's side of MCP Apps (apps.ts): which frames may have
+// Tests of the window's side of MCP Apps (apps.ts, appbridge.ts): which frames may have
 // allow-same-origin, the allow attribute, the bounds an app's messages must
 // keep, and that every request of an app goes to Go through api.ts (mocked
 // here; Go's checks are tested in Go, the real window in e2e/).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from './api';
 import { appView } from '../test/apps-fixtures';
-import {
-  GuardedTransport,
-  MessageGuard,
-  OpenApps,
-  allowAttribute,
-  clampHeight,
-  frameOrigin,
-  hostCapabilities,
-  hostContext,
-  messageBytes,
-  newBridge,
-  type FrameHooks,
-} from './apps';
+import { MessageGuard, OpenApps, allowAttribute, clampHeight, frameOrigin, messageBytes } from './apps';
+import { GuardedTransport, hostCapabilities, hostContext, newBridge, type FrameHooks } from './appbridge';
 
 vi.mock('./api', async (orig) => {
   const base = await (await import('../test/mock-api')).mockApi(orig as never);
@@ -195,12 +184,12 @@ describe('host context and capabilities', () => {
 });
 
 describe('newBridge routes every request to Go', () => {
-  const hooks = (): FrameHooks & Record<string, ReturnType<typeof vi.fn>> => ({
-    resize: vi.fn(),
-    displayMode: vi.fn((m) => m),
-    close: vi.fn(),
-    violation: vi.fn(),
-    askLink: vi.fn(async () => true),
+  const hooks = () => ({
+    resize: vi.fn<FrameHooks['resize']>(),
+    displayMode: vi.fn<FrameHooks['displayMode']>((m) => m),
+    close: vi.fn<FrameHooks['close']>(),
+    violation: vi.fn<FrameHooks['violation']>(),
+    askLink: vi.fn<FrameHooks['askLink']>(async () => true),
   });
   const extra = {} as never;
 
