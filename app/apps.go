@@ -1,9 +1,24 @@
 package app
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/appframe"
+	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/uiapp"
 )
 
 // AppsService shows the interfaces servers ship (MCP Apps): it opens an app
@@ -12,12 +27,49 @@ import (
 // app's own server only. The window's frame speaks the MCP Apps protocol
 // with the app (ext-apps' AppBridge) and forwards to these methods what the
 // app asks; nothing the app says is trusted.
+//
+// At most maxOpenApps instances are open at once: opening one more is
+// refused with a sentence (the window closes the apps it no longer shows),
+// rather than closing an app the person may be using.
 type AppsService struct {
-	core *Core
+	core  *Core
+	tools *ToolsService // the one road of a tool call (ToolsService.run)
+
+	// serve and forget serve an instance's files on its own origin and
+	// stop: appframe's, which serves only in the real window; tests set
+	// their own.
+	serve  func(id string, files ...appframe.File) error
+	forget func(id string)
+
+	mu    sync.Mutex
+	open  map[string]*appInstance // by instance ID
+	order []string                // instance IDs, oldest first
+	// links are the addresses apps asked to open, checked: OpenLink opens
+	// only these, by ID.
+	links linkBook
 }
 
 // NewAppsService returns the service over core.
-func NewAppsService(core *Core) *AppsService { return &AppsService{core: core} }
+func NewAppsService(core *Core) *AppsService {
+	return &AppsService{core: core, tools: NewToolsService(core), serve: appframe.Serve, forget: appframe.Forget,
+		open: map[string]*appInstance{}}
+}
+
+// appInstance is one open app.
+type appInstance struct {
+	view AppView
+	// conversationID and conversationTitle name the chat the app was opened
+	// in ("" for the Tools pane): its messages and context go there.
+	conversationID, conversationTitle string
+	// ctx ends when the app is closed: its questions are withdrawn and its
+	// calls cancelled.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// allowedHere are the tools the person allowed for this app while it is
+	// open ("for this conversation" in the question), each bound to what
+	// they saw of it.
+	allowedHere map[string]store.ToolSeen
+}
 
 // AppView is one open app instance, as the window frames it.
 type AppView struct {
@@ -48,6 +100,9 @@ type AppView struct {
 	ConnectDomains  []string `json:"connectDomains"`
 	ResourceDomains []string `json:"resourceDomains"`
 	FrameDomains    []string `json:"frameDomains"`
+	// Dropped says, for each origin the app declared that is not in its
+	// policy, why (uiapp.ValidOrigin).
+	Dropped []i18n.Message `json:"dropped"`
 	// ToolInput is the call's arguments and ToolResult its result
 	// (CallToolResult, as the server sent it), when the app is opened for a
 	// call (Open's callID); null otherwise.
@@ -67,62 +122,464 @@ type AppLimits struct {
 	MaxOpen           int `json:"maxOpen"`           // apps open at once in the window
 }
 
-// errAppsNotYet is what the skeleton answers until each method is built.
-var errAppsNotYet = i18n.Err("apps.error.notYet")
+// The limits of every app (AppLimits).
+const (
+	maxOpenApps        = 10
+	appMinHeight       = 48
+	appMaxHeight       = 2000
+	appMaxMessageBytes = 1 << 20
+	appMessagesPerSec  = 50
+	// maxAppURI bounds a resource URI an app asks to read.
+	maxAppURI = 4096
+	// appReadTimeout bounds reading an app's resource when it opens.
+	appReadTimeout = 30 * time.Second
+)
+
+// appLimits are the limits the window applies to every app.
+var appLimits = AppLimits{MinHeight: appMinHeight, MaxHeight: appMaxHeight, MaxMessageBytes: appMaxMessageBytes,
+	MessagesPerSecond: appMessagesPerSec, MaxOpen: maxOpenApps}
+
+// errAppNotOpen refuses a request of an app that is closed, or never was.
+var errAppNotOpen = i18n.Err("apps.error.notOpen")
 
 // Open opens the app of a server's tool: reads the tool's ui:// resource
 // from its server, checks it, and serves it on a new origin. callID names
 // the call the app is shown for (a chat tool call's ID or the Tools pane's
 // call ID), whose arguments and result the app receives; "" for none.
 func (a *AppsService) Open(serverID, tool, callID string) (AppView, error) {
-	return AppView{}, errAppsNotYet
+	def, err := a.core.Manager.Tool(serverID, tool)
+	if err != nil {
+		return AppView{}, err
+	}
+	serverName := a.core.serverName(serverID)
+	decl := uiapp.ReadTool(def.Meta)
+	if !decl.HasApp() {
+		return AppView{}, i18n.Err("apps.error.noApp", "tool", mcp.ToolTitle(def), "server", serverName)
+	}
+	if a.count() >= maxOpenApps {
+		return AppView{}, i18n.Err("apps.error.tooMany", "max", maxOpenApps)
+	}
+	body, meta, err := a.readApp(serverID, serverName, decl.ResourceURI)
+	if err != nil {
+		return AppView{}, err
+	}
+	id := appframe.NewInstanceID()
+	view := AppView{InstanceID: id, URL: appframe.Origin(id) + "/index.html", Origin: appframe.Origin(id),
+		ServerID: serverID, ServerName: serverName, Tool: def.Name, ToolTitle: mcp.ToolTitle(def), ResourceURI: decl.ResourceURI,
+		PrefersBorder: meta.PrefersBorder, Permissions: nonNil(meta.Permissions), Allowed: []string{},
+		ConnectDomains: nonNil(meta.CSP.Connect), ResourceDomains: nonNil(meta.CSP.Resource), FrameDomains: nonNil(meta.CSP.Frame),
+		Dropped: meta.Dropped, Limits: appLimits}
+	if view.Dropped == nil {
+		view.Dropped = []i18n.Message{}
+	}
+	inst := &appInstance{view: view, allowedHere: map[string]store.ToolSeen{}}
+	if callID != "" {
+		// Only a call of this very tool of this server: never another's.
+		if c, ok := a.core.appCalls.get(callID); ok && c.serverID == serverID && c.tool == def.Name {
+			inst.view.ToolInput, inst.view.ToolResult = c.args, c.result
+			inst.conversationID = c.conversationID
+			if c.conversationID != "" {
+				if conv, err := a.core.Store.Conversation(c.conversationID); err == nil {
+					inst.conversationTitle = conv.Title
+				}
+			}
+		}
+	}
+	header := http.Header{}
+	header.Set("Content-Security-Policy", meta.CSP.Header())
+	header.Set("X-Content-Type-Options", "nosniff")
+	header.Set("Referrer-Policy", "no-referrer")
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.open) >= maxOpenApps { // another opened meanwhile
+		return AppView{}, i18n.Err("apps.error.tooMany", "max", maxOpenApps)
+	}
+	if err := a.serve(id, appframe.File{Path: "/index.html", ContentType: "text/html; charset=utf-8", Body: body, Header: header}); err != nil {
+		return AppView{}, i18n.Wrap(err, "apps.error.serve", "detail", err)
+	}
+	inst.ctx, inst.cancel = context.WithCancel(context.Background())
+	a.open[id] = inst
+	a.order = append(a.order, id)
+	return inst.view, nil
+}
+
+// readApp reads and checks an app's resource on its server: its HTML and
+// what it declares (the read item's _meta.ui, else its listing's).
+func (a *AppsService) readApp(serverID, serverName, uri string) ([]byte, uiapp.Resource, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), appReadTimeout)
+	defer cancel()
+	res, err := a.core.Manager.ReadResource(ctx, serverID, uri)
+	if err != nil {
+		return nil, uiapp.Resource{}, err
+	}
+	var item *mcp.Contents
+	for i, c := range res.Contents {
+		if c.Raw.URI == uri || len(res.Contents) == 1 && c.Raw.URI == "" {
+			item = &res.Contents[i]
+			break
+		}
+	}
+	if item == nil {
+		return nil, uiapp.Resource{}, i18n.Err("apps.error.noResource", "server", serverName, "uri", uri)
+	}
+	body, err := uiapp.Content(uri, item.MIMEType, item.Raw.Text, item.Raw.Blob, !item.IsText)
+	if err != nil {
+		return nil, uiapp.Resource{}, err
+	}
+	var listed map[string]any
+	if resources, err := a.core.Manager.Resources(serverID); err == nil {
+		for _, r := range resources {
+			if r != nil && r.URI == uri {
+				listed = r.Meta
+			}
+		}
+	}
+	return body, uiapp.ReadResource(item.Raw.Meta, listed), nil
+}
+
+// count is the number of open apps.
+func (a *AppsService) count() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.open)
+}
+
+// instance returns an open app, or refuses.
+func (a *AppsService) instance(id string) (*appInstance, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	inst := a.open[id]
+	if inst == nil {
+		return nil, errAppNotOpen
+	}
+	return inst, nil
 }
 
 // Close ends an app instance: its origin serves nothing more and its
-// requests are refused.
-func (a *AppsService) Close(instanceID string) error { return errAppsNotYet }
+// requests are refused; its questions on screen are withdrawn and its
+// calls cancelled. Closing an app already closed does nothing.
+func (a *AppsService) Close(instanceID string) error {
+	a.mu.Lock()
+	inst := a.open[instanceID]
+	delete(a.open, instanceID)
+	a.order = removeString(a.order, instanceID)
+	a.mu.Unlock()
+	if inst != nil {
+		inst.cancel()
+		a.forget(instanceID)
+	}
+	return nil
+}
+
+// CloseAll closes every open app (the window's reload and exit).
+func (a *AppsService) CloseAll() {
+	a.mu.Lock()
+	ids := slices.Clone(a.order)
+	a.mu.Unlock()
+	for _, id := range ids {
+		_ = a.Close(id)
+	}
+}
 
 // AllowPermissions records which of the app's declared permissions the
 // person allowed (none by default) and returns the instance as it now is.
+// A permission the app did not declare is never allowed.
 func (a *AppsService) AllowPermissions(instanceID string, allowed []string) (AppView, error) {
-	return AppView{}, errAppsNotYet
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	inst := a.open[instanceID]
+	if inst == nil {
+		return AppView{}, errAppNotOpen
+	}
+	inst.view.Allowed = []string{}
+	for _, p := range inst.view.Permissions {
+		if slices.Contains(allowed, p) {
+			inst.view.Allowed = append(inst.view.Allowed, p)
+		}
+	}
+	return inst.view, nil
 }
 
 // CallTool is the app's tools/call: a tool of its own server whose
 // visibility includes "app", under the person's Tool permissions, asked in
-// the app's name. It returns the CallToolResult as JSON.
+// the app's name. It returns the CallToolResult as JSON. Every refusal is
+// an error with a sentence; History records the run with the app as its
+// source.
 func (a *AppsService) CallTool(instanceID, tool, argsJSON string) (string, error) {
-	return "", errAppsNotYet
+	inst, err := a.instance(instanceID)
+	if err != nil {
+		return "", err
+	}
+	v := inst.view
+	if len(argsJSON) > appMaxMessageBytes {
+		return "", i18n.Err("apps.error.tooLarge", "max", appMaxMessageBytes)
+	}
+	def, err := a.core.Manager.Tool(v.ServerID, tool)
+	if err != nil {
+		// Only the app's own server is looked in: another server's tool is
+		// not found there.
+		return "", i18n.Wrap(err, "apps.error.noTool", "tool", shortText(tool), "server", v.ServerName)
+	}
+	if !uiapp.ReadTool(def.Meta).ForApp {
+		return "", i18n.Err("apps.error.notForApp", "tool", mcp.ToolTitle(def), "server", v.ServerName)
+	}
+	args, problem := parseArgs(argsJSON)
+	if problem != nil {
+		return "", i18n.Err("apps.error.arguments", "tool", mcp.ToolTitle(def), "detail", *problem)
+	}
+	peer, err := a.core.Manager.Peer(v.ServerID)
+	if err != nil {
+		return "", err
+	}
+	sent, err := json.Marshal(args) // what is shown is what is sent
+	if err != nil {
+		return "", i18n.Err("apps.error.arguments", "tool", mcp.ToolTitle(def), "detail", err.Error())
+	}
+	seen := mcp.ToolFingerprint(peer.Server, def)
+	policy, why := a.decide(inst, def, seen)
+	approval, err := a.core.Broker.ApproveToolCall(inst.ctx, peer, mcp.ToolCall{Tool: def.Name, Title: mcp.ToolTitle(def),
+		Description: def.Description, Arguments: sent, ReadOnly: readOnly(def), Destructive: destructive(def),
+		ConversationID: inst.conversationID, Conversation: inst.conversationTitle, App: v.ToolTitle}, policy, why)
+	if err != nil {
+		return "", errAppNotOpen // its question was withdrawn when it closed
+	}
+	if !approval.Allowed {
+		a.core.Broker.RecordToolRun(mcp.ToolRun{ServerID: v.ServerID, ServerName: v.ServerName, Tool: def.Name,
+			Source: store.SourceApp, Started: time.Now(), Outcome: store.OutcomeDenied, Detail: approval.Reason, Arguments: args})
+		return "", i18n.Err("apps.error.denied", "tool", mcp.ToolTitle(def), "why", approval.Reason)
+	}
+	seen.At = time.Now()
+	switch approval.Scope {
+	case mcp.ScopeConversation:
+		a.mu.Lock()
+		inst.allowedHere[def.Name] = seen
+		a.mu.Unlock()
+	case mcp.ScopeAlways:
+		_ = storeToolSettings{a.core}.AllowAlways(v.ServerID, def.Name, seen)
+	}
+	run, err := a.tools.run(inst.ctx, store.SourceApp, "", v.ServerID, def.Name, argsJSON)
+	if err != nil {
+		return "", err
+	}
+	if len(run.view.ArgumentErrors) > 0 {
+		return "", i18n.Err("apps.error.arguments", "tool", mcp.ToolTitle(def), "detail", argumentErrors(run.view.ArgumentErrors))
+	}
+	out, err := json.Marshal(run.res)
+	return string(out), err
+}
+
+// decide is what the person's Tool permissions do with the app's call of
+// def, as the model's calls are decided (chat.Decide): the tool's own
+// allow or deny (an "Always allow" given for the tool as it was before a
+// change counts as none), the server's, a read-only tool of a trusted
+// server; then what the person allowed for this app while it is open;
+// anything else is asked.
+func (a *AppsService) decide(inst *appInstance, def *sdk.Tool, seen store.ToolSeen) (store.ToolMode, i18n.Message) {
+	p, _ := a.core.Store.ToolPolicy(inst.view.ServerID)
+	mode := p.Tools[def.Name]
+	if mode == store.ToolAllow && !p.Approval(def.Name).Same(seen) {
+		mode = ""
+	}
+	policy, why := chat.Decide(mode, p.Mode, p.Trusted, readOnly(def))
+	a.mu.Lock()
+	here, allowed := inst.allowedHere[def.Name]
+	a.mu.Unlock()
+	if policy == store.ToolAsk && allowed && here.Same(seen) {
+		return store.ToolAllow, i18n.M("apps.why.thisApp")
+	}
+	return policy, why
 }
 
 // ReadResource is the app's resources/read of its own server's resource. It
 // returns the ReadResourceResult as JSON.
 func (a *AppsService) ReadResource(instanceID, uri string) (string, error) {
-	return "", errAppsNotYet
+	inst, err := a.instance(instanceID)
+	if err != nil {
+		return "", err
+	}
+	if uri == "" || len(uri) > maxAppURI {
+		return "", i18n.Err("apps.error.badURI", "max", maxAppURI)
+	}
+	ctx, cancel := context.WithTimeout(inst.ctx, appReadTimeout)
+	defer cancel()
+	res, err := a.core.Manager.ReadResource(ctx, inst.view.ServerID, uri)
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(res.Raw)
+	return string(out), err
 }
 
 // CheckLink is the app's ui/open-link: the address is checked (https, or
 // http on loopback, nothing else) for the window's consent dialog, which
 // names the app as the asker; OpenLink opens it after the person agreed.
 func (a *AppsService) CheckLink(instanceID, url string) (CheckedLink, error) {
-	return CheckedLink{}, errAppsNotYet
+	if _, err := a.instance(instanceID); err != nil {
+		return CheckedLink{}, err
+	}
+	report, err := linkcheck.Check(url)
+	if err != nil {
+		return CheckedLink{}, i18n.Wrap(err, "links.error.refused", "detail", err)
+	}
+	return CheckedLink{ID: a.links.add(report), Link: report}, nil
 }
 
 // OpenLink opens an address CheckLink checked, by its ID; the window calls
 // it only after the person consented.
-func (a *AppsService) OpenLink(linkID string) error { return errAppsNotYet }
+func (a *AppsService) OpenLink(linkID string) error { return a.links.open(linkID) }
 
 // Message is the app's ui/message: what the app wants to write into the
 // conversation is shown to the person (a Broker question naming the app);
 // if they accept, Go sends exactly that to the conversation's model. It
 // reports whether it was sent.
 func (a *AppsService) Message(instanceID, paramsJSON string) (bool, error) {
-	return false, errAppsNotYet
+	inst, err := a.instance(instanceID)
+	if err != nil {
+		return false, err
+	}
+	text, err := appText(paramsJSON, false)
+	if err != nil {
+		return false, err
+	}
+	if inst.conversationID == "" {
+		return false, i18n.Err("apps.error.noConversation")
+	}
+	chats := a.core.Chat()
+	if chats.isRunning(inst.conversationID) {
+		return false, ErrTurnRunning
+	}
+	if ok, err := a.ask(inst, text, false); !ok || err != nil {
+		return false, err
+	}
+	if err := chats.Send(inst.conversationID, text); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // UpdateContext is the app's ui/update-model-context: shown to the person
 // like Message; if they accept, the model reads it with the conversation's
-// next turn. It reports whether it was accepted.
+// next turn. It reports whether it was accepted. Each update replaces the
+// app's one before; an empty one removes it without asking.
 func (a *AppsService) UpdateContext(instanceID, paramsJSON string) (bool, error) {
-	return false, errAppsNotYet
+	inst, err := a.instance(instanceID)
+	if err != nil {
+		return false, err
+	}
+	text, err := appText(paramsJSON, true)
+	if err != nil {
+		return false, err
+	}
+	if inst.conversationID == "" {
+		return false, i18n.Err("apps.error.noConversation")
+	}
+	c := appContext{instanceID: instanceID, app: inst.view.ToolTitle, server: inst.view.ServerName, text: text}
+	if text == "" {
+		a.core.appContext.put(inst.conversationID, c)
+		return true, nil
+	}
+	if ok, err := a.ask(inst, text, true); !ok || err != nil {
+		return false, err
+	}
+	a.core.appContext.put(inst.conversationID, c)
+	return true, nil
+}
+
+// ask shows the person what the app wants to give the model.
+func (a *AppsService) ask(inst *appInstance, text string, isContext bool) (bool, error) {
+	peer, err := a.core.Manager.Peer(inst.view.ServerID)
+	if err != nil {
+		return false, err
+	}
+	ok, err := a.core.Broker.AskAppMessage(inst.ctx, peer, mcp.AppMessage{App: inst.view.ToolTitle, Context: isContext, Text: text,
+		ConversationID: inst.conversationID, Conversation: inst.conversationTitle})
+	if err != nil {
+		return false, errAppNotOpen // withdrawn: the app closed
+	}
+	return ok, nil
+}
+
+// appParams are the params of ui/message and ui/update-model-context.
+type appParams struct {
+	Role    *string `json:"role"`
+	Content []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+}
+
+// appText reads the text of a ui/message (role "user", text content only)
+// or of a ui/update-model-context (text content and structuredContent,
+// as compact JSON), bounded by maxAppText, without spaces around it: what
+// the person reads and the model gets.
+func appText(paramsJSON string, isContext bool) (string, error) {
+	if len(paramsJSON) > appMaxMessageBytes {
+		return "", i18n.Err("apps.error.tooLarge", "max", appMaxMessageBytes)
+	}
+	var p appParams
+	if err := json.Unmarshal([]byte(paramsJSON), &p); err != nil {
+		return "", i18n.Err("apps.error.params", "detail", err.Error())
+	}
+	if !isContext && (p.Role == nil || *p.Role != "user") {
+		return "", i18n.Err("apps.error.role")
+	}
+	var parts []string
+	for _, c := range p.Content {
+		if c.Type != "text" || c.Text == nil {
+			return "", i18n.Err("apps.error.onlyText", "type", shortText(c.Type))
+		}
+		if t := strings.TrimSpace(*c.Text); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	if isContext && len(p.StructuredContent) > 0 && string(p.StructuredContent) != "null" {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, p.StructuredContent); err == nil {
+			parts = append(parts, compact.String())
+		}
+	}
+	text := strings.Join(parts, "\n\n")
+	switch {
+	case len(text) > maxAppText:
+		return "", i18n.Err("apps.error.textTooLong", "size", len(text), "max", maxAppText)
+	case text == "" && !isContext:
+		return "", i18n.Err("apps.error.emptyMessage")
+	}
+	return text, nil
+}
+
+// argumentErrors are a call's argument problems in one sentence.
+func argumentErrors(errs map[string]i18n.Message) i18n.Message {
+	keys := make([]string, 0, len(errs))
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	msgs := make([]i18n.Message, 0, len(keys))
+	for _, k := range keys {
+		if k == "" {
+			msgs = append(msgs, errs[k])
+		} else {
+			msgs = append(msgs, i18n.M("apps.error.argument", "name", k, "why", errs[k]))
+		}
+	}
+	return i18n.Sentences(msgs...)
+}
+
+// shortText is an app's string as a sentence quotes it: at most 80
+// characters.
+func shortText(s string) string { return truncate(strings.ToValidUTF8(s, "?"), 80) }
+
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
+func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+
+func destructive(t *sdk.Tool) bool {
+	return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
 }

@@ -83,7 +83,8 @@ func NewChatService(core *Core, resolve ProviderResolver) *ChatService {
 	return &ChatService{core: core, resolve: resolve, running: map[string]context.CancelFunc{}, before: map[string]uint64{},
 		streamed: map[string]*strings.Builder{},
 		watchers: map[string]func(ChatEvent){},
-		runner:   &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core}}}
+		runner: &chat.Runner{Manager: core.Manager, Broker: core.Broker, Settings: storeToolSettings{core},
+			Ran: core.keepChatCall}}
 }
 
 // Conversations lists conversations, the most recently active first; a
@@ -417,6 +418,9 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	} else if conv.Title == "" && len(attachments) > 0 {
 		_, _ = s.core.Store.RenameConversation(conv.ID, titleFrom(attachments[0].Name))
 	}
+	// What apps gave the conversation, as the person accepted it, goes
+	// with this turn, once.
+	turn.System = withAppContext(turn.System, s.core.appContext.take(conv.ID))
 	go s.run(ctx, cancel, turn, conv.ProviderID)
 	return nil
 }

@@ -49,6 +49,10 @@ type Core struct {
 	// open, in memory to a command line that opened this core (cliserver.go).
 	cliMu     sync.Mutex
 	cliServer *applink.Server
+	// appCalls are the recent calls of tools with an interface, appContext
+	// the model context apps gave conversations (MCP Apps, apps_book.go).
+	appCalls   callBook
+	appContext contextBook
 	// chat runs the turns of the window and of the command line (Chat).
 	chatOnce sync.Once
 	chat     *ChatService

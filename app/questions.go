@@ -46,9 +46,12 @@ type QuestionView struct {
 	ToolCall *mcp.ToolCall `json:"toolCall,omitempty"`
 	// Sampling is a server's request to the person's model, and for
 	// KindSamplingResult the model's answer.
-	Sampling   *mcp.Sampling `json:"sampling,omitempty"`
-	ReceivedAt string        `json:"receivedAt"`
-	Deadline   string        `json:"deadline"`
+	Sampling *mcp.Sampling `json:"sampling,omitempty"`
+	// AppMessage is what a server's app wants to give the model
+	// (KindAppMessage): exactly the text the model gets if accepted.
+	AppMessage *mcp.AppMessage `json:"appMessage,omitempty"`
+	ReceivedAt string          `json:"receivedAt"`
+	Deadline   string          `json:"deadline"`
 }
 
 // OpenedView is a web page the person opened, waiting for its server.
@@ -205,9 +208,14 @@ func (s *QuestionService) ReviewSampling(id string, edit mcp.SamplingEdit) error
 }
 
 // Accept approves the model's answer to a sampling request on screen, so
-// that the server gets it.
+// that the server gets it, or an app's message or context (MCP Apps), so
+// that the model gets it.
 func (s *QuestionService) Accept(id string) error {
-	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindSamplingResult})
+	kind := mcp.KindSamplingResult
+	if q, ok := s.core.Broker.OnScreen(id); ok && q.Kind == mcp.KindAppMessage {
+		kind = mcp.KindAppMessage
+	}
+	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: kind})
 	return err
 }
 
@@ -367,7 +375,7 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 
 func questionView(q *mcp.Question) *QuestionView {
 	return &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Form: q.Form, Link: q.Link,
-		OpensPage: q.OpensPage(), ToolCall: q.ToolCall, Sampling: q.Sampling, ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
+		OpensPage: q.OpensPage(), ToolCall: q.ToolCall, Sampling: q.Sampling, AppMessage: q.AppMessage, ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 }
 
 func truncate(s string, n int) string {

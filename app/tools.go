@@ -19,6 +19,7 @@ import (
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
+	"github.com/gatehouse-app/gatehouse/uiapp"
 	"github.com/gatehouse-app/gatehouse/visible"
 )
 
@@ -150,13 +151,29 @@ func CallTool(ctx context.Context, t *ToolsService, callID, serverID, tool, args
 // call is Call under ctx, from source (one of the store.Source constants:
 // the history says where each call came from).
 func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool, argsJSON string) (ToolResultView, error) {
+	run, err := t.run(ctx, source, callID, serverID, tool, argsJSON)
+	return run.view, err
+}
+
+// toolRun is one call as run made it: the result as the server returned
+// it (nil when the call was not made) and as the window shows it.
+type toolRun struct {
+	res  *sdk.CallToolResult
+	view ToolResultView
+}
+
+// run is call, with the result as the server returned it: the one road of
+// a tool call the person or an app (AppsService.CallTool) makes. A call of
+// a tool with an interface from the Tools pane is kept for the app shown
+// beside its result (AppsService.Open).
+func (t *ToolsService) run(ctx context.Context, source, callID, serverID, tool, argsJSON string) (toolRun, error) {
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
-		return ToolResultView{}, err
+		return toolRun{}, err
 	}
 	args, problem := parseArgs(argsJSON)
 	if problem != nil {
-		return refusedArguments(map[string]i18n.Message{"": *problem}), nil
+		return toolRun{view: refusedArguments(map[string]i18n.Message{"": *problem})}, nil
 	}
 	// The call's own timeout pauses while the person answers one of this
 	// server's requests: a form being filled in must not time the call out.
@@ -177,11 +194,11 @@ func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool,
 	errs, err := toolSchema(def).CheckContext(ctx, args)
 	switch {
 	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
-		return ToolResultView{}, i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
+		return toolRun{}, i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
 	case err != nil:
-		return ToolResultView{}, i18n.Err("tools.error.cancelled")
+		return toolRun{}, i18n.Err("tools.error.cancelled")
 	case len(errs) > 0:
-		return refusedArguments(errs), nil
+		return toolRun{view: refusedArguments(errs)}, nil
 	}
 	start := time.Now()
 	res, err := t.core.Manager.CallTool(ctx, serverID, tool, args)
@@ -195,14 +212,14 @@ func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool,
 	case errors.Is(err, context.DeadlineExceeded):
 		err = i18n.Err("tools.error.timeout", "duration", i18n.Duration(t.core.toolCallTimeout()))
 		run.Outcome, run.Detail = store.OutcomeTimedOut, i18n.ErrorMessage(err)
-		return ToolResultView{}, err
+		return toolRun{}, err
 	case errors.Is(err, context.Canceled):
 		err = i18n.Err("tools.error.cancelled")
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.ErrorMessage(err)
-		return ToolResultView{}, err
+		return toolRun{}, err
 	case err != nil:
 		run.Outcome, run.Detail = store.OutcomeError, mcp.Describe(err)
-		return ToolResultView{}, err
+		return toolRun{}, err
 	}
 	run.Result = mcp.ResultText(res)
 	if res.IsError {
@@ -211,7 +228,10 @@ func (t *ToolsService) call(ctx context.Context, source, callID, serverID, tool,
 	view := ResultView(ctx, def, res)
 	view.DurationMs = run.Duration.Milliseconds()
 	t.recordLinks(&view)
-	return view, nil
+	if source == store.SourceToolsPane && uiapp.ReadTool(def.Meta).HasApp() {
+		t.core.appCalls.put(keptCall{id: callID, serverID: serverID, tool: def.Name}, args, res)
+	}
+	return toolRun{res: res, view: view}, nil
 }
 
 // recordLinks gives each openable resource link of a result an ID, under
@@ -303,7 +323,18 @@ func toolView(tool *sdk.Tool) ToolView {
 		HasOutput:   tool.OutputSchema != nil,
 		NeedsTask:   mcp.NeedsTask(tool),
 		SchemaID:    schemaID(tool),
+		App:         toolAppView(tool),
 	}
+}
+
+// toolAppView is what a tool declares of its interface (MCP Apps), nil
+// when it has none.
+func toolAppView(tool *sdk.Tool) *ToolAppView {
+	decl := uiapp.ReadTool(tool.Meta)
+	if !decl.HasApp() {
+		return nil
+	}
+	return &ToolAppView{ResourceURI: decl.ResourceURI, ForModel: decl.ForModel, ForApp: decl.ForApp}
 }
 
 // schemaID names the version of a tool's input schema (ToolView.SchemaID):

@@ -39,6 +39,11 @@ type Runner struct {
 	Settings ToolSettings
 	// MaxRounds bounds the tool rounds of a turn; 0 means DefaultMaxRounds.
 	MaxRounds int
+	// Ran, when set, hears each call of a tool with an interface (Call.App)
+	// that returned a result, with the arguments sent and the result as the
+	// server returned it, so that the app shown in the call's card gets
+	// exactly those. It is called on Run's goroutine.
+	Ran func(conversationID string, call Call, args map[string]any, res *sdk.CallToolResult)
 
 	// running are the cancel functions of the calls running now, by
 	// conversation and the model's call ID.
@@ -261,7 +266,7 @@ func callsOf(catalog *Catalog, answer llm.Message) map[string]Call {
 	for _, tc := range answer.ToolCalls {
 		c := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
 		if o, ok := catalog.Lookup(tc.Name); ok {
-			c.ServerID, c.ServerName, c.Tool = o.ServerID, o.ServerName, o.Tool.Name
+			c.ServerID, c.ServerName, c.Tool, c.App = o.ServerID, o.ServerName, o.Tool.Name, HasApp(o.Tool)
 		}
 		calls[tc.ID] = c
 	}
@@ -356,6 +361,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		return failed(fmt.Sprintf("%s no longer offers this tool, so it was not called.", offered.ServerName),
 			i18n.M("chat.history.toolGone", "server", offered.ServerName)), nil
 	}
+	call.App = HasApp(tool)
 	seen := mcp.ToolFingerprint(peer.Server, tool)
 	d := r.policy(offered.ServerID, tool, seen, allowedHere)
 	call.State = CallAsking
@@ -420,6 +426,9 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		text := "The tool call failed: " + why.In(i18n.English)
 		record(store.OutcomeError, why, "")
 		return result(CallFailed, text, note, true), nil
+	}
+	if call.App && r.Ran != nil {
+		r.Ran(turn.ConversationID, call, args, out)
 	}
 	text := resultText(out)
 	if out.IsError {

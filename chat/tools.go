@@ -2,13 +2,13 @@ package chat
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/uiapp"
 )
 
 // OfferedTool is one server tool as the model sees it.
@@ -89,10 +89,9 @@ func ForModel(t *sdk.Tool) bool {
 	if mcp.NeedsTask(t) {
 		return false
 	}
-	ui, _ := t.Meta["ui"].(map[string]any)
-	vis, has := ui["visibility"].([]any)
-	if !has {
-		return true
-	}
-	return slices.ContainsFunc(vis, func(v any) bool { return v == "model" })
+	return uiapp.ReadTool(t.Meta).ForModel
 }
+
+// HasApp reports whether a tool has an interface (MCP Apps) the window
+// shows with its result: a ui:// resource in its _meta.ui (uiapp.ReadTool).
+func HasApp(t *sdk.Tool) bool { return t != nil && uiapp.ReadTool(t.Meta).HasApp() }

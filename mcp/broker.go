@@ -465,6 +465,8 @@ func otherKind(kind string) error {
 		return i18n.Err("mcp.broker.notToolCall")
 	case KindSampling:
 		return i18n.Err("mcp.broker.notSampling")
+	case KindAppMessage:
+		return i18n.Err("mcp.broker.notAppMessage")
 	}
 	return i18n.Err("mcp.broker.notAnswer")
 }

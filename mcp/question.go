@@ -268,7 +268,8 @@ type Response struct {
 // of another kind is refused.
 type Reply struct {
 	// Kind is KindForm, KindURL (any web page question: a URL request or a
-	// sign-in), KindToolCall, KindSampling or KindSamplingResult.
+	// sign-in), KindToolCall, KindSampling, KindSamplingResult or
+	// KindAppMessage.
 	Kind   string
 	Values map[string]any // a form's values
 	Scope  string         // how far an allowed tool call reaches: ScopeOnce, ScopeConversation or ScopeAlways

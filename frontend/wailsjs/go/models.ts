@@ -53,6 +53,7 @@ export namespace app {
 	    connectDomains: string[];
 	    resourceDomains: string[];
 	    frameDomains: string[];
+	    dropped: i18n.Message[];
 	    toolInput: any;
 	    toolResult: any;
 	    limits: AppLimits;
@@ -77,6 +78,7 @@ export namespace app {
 	        this.connectDomains = source["connectDomains"];
 	        this.resourceDomains = source["resourceDomains"];
 	        this.frameDomains = source["frameDomains"];
+	        this.dropped = this.convertValues(source["dropped"], i18n.Message);
 	        this.toolInput = source["toolInput"];
 	        this.toolResult = source["toolResult"];
 	        this.limits = this.convertValues(source["limits"], AppLimits);
@@ -995,6 +997,7 @@ export namespace app {
 	    opensPage: boolean;
 	    toolCall?: mcp.ToolCall;
 	    sampling?: mcp.Sampling;
+	    appMessage?: mcp.AppMessage;
 	    receivedAt: string;
 	    deadline: string;
 	
@@ -1013,6 +1016,7 @@ export namespace app {
 	        this.opensPage = source["opensPage"];
 	        this.toolCall = this.convertValues(source["toolCall"], mcp.ToolCall);
 	        this.sampling = this.convertValues(source["sampling"], mcp.Sampling);
+	        this.appMessage = this.convertValues(source["appMessage"], mcp.AppMessage);
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
 	    }
@@ -2078,6 +2082,26 @@ export namespace llm {
 
 export namespace mcp {
 	
+	export class AppMessage {
+	    app: string;
+	    context: boolean;
+	    text: string;
+	    conversationId: string;
+	    conversation: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.context = source["context"];
+	        this.text = source["text"];
+	        this.conversationId = source["conversationId"];
+	        this.conversation = source["conversation"];
+	    }
+	}
 	export class LogLine {
 	    source: string;
 	    at: string;

@@ -10,6 +10,8 @@ export function CheckLink(arg1:string,arg2:string):Promise<app.CheckedLink>;
 
 export function Close(arg1:string):Promise<void>;
 
+export function CloseAll():Promise<void>;
+
 export function Message(arg1:string,arg2:string):Promise<boolean>;
 
 export function Open(arg1:string,arg2:string,arg3:string):Promise<app.AppView>;

@@ -18,6 +18,10 @@ export function Close(arg1) {
   return window['go']['app']['AppsService']['Close'](arg1);
 }
 
+export function CloseAll() {
+  return window['go']['app']['AppsService']['CloseAll']();
+}
+
 export function Message(arg1, arg2) {
   return window['go']['app']['AppsService']['Message'](arg1, arg2);
 }
