@@ -272,11 +272,22 @@ describe('OpenApps', () => {
   it('opening one beyond the maximum closes the oldest', () => {
     const o = new OpenApps();
     const evicted: string[] = [];
-    for (const id of ['a', 'b', 'c', 'd']) o.add(id, 3, () => evicted.push(id));
+    for (const id of ['a', 'b', 'c', 'd']) o.add(id, 3, () => void evicted.push(id));
     expect(evicted).toEqual(['a']);
     expect(o.count).toBe(3);
     o.remove('b');
-    o.add('e', 3, () => evicted.push('e'));
+    o.add('e', 3, () => void evicted.push('e'));
+    expect(evicted).toEqual(['a']);
+  });
+
+  it('makes room before one more opens: Go refuses one beyond the maximum', async () => {
+    const o = new OpenApps();
+    const evicted: string[] = [];
+    for (const id of ['a', 'b']) o.add(id, 2, () => void evicted.push(id));
+    await o.makeRoom();
+    expect(evicted).toEqual(['a']);
+    expect(o.count).toBe(1);
+    await o.makeRoom();
     expect(evicted).toEqual(['a']);
   });
 });

@@ -120,16 +120,28 @@ export function messageBytes(data: unknown, max: number): number {
 
 /**
  * The apps open in the window, oldest first, so that no more than maxOpen
- * are: opening one more closes the oldest, which says why.
+ * are: before one more opens, the oldest is closed, and says why (Go
+ * refuses to open one beyond the maximum).
  */
 export class OpenApps {
-  private open: { id: string; evict: () => void }[] = [];
+  private open: { id: string; evict: () => Promise<void> | void }[] = [];
+  /** The maximum Go named with the last app it opened; 0 until then. */
+  private max = 0;
 
   /** Counts an instance as open; closes the oldest ones beyond max. */
-  add(id: string, max: number, evict: () => void): void {
+  add(id: string, max: number, evict: () => Promise<void> | void): void {
+    this.max = max;
     this.open = this.open.filter((o) => o.id !== id);
     this.open.push({ id, evict });
-    while (max > 0 && this.open.length > max) this.open.shift()?.evict();
+    while (max > 0 && this.open.length > max) void this.open.shift()?.evict();
+  }
+
+  /** Closes the oldest apps until one more may open. */
+  async makeRoom(): Promise<void> {
+    while (this.max > 0 && this.open.length >= this.max) {
+      const oldest = this.open.shift();
+      await oldest?.evict();
+    }
   }
 
   /** An instance closed. */

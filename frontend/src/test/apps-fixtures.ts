@@ -19,6 +19,7 @@ export function appView(over: Partial<AppView> = {}): AppView {
     connectDomains: [],
     resourceDomains: [],
     frameDomains: [],
+    dropped: [],
     toolInput: { year: 2026 },
     toolResult: { content: [{ type: 'text', text: 'ok' }] },
     limits: { minHeight: 80, maxHeight: 800, maxMessageBytes: 1000, messagesPerSecond: 5, maxOpen: 3 },
