@@ -18,6 +18,7 @@ import * as ThemeGo from '../../wailsjs/go/app/ThemeService';
 import * as ImportGo from '../../wailsjs/go/app/ImportService';
 import * as ResourcesGo from '../../wailsjs/go/app/ResourcesService';
 import * as PromptsGo from '../../wailsjs/go/app/PromptsService';
+import * as AppsGo from '../../wailsjs/go/app/AppsService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, chat, forms, i18n, importcfg, linkcheck, mcp, store, visible } from '../../wailsjs/go/models';
 import * as ev from './events';
@@ -64,6 +65,7 @@ const Theme = bound(ThemeGo);
 const Import = bound(ImportGo);
 const Resources = bound(ResourcesGo);
 const Prompts = bound(PromptsGo);
+const Apps = bound(AppsGo);
 
 /** A sentence from Go (i18n.Message): a catalogue key, its arguments, and its English text. Show it with msg(); never write such sentences here. */
 export type Message = GoMessage;
@@ -129,6 +131,9 @@ export type ImportLocation = Plain<app.ImportLocation>;
 export type ImportPreview = Plain<importcfg.Preview>;
 export type ImportEntry = Plain<importcfg.Entry>;
 export type CheckedLink = Plain<app.CheckedLink>;
+export type AppView = Plain<app.AppView>;
+export type AppLimits = Plain<app.AppLimits>;
+export type ToolAppView = Plain<app.ToolAppView>;
 
 // The payloads of events no bound method returns, so that Wails generates
 // no class for them; app/events_test.go checks their fields against Go's.
@@ -163,6 +168,8 @@ export type ChatCall = {
   result: string;
   note: Message;
   progress?: Progress;
+  /** The tool has an interface (MCP Apps), shown in the card once the call is done. */
+  app?: boolean;
 };
 /** One event of a running turn (app.ChatEvent). */
 export type ChatEvent = {
@@ -554,6 +561,40 @@ export const checkChatLink = (conversationID: string, url: string) => call(() =>
 
 /** Opens a checked address of the model's text, by its ID, after the person's consent (E21). */
 export const openChatLink = (linkID: string) => call(() => Chat.OpenLink(linkID));
+
+// --- MCP Apps (the frame of a tool's interface) -------------------------------
+// What an app asks comes here only through its frame (lib/apps.ts); Go checks
+// every request against the instance it names, and asks the person.
+
+/** Opens the app of a server's tool on an origin of its own, for a call (its ID; "" for none) whose arguments and result it receives. */
+export const openApp = (serverID: string, tool: string, callID: string) => call(() => Apps.Open(serverID, tool, callID));
+
+/** Closes an app instance: Go serves it nothing more and refuses its requests. */
+export const closeApp = (instanceID: string) => call(() => Apps.Close(instanceID));
+
+/** Records which of the app's declared permissions the person allowed; the instance as it now is. */
+export const allowAppPermissions = (instanceID: string, allowed: string[]) =>
+  call(() => Apps.AllowPermissions(instanceID, allowed));
+
+/** The app's tools/call (a tool of its own server meant for apps, under the person's permissions); the CallToolResult as JSON. */
+export const appCallTool = (instanceID: string, tool: string, argsJSON: string) =>
+  call(() => Apps.CallTool(instanceID, tool, argsJSON));
+
+/** The app's resources/read of its own server's resource; the ReadResourceResult as JSON. */
+export const appReadResource = (instanceID: string, uri: string) => call(() => Apps.ReadResource(instanceID, uri));
+
+/** Checks an address an app asked to open (ui/open-link) for the consent display; refused with a sentence otherwise. */
+export const checkAppLink = (instanceID: string, url: string) => call(() => Apps.CheckLink(instanceID, url));
+
+/** Opens an address checkAppLink checked, by its ID, after the person's consent. */
+export const openAppLink = (linkID: string) => call(() => Apps.OpenLink(linkID));
+
+/** The app's ui/message, shown to the person first; whether they let it into the conversation. */
+export const appMessage = (instanceID: string, paramsJSON: string) => call(() => Apps.Message(instanceID, paramsJSON));
+
+/** The app's ui/update-model-context, shown to the person first; whether they accepted it. */
+export const appUpdateContext = (instanceID: string, paramsJSON: string) =>
+  call(() => Apps.UpdateContext(instanceID, paramsJSON));
 
 // --- Events -------------------------------------------------------------------
 
