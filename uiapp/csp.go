@@ -217,6 +217,16 @@ func validHost(host string, wildcard bool) bool {
 // its own files, inline scripts and styles, and the origins it declared,
 // each for what it declared it for. No eval, no plugins, no forms, no
 // other frames unless declared.
+//
+// Scripts may also come from data: URLs. Bundled apps ship their workers
+// inline that way: server-pdf's pdf.js starts a blob: module worker that
+// imports its code from a data: URL (and, without a worker, imports it in
+// the page); the worker inherits this policy, so without data: the import
+// fails silently and the viewer waits forever. A data: script is text the
+// app already holds, fetched from nowhere, and 'unsafe-inline' already
+// lets the app run any text it holds as a script, so this grants nothing
+// new: no network, no eval of the app's own page beyond what inline
+// scripts can do. blob: stays out of script-src (workers only).
 func (c CSP) Header() string {
 	list := func(base string, origins []string, none bool) string {
 		parts := []string{}
@@ -232,7 +242,7 @@ func (c CSP) Header() string {
 	res := c.Resource
 	directives := []string{
 		"default-src 'none'",
-		"script-src " + list("'self' 'unsafe-inline'", res, false),
+		"script-src " + list("'self' 'unsafe-inline' data:", res, false),
 		"style-src " + list("'self' 'unsafe-inline'", res, false),
 		"img-src " + list("'self' data: blob:", res, false),
 		"font-src " + list("'self' data:", res, false),

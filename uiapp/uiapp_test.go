@@ -221,7 +221,7 @@ func TestReadResource(t *testing.T) {
 
 func TestHeader(t *testing.T) {
 	none := CSP{}.Header()
-	want := "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+	want := "default-src 'none'; script-src 'self' 'unsafe-inline' data:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
 		"font-src 'self' data:; media-src 'self' data: blob:; connect-src 'self'; frame-src 'none'; base-uri 'self'; " +
 		"worker-src 'self' blob:; form-action 'none'; object-src 'none'"
 	if none != want {
@@ -231,7 +231,7 @@ func TestHeader(t *testing.T) {
 		"resourceDomains":["https://cdn.example.com"],"frameDomains":["https://www.youtube.com"]}}}`), nil)
 	h := r.CSP.Header()
 	for _, part := range []string{
-		"script-src 'self' 'unsafe-inline' https://cdn.example.com;",
+		"script-src 'self' 'unsafe-inline' data: https://cdn.example.com;",
 		"img-src 'self' data: blob: https://cdn.example.com;",
 		"connect-src 'self' wss://rt.example.com;",
 		"frame-src https://www.youtube.com;",
@@ -247,5 +247,53 @@ func TestHeader(t *testing.T) {
 	}
 	if n := strings.Count(h, ";"); n != 11 {
 		t.Errorf("policy has %d directives; want 12: %s", n+1, h)
+	}
+}
+
+// directives splits a policy into its directives' sources, by name.
+func directives(policy string) map[string][]string {
+	out := map[string][]string{}
+	for _, d := range strings.Split(policy, ";") {
+		f := strings.Fields(d)
+		if len(f) > 0 {
+			out[f[0]] = f[1:]
+		}
+	}
+	return out
+}
+
+// server-pdf's pdf.js runs its worker as a blob: module worker that
+// imports the worker's code from a data: URL (or, without a worker,
+// imports it in the page): both need data: scripts, and nothing more.
+func TestHeaderLetsInlineWorkersLoad(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		csp  CSP
+	}{
+		{"nothing declared", CSP{}},
+		{"resources declared", CSP{Resource: []string{"https://unpkg.com"}, Connect: []string{"https://unpkg.com"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := directives(tt.csp.Header())
+			has := func(name, source string) bool { return contains(d[name], source) }
+			if !has("script-src", "data:") {
+				t.Errorf("script-src %v: a data: module (pdf.js's worker code) cannot load", d["script-src"])
+			}
+			if !has("worker-src", "blob:") || !has("worker-src", "'self'") {
+				t.Errorf("worker-src %v: a blob: worker cannot start", d["worker-src"])
+			}
+			for _, name := range []string{"script-src", "worker-src", "connect-src", "frame-src", "default-src"} {
+				for _, bad := range []string{"'unsafe-eval'", "*", "https:", "http:", "'wasm-unsafe-eval'"} {
+					if has(name, bad) {
+						t.Errorf("%s holds %s: %v", name, bad, d[name])
+					}
+				}
+			}
+			for _, name := range []string{"script-src", "connect-src", "frame-src", "base-uri", "form-action"} {
+				if name != "script-src" && has(name, "data:") || has(name, "blob:") {
+					t.Errorf("%s holds data: or blob: %v", name, d[name])
+				}
+			}
+		})
 	}
 }
