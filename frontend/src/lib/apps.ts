@@ -67,6 +67,11 @@ export function allowAttribute(allowed: readonly string[]): string {
   return out.join('; ');
 }
 
+/** The permissions the app declared (of the four known ones) that the person has not allowed, in the order declared. */
+export function asked(view: Pick<AppView, 'permissions' | 'allowed'>): string[] {
+  return view.permissions.filter((p, i) => Object.hasOwn(features, p) && !view.allowed.includes(p) && view.permissions.indexOf(p) === i);
+}
+
 /** A height an app asked for, within the limits; null when it named none usable. */
 export function clampHeight(height: unknown, limits: Pick<AppLimits, 'minHeight' | 'maxHeight'>): number | null {
   if (typeof height !== 'number' || !Number.isFinite(height)) return null;

@@ -24,6 +24,7 @@ vi.mock('../../lib/api', async (orig) => {
     openAppLink: vi.fn(async () => {}),
     appMessage: vi.fn(),
     appUpdateContext: vi.fn(),
+    allowAppPermissions: vi.fn(),
   };
 });
 const mocked = vi.mocked(api);
@@ -68,6 +69,7 @@ beforeEach(() => {
   vi.spyOn(console, 'debug').mockImplementation(() => {});
   mocked.openApp.mockReset();
   mocked.closeApp.mockClear();
+  mocked.allowAppPermissions.mockReset();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -91,6 +93,44 @@ describe('AppFrame', () => {
   it('the allow attribute has only what the person allowed, not what the app declared', async () => {
     await opened({ permissions: ['camera', 'microphone', 'geolocation'], allowed: ['microphone'] });
     expect(frame().getAttribute('allow')).toBe('microphone');
+  });
+
+  it('an app that declares permissions gets none; a bar names them, and Allow reloads the frame with what Go allowed', async () => {
+    const user = userEvent.setup();
+    const declared = { permissions: ['camera', 'clipboardWrite'], allowed: [] };
+    await opened(declared);
+    const bar = screen.getByRole('group', { name: 'What the app asks to use' });
+    expect(bar.textContent).toContain('This app asks for the camera and writing to the clipboard.');
+    expect(frame().hasAttribute('allow')).toBe(false);
+    const first = frame();
+    mocked.allowAppPermissions.mockResolvedValue(appView({ permissions: ['camera', 'clipboardWrite'], allowed: ['clipboardWrite'] }));
+    await user.click(screen.getByRole('button', { name: 'Allow' }));
+    expect(mocked.allowAppPermissions).toHaveBeenCalledWith('abc123', ['camera', 'clipboardWrite']);
+    // A new frame of the same instance, with the allow attribute of what Go returned (only that), loading the app again.
+    await waitFor(() => expect(frame()).not.toBe(first));
+    expect(frame().getAttribute('allow')).toBe('clipboard-write');
+    await waitFor(() => expect(frame().getAttribute('src')).toBe('gatehouse-app://abc123/index.html'));
+    expect(mocked.openApp).toHaveBeenCalledTimes(1);
+    expect(mocked.closeApp).not.toHaveBeenCalled();
+    // camera was not allowed by Go: the bar still names it.
+    expect(screen.getByRole('group', { name: 'What the app asks to use' }).textContent).toContain('the camera');
+    expect(screen.getByRole('group').textContent).not.toContain('clipboard');
+  });
+
+  it('Not now hides the bar and allows nothing', async () => {
+    const user = userEvent.setup();
+    await opened({ permissions: ['geolocation', 'microphone'], allowed: [] });
+    expect(screen.getByRole('group', { name: 'What the app asks to use' }).textContent).toContain('your location and the microphone');
+    await user.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByRole('group', { name: 'What the app asks to use' })).toBeNull();
+    expect(mocked.allowAppPermissions).not.toHaveBeenCalled();
+    expect(frame().hasAttribute('allow')).toBe(false);
+  });
+
+  it('no bar when the app declares nothing, or only what is allowed already', async () => {
+    await opened({ permissions: ['camera'], allowed: ['camera'] });
+    expect(screen.queryByRole('group', { name: 'What the app asks to use' })).toBeNull();
+    expect(frame().getAttribute('allow')).toBe('camera');
   });
 
   const foreign = [
