@@ -7,6 +7,7 @@ import { settings } from './lib/settings.svelte';
 import { servers } from './lib/servers.svelte';
 import { welcome } from './lib/welcome.svelte';
 import { takeStartView } from './lib/startview';
+import { closeAllApps } from './lib/api';
 
 guardNavigation(document);
 // What Go wrote into the page: the first frame shows it without asking Go.
@@ -21,7 +22,12 @@ if (start) {
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
 
+// Go still counts the apps of the page before a reload (against their maximum): close them before any
+// app of this page opens (none does before mount). Beside the language, not after it.
+const leftovers = closeAllApps().catch(() => {});
+
 // The person's language first, so that the first paint speaks it.
 await settings.readLanguage(start?.language);
+await leftovers;
 
 export default mount(App, { target });

@@ -572,6 +572,9 @@ export const openApp = (serverID: string, tool: string, callID: string) => call(
 /** Closes an app instance: Go serves it nothing more and refuses its requests. */
 export const closeApp = (instanceID: string) => call(() => Apps.Close(instanceID));
 
+/** Closes every app instance Go has open: the window's page starts with none (a reload leaves the old page's behind). */
+export const closeAllApps = () => call(() => Apps.CloseAll());
+
 /** Records which of the app's declared permissions the person allowed; the instance as it now is. */
 export const allowAppPermissions = (instanceID: string, allowed: string[]) =>
   call(() => Apps.AllowPermissions(instanceID, allowed));

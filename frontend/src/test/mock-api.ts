@@ -10,6 +10,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
   return {
     ...real,
     listServers: vi.fn(async () => serverList([])),
+    closeAllApps: vi.fn(async () => {}),
     validateServer: vi.fn(async () => ({})),
     addServer: vi.fn(),
     updateServer: vi.fn(),
