@@ -1,7 +1,8 @@
 // The Tools pane and MCP Apps: a tool with an interface is marked in the
 // list, a tool only for apps says so, and after a call of a tool with an
-// app the app shows under the result, opened for that call. api.ts is
-// mocked; the frame itself is tested in components/apps/AppFrame.test.ts.
+// app the app shows first, opened for that call, with the raw result folded
+// under it. api.ts is mocked; the frame itself is tested in
+// components/apps/AppFrame.test.ts.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
@@ -49,7 +50,7 @@ describe('Tools pane with MCP Apps', () => {
     expect(within(p).queryByText('Only for apps')).toBeNull();
   });
 
-  it('after a call of a tool with an app, the app shows under the result, opened for that call', async () => {
+  it('after a call of a tool with an app, the app shows, opened for that call', async () => {
     const user = userEvent.setup();
     render(ToolRunner);
     await user.click(await screen.findByRole('button', { name: /Show budget/ }));
@@ -57,6 +58,31 @@ describe('Tools pane with MCP Apps', () => {
     await waitFor(() => expect(document.querySelector('iframe')?.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin'));
     const callID = mocked.callTool.mock.calls[0][0];
     expect(mocked.openApp).toHaveBeenCalledWith('s1', 'show-budget', callID);
+  });
+
+  it('the app comes first; the raw result is folded under it, a click away', async () => {
+    const user = userEvent.setup();
+    render(ToolRunner);
+    await user.click(await screen.findByRole('button', { name: /Show budget/ }));
+    await user.click(await screen.findByRole('button', { name: 'Call' }));
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    const app = screen.getByRole('region', { name: 'Get budget app from Budget' });
+    const raw = screen.getByText('The result as the server sent it').closest('details')!;
+    expect(app.compareDocumentPosition(raw) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(raw.open).toBe(false);
+    expect(within(raw).getByRole('region', { name: 'Result' }).textContent).toContain('ok');
+    await user.click(screen.getByText('The result as the server sent it'));
+    expect(raw.open).toBe(true);
+  });
+
+  it('an error result of a tool with an app is not folded', async () => {
+    const user = userEvent.setup();
+    mocked.callTool.mockResolvedValue(result({ isError: true, content: [{ type: 'text', text: 'no budget', mimeType: '', data: '', uri: '', name: '', title: '' }] }));
+    render(ToolRunner);
+    await user.click(await screen.findByRole('button', { name: /Show budget/ }));
+    await user.click(await screen.findByRole('button', { name: 'Call' }));
+    const raw = (await screen.findByText('The result as the server sent it')).closest('details')!;
+    expect(raw.open).toBe(true);
   });
 
   it('a tool without an app shows no frame after its call', async () => {
@@ -67,5 +93,6 @@ describe('Tools pane with MCP Apps', () => {
     await screen.findByText('ok');
     expect(mocked.openApp).not.toHaveBeenCalled();
     expect(document.querySelector('iframe')).toBeNull();
+    expect(screen.queryByText('The result as the server sent it')).toBeNull();
   });
 });
