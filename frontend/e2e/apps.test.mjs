@@ -373,6 +373,17 @@ describe('MCP Apps in the real window, with the official example servers and a h
       60_000,
     );
     assert.match(shown, /^viewer: /, `the PDF viewer shows the document: ${shown}`);
+    // pdf.js draws the page in its worker's wake: the blue band of the test PDF is on the canvas.
+    const drawn = await inApp(
+      src,
+      `const c = document.querySelector('#pdf-canvas');
+       if (!c || !c.width || !c.height) return false;
+       const d = c.getContext('2d').getImageData(0, 0, c.width, Math.ceil(c.height / 4)).data;
+       for (let i = 0; i < d.length; i += 4) if (d[i] < 80 && d[i + 1] > 40 && d[i + 1] < 120 && d[i + 2] > 160) return 'blue at ' + i / 4;
+       return false;`,
+      30_000,
+    );
+    assert.match(drawn, /^blue at /, 'the page of the PDF is drawn (its blue band)');
     await shot('e2e-apps-pdf', src);
   });
 

@@ -70,6 +70,7 @@ class Inspector {
     this.pending = new Map();
     this.target = '';
     this.contexts = new Map(); // execution context id -> { frameId, name, type }
+    this.loading = new Set(); // ids of the frames loading a document (Page.frameStartedLoading, until frameStoppedLoading)
     this.listeners = [];
     ws.onmessage = (e) => this.#receive(JSON.parse(String(e.data)));
   }
@@ -93,6 +94,8 @@ class Inspector {
       else p.resolve(inner.result);
       return;
     }
+    if (inner.method === 'Page.frameStartedLoading') this.loading.add(inner.params.frameId);
+    if (inner.method === 'Page.frameStoppedLoading') this.loading.delete(inner.params.frameId);
     if (inner.method === 'Runtime.executionContextCreated') {
       const c = inner.params.context;
       this.contexts.set(c.id, c);
@@ -202,7 +205,14 @@ export async function startWindow({ env = {} } = {}) {
     /**
      * The execution context of the app frame whose src starts with prefix
      * (the first gatehouse-app: frame by default), once its document has
-     * run: evaluate in it with inspector.run(body, id).
+     * loaded: evaluate in it with inspector.run(body, id).
+     *
+     * Nothing touches the frame while it loads: when the inspector made
+     * WebKit create a loading frame's script context early (Runtime.enable
+     * lists every frame's), the app's first scripts sometimes ran with eval
+     * allowed in spite of its policy, and later ones without: server-pdf's
+     * zod chose its eval-compiled parsers, which then threw, and the app
+     * never finished ui/initialize.
      */
     async frame(prefix = 'gatehouse-app://', timeout = 30_000) {
       for (const deadline = Date.now() + timeout; ; await sleep(200)) {
@@ -215,7 +225,7 @@ export async function startWindow({ env = {} } = {}) {
         };
         walk(tree?.frameTree);
         const f = frames.find((x) => x.url.startsWith(prefix));
-        if (f) {
+        if (f && !inspector.loading.has(f.id)) {
           const ctx = [...inspector.contexts.values()].filter((c) => c.frameId === f.id && c.isPageContext !== false && c.type !== 'user' && c.type !== 'internal');
           if (ctx.length) return { id: ctx[ctx.length - 1].id, frame: f };
           // WebKit reports a frame's context when it is created or when
