@@ -23,6 +23,7 @@
 
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -41,6 +42,17 @@ const en = JSON.parse(await readFile(join(repoDir, 'i18n/locales/en.json'), 'utf
 const frameMissing = existsSync(join(repoDir, 'frontend/src/components/apps'))
   ? false
   : 'the app frame (frontend/src/components/apps, branch i24-frame) is not merged yet: no app shows beside a result and nobody answers its protocol';
+
+// Keys reach the window as a person's would: xdotool on the test's X display (GTK ignores events sent to one window).
+const noXdotool = (() => {
+  try {
+    execFileSync('xdotool', ['version'], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return 'xdotool is not installed';
+  }
+})();
+const xdotool = (...args) => execFileSync('xdotool', args, { encoding: 'utf8' }).trim();
 
 /** A loopback HTTP listener that records every request (method and path) it gets. */
 async function listener(cors) {
@@ -273,6 +285,49 @@ describe('MCP Apps in the real window, with the official example servers and a h
     const second = await inApp(src, `const t = document.querySelector('#server-time').textContent; return t !== ${JSON.stringify(first)} && t;`);
     assert.notEqual(second, first, 'the app shows the new time after the person allowed its call');
     await shot('e2e-apps-basic', src);
+  });
+
+  it('the keyboard: Tab goes from the frame\'s buttons into the app, with a ring around it, and Tab and Shift+Tab out again', { skip: frameMissing || noXdotool }, async () => {
+    const src = await callInToolsPane('Basic', 'get-time');
+    const { id: ctx } = await win.frame(src);
+    await inApp(src, `return document.querySelector('#get-time-btn');`);
+    // The window gets the X input focus (no window manager under Xvfb).
+    const wid = xdotool('search', '--pid', String(win.child.pid), '--onlyvisible', '--name', '.').split('\n').pop();
+    xdotool('windowfocus', '--sync', wid);
+    const where = async () => {
+      const page = await run(`const f = document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']');
+        const a = document.activeElement;
+        return { inFrame: a === f, button: a.tagName === 'BUTTON' ? a.textContent.trim() : '', ring: getComputedStyle(f.parentElement).outlineStyle };`);
+      const app = await win.inspector.run(`return { focus: document.hasFocus(), on: document.activeElement && document.activeElement.id };`, ctx);
+      return { ...page, app };
+    };
+    const press = async (key, until) => {
+      xdotool('key', key);
+      for (const end = Date.now() + 5000; ; await sleep(100)) {
+        const w = await where();
+        if (until(w) || Date.now() > end) return w;
+      }
+    };
+    const close = `[...document.querySelectorAll('.app-frame button')].find((b) => b.textContent.trim() === 'Close' && b.closest('.app-frame').querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(src)}) + ']'))`;
+    await run(`${close}.focus(); return true;`);
+    let w = await where();
+    assert.equal(w.button, 'Close', 'the focus starts on the frame\'s Close button');
+    assert.equal(w.ring, 'none', 'no ring around the app while the keyboard is outside it');
+    w = await press('Tab', (x) => x.app.focus);
+    assert.ok(w.inFrame && w.app.focus, `Tab from Close goes into the app: ${JSON.stringify(w)}`);
+    assert.equal(w.app.on, 'get-time-btn', "to the app's first control");
+    assert.equal(w.ring, 'solid', 'a ring shows the keyboard is in the app');
+    w = await press('shift+Tab', (x) => !x.app.focus);
+    assert.equal(w.button, 'Close', `Shift+Tab from the app's first control comes back to Close: ${JSON.stringify(w)}`);
+    assert.equal(w.ring, 'none', 'the ring goes with the keyboard');
+    // Tab through the app and out of it, past its last control.
+    w = await press('Tab', (x) => x.app.focus);
+    for (let i = 0; i < 20 && w.inFrame; i++) {
+      const before = JSON.stringify(w);
+      w = await press('Tab', (x) => JSON.stringify(x) !== before);
+    }
+    assert.ok(!w.inFrame && !w.app.focus, `Tab leaves the app after its last control: ${JSON.stringify(w)}`);
+    await shot('e2e-apps-keyboard', src);
   });
 
   it('a chat: the model calls get-time and the app shows inside the tool call card', { skip: frameMissing }, async () => {

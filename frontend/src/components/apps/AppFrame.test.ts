@@ -148,6 +148,18 @@ describe('AppFrame', () => {
     });
   }
 
+  it('a ring shows around the app while the keyboard is in it (WebKit only blurs the window), and goes when it leaves', async () => {
+    const user = userEvent.setup();
+    await opened();
+    const viewport = frame().parentElement!;
+    expect(viewport.classList.contains('in-app')).toBe(false);
+    frame().focus();
+    window.dispatchEvent(new FocusEvent('blur'));
+    await waitFor(() => expect(viewport.classList.contains('in-app')).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Enlarge' }));
+    await waitFor(() => expect(viewport.classList.contains('in-app')).toBe(false));
+  });
+
   it('server text is text, never HTML', async () => {
     await opened({ serverName: '<img src=x onerror=alert(1)>', toolTitle: '<b>Budget</b>' });
     expect(screen.getByText('<b>Budget</b>')).toBeTruthy();
