@@ -440,6 +440,31 @@ describe('MCP Apps in the real window, with the official example servers and a h
     );
     assert.match(drawn, /^blue at /, 'the page of the PDF is drawn (its blue band)');
     await shot('e2e-apps-pdf', src);
+
+    // server-pdf declares clipboardWrite: the app gets nothing until the person allows it.
+    const frameOf = (s) => `document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(s)}) + ']')`;
+    const bar = await run(`
+      const f = ${frameOf(src)};
+      const section = f.closest('.app-frame');
+      section.scrollIntoView({ block: 'start' });
+      const g = await until(() => section.querySelector('[role="group"]'), 10000, 'the permissions bar');
+      return { text: g.innerText, allow: f.getAttribute('allow') };
+    `);
+    assert.match(bar.text, /This app asks for writing to the clipboard\./, `the bar names what the app asks for: ${bar.text}`);
+    assert.equal(bar.allow, null, 'no permission before the person allows it');
+    for (const lang of ['zh-CN', 'en']) {
+      await run(`await window.go.app.SettingsService.SetLanguage(${JSON.stringify(lang)}); await sleep(800); ${frameOf(src)}.closest('.app-frame').scrollIntoView({ block: 'start' }); await sleep(300);`);
+      await win.screenshot(`e2e-apps-pdf-permissions-${lang}`);
+    }
+    const allowed = await run(`
+      const section = ${frameOf(src)}.closest('.app-frame');
+      byText('.app-frame [role="group"] button', 'Allow').click();
+      const f = await until(() => { const x = section.querySelector('iframe'); return x && x.getAttribute('allow') && x; }, 15000, 'the frame loaded again with what was allowed');
+      return { allow: f.getAttribute('allow'), src: f.src, bar: !!section.querySelector('[role="group"]') };
+    `);
+    assert.deepEqual(allowed, { allow: 'clipboard-write', src, bar: false }, 'Allow loads the same instance again with clipboard-write, and the bar goes');
+    const again = await inApp(src, `const c = document.querySelector('#pdf-canvas'); return c && c.width > 0 && document.querySelector('#viewer').style.display !== 'none' && 'shown';`, 60_000);
+    assert.equal(again, 'shown', 'the PDF shows again after the reload');
   });
 
   it('server-map: offline, its app says in its frame that the globe could not load; the window is unharmed', { skip: frameMissing }, async () => {
