@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from './api';
 import { appView } from '../test/apps-fixtures';
-import { MessageGuard, OpenApps, allowAttribute, clampHeight, frameOrigin, messageBytes } from './apps';
+import { MessageGuard, OpenApps, allowAttribute, asked, clampHeight, frameOrigin, messageBytes } from './apps';
 import { GuardedTransport, hostCapabilities, hostContext, newBridge, type FrameHooks } from './appbridge';
 
 vi.mock('./api', async (orig) => {
@@ -44,6 +44,16 @@ describe('allowAttribute', () => {
     { name: 'each once', allowed: ['camera', 'camera'], want: 'camera' },
   ];
   for (const c of cases) it(c.name, () => expect(allowAttribute(c.allowed)).toBe(c.want));
+});
+
+describe('asked', () => {
+  const cases = [
+    { name: 'nothing declared', permissions: [], allowed: [], want: [] },
+    { name: 'all declared, none allowed', permissions: ['camera', 'clipboardWrite'], allowed: [], want: ['camera', 'clipboardWrite'] },
+    { name: 'what is allowed is not asked again', permissions: ['camera', 'microphone'], allowed: ['camera'], want: ['microphone'] },
+    { name: 'unknown names and repeats are left out', permissions: ['usb', 'geolocation', 'geolocation', 'toString'], allowed: [], want: ['geolocation'] },
+  ];
+  for (const c of cases) it(c.name, () => expect(asked(c)).toEqual(c.want));
 });
 
 describe('clampHeight', () => {
