@@ -13,6 +13,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gatehouse-app/gatehouse/app"
+	"github.com/gatehouse-app/gatehouse/llm"
+	"github.com/gatehouse-app/gatehouse/llm/llmtest"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 var flagAppRuns = flag.Int("appruns", 20, "P10: tool results timed to the app's first paint, in each host (3 with -quick)")
@@ -354,4 +359,105 @@ func (d *desktop) xclick(p image.Point) error {
 		return fmt.Errorf("xdotool: %v: %s", err, out)
 	}
 	return nil
+}
+
+// appCounts are the numbers of apps open at which BenchmarkAppMemory samples
+// (AppLimits.MaxOpen is 10).
+var appCounts = []int{1, 5, 10}
+
+// BenchmarkAppMemory measures what an open app (MCP Apps) costs in memory:
+// the summed PSS (/proc/PID/smaps_rollup) of the gatehouse process and its
+// WebKit processes (not the MCP server's own process) with 1, 5 and 10
+// instances of the example server's app open. The production window, on
+// Xvfb, in a conversation with llmtest's stand-in model, the server's tools
+// allowed: a person sends a message (xdotool) and the model answers with 1,
+// then 4, then 5 calls of get-time at once; each call's card shows its app
+// (each its own instance: its own origin, bridge and frame). The count is
+// reached when the server has been asked for the app's resource that many
+// times (every instance reads it on opening; apptap notes each read) and
+// no further read came for two seconds (reads beyond the count are apps
+// opened again, reported as apps-reopened); the memory is then sampled as
+// the other memory benchmarks do (settledPSS). The cost of an app is
+// (PSS(10) − PSS(1)) / 9; goal: below 40 MB each.
+func BenchmarkAppMemory(b *testing.B) {
+	sizes()
+	bin := gatehouseBin(b)
+	requireTools(b, "xdotool")
+	log := &tapLog{path: filepath.Join(b.TempDir(), "tap.log")}
+	server := basicServer(b, log.path)
+
+	var turns []llmtest.Turn
+	call := 0
+	for i, n := range appCounts {
+		more := n
+		if i > 0 {
+			more = n - appCounts[i-1]
+		}
+		var calls []llmtest.ToolCall
+		for range more {
+			call++
+			calls = append(calls, llmtest.ToolCall{ID: fmt.Sprintf("call_%d", call), Name: "get-time", Arguments: []string{"{}"}})
+		}
+		turns = append(turns, llmtest.Turn{ToolCalls: calls}, llmtest.Turn{Text: []string{"Here is the time."}})
+	}
+	model := llmtest.NewOpenAI(b, llmtest.Script{Turns: turns})
+
+	data, core := emptyDataDir(b)
+	srv, err := core.Store.PutServer(store.Server{Name: "Basic", Enabled: true, Transport: store.TransportStdio,
+		Stdio: &store.StdioConfig{Command: server[0], Args: server[1:]}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := core.Store.PutToolPolicy(srv.ID, store.ToolPolicy{Mode: store.ToolAllow}); err != nil {
+		b.Fatal(err)
+	}
+	p, err := app.NewProvidersService(core).Add(app.ProviderInput{Name: "Stand-in", Kind: string(llm.KindOpenAI), BaseURL: model.URL, Model: standInModel})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := core.Store.PutConversation(store.Conversation{Title: "Time", ProviderID: p.ID}); err != nil {
+		b.Fatal(err)
+	}
+	if err := core.Close(); err != nil {
+		b.Fatal(err)
+	}
+
+	d := newDesktop(b)
+	win := d.startApp(b, bin, data)
+	d.watchPainted(b, win)
+	d.waitStill(b, paneArea, time.Now(), 700*time.Millisecond, 60*time.Second) // the server connects
+	d.openChat(b, firstListedConv)
+	d.waitStill(b, paneArea, time.Now(), 500*time.Millisecond, 30*time.Second)
+	pss := map[int]int64{}
+	reads, reopened := 0, 0
+	for _, n := range appCounts {
+		d.click(b, composer)
+		d.xdotool(b, "type", "--delay", "0", "What time is it?")
+		d.xdotool(b, "key", "Return")
+		for reads < n {
+			if _, ok := log.next("read", 60*time.Second); !ok {
+				d.screenshot(b, fmt.Sprintf("bench-apps-memory-%d.png", n))
+				b.Fatalf("%d of %d apps opened within 60 s (see test-output/bench-apps-memory-%d.png)", reads, n, n)
+			}
+			reads++
+		}
+		// Opened again (the window may draw the cards anew when the turn
+		// ends): counted, until no read comes for two seconds.
+		for {
+			if _, ok := log.next("read", 2*time.Second); !ok {
+				break
+			}
+			reopened++
+		}
+		host, _, procs := settledPSS(win.Process.Pid, settleTime())
+		pss[n] = host
+		d.screenshot(b, fmt.Sprintf("bench-apps-memory-%d.png", n))
+		b.Logf("%d apps: %s", n, describe(procs))
+	}
+	b.ReportMetric(float64(reopened), "apps-reopened")
+	for _, n := range appCounts {
+		b.ReportMetric(mb(pss[n]), fmt.Sprintf("apps-%d-pss-MB", n))
+	}
+	last := appCounts[len(appCounts)-1]
+	b.ReportMetric(mb(pss[last]-pss[1])/float64(last-1), "MB-per-app")
 }
