@@ -7,8 +7,9 @@
 //   open   selects the app "Get Time" in the list: the Inspector calls the
 //          tool and renders its app (the benchmark times it from the screen);
 //          prints {"done":true} once clicked
-//   close  presses the app panel's close button; prints {"done":true} once
-//          the app's frame has gone
+//   close  presses the app panel's close button, waits until the app's frame
+//          has gone, clears the Inspector's logs (its best case, as in P7)
+//          and prints {"done":true}
 // The script only drives the page; it measures nothing.
 //
 //   node inspector-apps.mjs URL SERVER-NAME APP-NAME [SCREENSHOT.png]
@@ -37,12 +38,22 @@ try {
   await page.getByText('Connected', { exact: true }).first().waitFor({ timeout: 60_000 });
   await page.getByRole('tab', { name: 'Apps' }).or(page.getByText('Apps', { exact: true })).first().click({ timeout: 30_000 });
   await page.getByText(appName, { exact: true }).first().waitFor({ timeout: 30_000 });
+  await clearLogs();
   if (shot) await page.screenshot({ path: shot });
   out({ ready: true });
 } catch (e) {
   out({ ready: false, error: firstLine(e) });
   await browser?.close();
   process.exit(1);
+}
+
+// clearLogs presses every visible "Clear" of the logs (messages, network,
+// console, ...): the Inspector's best case, nothing to re-render next time.
+async function clearLogs() {
+  const buttons = page.getByRole('button', { name: 'Clear', exact: true });
+  for (const b of await buttons.all()) {
+    if ((await b.isVisible()) && (await b.isEnabled())) await b.click({ timeout: 2_000 }).catch(() => {});
+  }
 }
 
 // The app's frames: the Inspector's sandbox proxy and the app inside it.
@@ -58,6 +69,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       // The app panel's header: its title, then the buttons Maximize and Close (icons).
       await page.getByRole('button', { name: 'Close', exact: true }).filter({ visible: true }).first().click({ timeout: 10_000 });
       await appFrames().first().waitFor({ state: 'detached', timeout: 10_000 });
+      await clearLogs();
       out({ done: true });
     }
   } catch (e) {
