@@ -158,6 +158,47 @@ describe('HistoryPane', () => {
     }
   });
 
+  it("a tool call an app asked for says so, not the model's, in either language", async () => {
+    serve([entry(1, { mode: 'tool-call', tool: 'set-allocation', message: '', source: 'app', outcome: 'declined' })]);
+    const { unmount } = render(HistoryPane);
+    const details = await openRow(/An app asked to call set-allocation/);
+    expect(details.textContent).toContain('App wants to call a tool');
+    expect(screen.queryByText(/model/i)).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await screen.findByRole('button', { name: /应用请求调用 set-allocation/ });
+    } finally {
+      language.choice = '';
+    }
+  });
+
+  it("an app's message for the model reads as such, with its text as text and the person's answer", async () => {
+    serve([
+      entry(2, { mode: 'app-message', message: '<img src=x onerror="window.pwned=1">\u202Eok', outcome: 'declined' }),
+      entry(1, { mode: 'app-message', message: 'Move 200 to savings.', outcome: 'accepted' }),
+    ]);
+    const { unmount } = render(HistoryPane);
+    const rows = await screen.findAllByRole('button', { name: /An app asked to write to the model/ });
+    expect(rows).toHaveLength(2);
+    expect(rows[0].closest('tr')!.textContent).toContain('Declined');
+    expect(rows[1].closest('tr')!.textContent).toContain('Answered');
+    await userEvent.click(rows[0]);
+    const details = document.getElementById(rows[0].getAttribute('aria-controls')!)!;
+    expect(details.textContent).toContain('Message from an app');
+    expect(details.textContent).toContain('<img src=x onerror="window.pwned=1">⟨U+202E⟩ok');
+    expect(document.querySelector('.history img')).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      expect(await screen.findAllByRole('button', { name: /应用请求向模型写入内容/ })).toHaveLength(2);
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it("Gatehouse's words in a row follow the window's language; an older entry's English still shows", async () => {
     const said = (key: string, text: string, args = {}) => ({ key, args, text });
     serve([
