@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -173,52 +172,15 @@ func (c *Commands) setEnabled(name string, enabled bool) (CLIName, error) {
 }
 
 // ListTools lists the named server's tools, once it is connected, each
-// with its interface (MCP Apps) when it has one: `gatehouse tools` marks
-// those, and the tools only their app may call.
+// with its interface (MCP Apps, ToolView.App) when it has one: `gatehouse
+// tools` marks those, and the tools only their app may call.
 func (c *Commands) ListTools(ctx context.Context, in CLIName) (applink.Items[ToolView], error) {
 	srv, err := c.connected(ctx, in.Name)
 	if err != nil {
 		return applink.Items[ToolView]{}, err
 	}
 	list, err := c.tools.List(srv.ID)
-	if err != nil {
-		return applink.Items[ToolView]{}, err
-	}
-	// The tools pane's listing does not fill App yet: read it here.
-	if defs, err := c.core.Manager.Tools(srv.ID); err == nil {
-		byName := make(map[string]*sdk.Tool, len(defs))
-		for _, d := range defs {
-			byName[d.Name] = d
-		}
-		for i := range list {
-			if d := byName[list[i].Name]; list[i].App == nil && d != nil {
-				list[i].App = toolAppOf(d.Meta)
-			}
-		}
-	}
-	return applink.Items[ToolView]{Items: list}, nil
-}
-
-// toolAppOf reads what a tool's _meta declares of its interface (MCP Apps):
-// a ui:// _meta.ui.resourceUri (or the deprecated flat key
-// "ui/resourceUri"), and _meta.ui.visibility, ["model", "app"] when absent
-// or not a list. nil for a tool without an interface. It is the command
-// line's minimal reading until package uiapp's is on main.
-func toolAppOf(meta sdk.Meta) *ToolAppView {
-	ui, _ := meta["ui"].(map[string]any)
-	uri, _ := ui["resourceUri"].(string)
-	if uri == "" {
-		uri, _ = meta["ui/resourceUri"].(string)
-	}
-	if !strings.HasPrefix(uri, "ui://") {
-		return nil
-	}
-	v := &ToolAppView{ResourceURI: uri, ForModel: true, ForApp: true}
-	if vis, ok := ui["visibility"].([]any); ok {
-		v.ForModel = slices.Contains(vis, any("model"))
-		v.ForApp = slices.Contains(vis, any("app"))
-	}
-	return v
+	return applink.Items[ToolView]{Items: list}, err
 }
 
 // CallTool calls one of the named server's tools as the Tools pane does,
