@@ -174,26 +174,42 @@ describe('HistoryPane', () => {
     }
   });
 
-  it("an app's message for the model reads as such, with its text as text and the person's answer", async () => {
+  it("an app's message for the model reads as Go words it, with the text it gave as text and the person's answer", async () => {
+    const said = (key: string, app: string, text: string) => ({ key, args: { app }, text });
     serve([
-      entry(2, { mode: 'app-message', message: '<img src=x onerror="window.pwned=1">\u202Eok', outcome: 'declined' }),
-      entry(1, { mode: 'app-message', message: 'Move 200 to savings.', outcome: 'accepted' }),
+      entry(3, {
+        mode: 'app-message',
+        message: '',
+        summary: said('history.summary.appMessage', '<b>Budget</b>', 'The <b>Budget</b> app writes a message to your model'),
+        answer: { text: '<img src=x onerror="window.pwned=1">\n  pay\u202Eexe' },
+        outcome: 'accepted',
+      }),
+      entry(2, { mode: 'app-message', message: '', summary: said('history.summary.appContext', 'Budget', 'The Budget app gives your model context'), outcome: 'declined' }),
+      entry(1, { mode: 'app-message', message: '', outcome: 'declined' }),
     ]);
     const { unmount } = render(HistoryPane);
-    const rows = await screen.findAllByRole('button', { name: /An app asked to write to the model/ });
-    expect(rows).toHaveLength(2);
-    expect(rows[0].closest('tr')!.textContent).toContain('Declined');
-    expect(rows[1].closest('tr')!.textContent).toContain('Answered');
-    await userEvent.click(rows[0]);
-    const details = document.getElementById(rows[0].getAttribute('aria-controls')!)!;
+    const sent = await screen.findByRole('button', { name: /The <b>Budget<\/b> app writes a message to your model/ });
+    expect(sent.closest('tr')!.textContent).toContain('Answered');
+    const context = screen.getByRole('button', { name: /The Budget app gives your model context/ });
+    expect(context.closest('tr')!.textContent).toContain('Declined');
+    // An entry without Go's words still says what it was.
+    expect(screen.getByRole('button', { name: /An app asked to write to the model/ })).toBeTruthy();
+    await userEvent.click(sent);
+    const details = document.getElementById(sent.getAttribute('aria-controls')!)!;
     expect(details.textContent).toContain('Message from an app');
-    expect(details.textContent).toContain('<img src=x onerror="window.pwned=1">⟨U+202E⟩ok');
-    expect(document.querySelector('.history img')).toBeNull();
+    expect(within(details).getByText("The app's text")).toBeTruthy();
+    expect(details.querySelector('pre.app-text')!.textContent).toBe('<img src=x onerror="window.pwned=1">\n  pay⟨U+202E⟩exe');
+    expect(document.querySelector('.history img, .history b')).toBeNull();
+    // Not remembered: the details say why there is no text.
+    await userEvent.click(context);
+    const notKept = document.getElementById(context.getAttribute('aria-controls')!)!;
+    expect(within(notKept).getByText(/Answers are not kept/)).toBeTruthy();
     unmount();
     language.choice = 'zh-CN';
     try {
       render(HistoryPane);
-      expect(await screen.findAllByRole('button', { name: /应用请求向模型写入内容/ })).toHaveLength(2);
+      expect(await screen.findByRole('button', { name: /应用请求向模型写入内容/ })).toBeTruthy();
+      expect(screen.getByRole('button', { name: /Budget 应用向你的模型提供上下文/ })).toBeTruthy();
     } finally {
       language.choice = '';
     }
