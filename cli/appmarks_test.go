@@ -14,8 +14,9 @@ import (
 // TestCLI_ToolsMarksAppTools: `gatehouse tools` marks the tools of a real
 // server (the TypeScript SDK peer cli/testdata/app-tools.mjs) that declare
 // an interface (MCP Apps, _meta.ui): "[app]", or "[app only]" for a tool
-// whose visibility leaves out the model; a tool without one, or whose
-// resource is not ui://, is listed as before. In English and Chinese.
+// whose visibility leaves out the model (with a resource of its own or
+// not); a tool without one, whose resource is not ui://, or only for the
+// model without a resource, is listed as before. In English and Chinese.
 func TestCLI_ToolsMarksAppTools(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t)) // no app runs on this data folder
 	t.Cleanup(func() { i18n.SetLanguage(i18n.English) })
@@ -60,14 +61,16 @@ func TestCLI_ToolsMarksAppTools(t *testing.T) {
 				{"legacy-view", lang.app + " The legacy-view tool."},
 				{"model-view", lang.app + " The model-view tool."},
 				{"not-ui", "The not-ui tool."},
+				{"poll", lang.appOnly + " The poll tool."},
+				{"model-only", "The model-only tool."},
 				{"plain", "The plain tool."},
 			} {
 				if got, ok := lines[tc.tool]; !ok || got != tc.want {
 					t.Errorf("%s: got %q, want %q\n%s", tc.tool, got, tc.want, out)
 				}
 			}
-			if len(lines) != 6 {
-				t.Errorf("want 6 tools, got %d:\n%s", len(lines), out)
+			if len(lines) != 8 {
+				t.Errorf("want 8 tools, got %d:\n%s", len(lines), out)
 			}
 		})
 	}

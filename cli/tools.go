@@ -64,15 +64,19 @@ func (e *env) printTools(tools []app.ToolView) {
 	}
 }
 
-// appMark is the mark of a tool with an interface; "" for one without.
+// appMark is the mark of a tool with an interface, or only for apps (which
+// may have no interface of its own, as system-monitor's poll tool); "" for
+// any other.
 func appMark(a *app.ToolAppView) string {
 	switch {
 	case a == nil:
 		return ""
 	case !a.ForModel:
 		return i18n.M("cli.tools.appOnly").String()
+	case a.ResourceURI != "":
+		return i18n.M("cli.tools.app").String()
 	}
-	return i18n.M("cli.tools.app").String()
+	return ""
 }
 
 // call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]`.

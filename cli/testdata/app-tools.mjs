@@ -5,6 +5,9 @@
 //   legacy-view   the deprecated flat key _meta["ui/resourceUri"]
 //   model-view    visibility ["model"]: an interface, not callable by it
 //   not-ui        a resourceUri that is not ui://: no interface
+//   poll          visibility ["app"] and no resource of its own (as
+//                 server-system-monitor's poll-system-stats): only for apps
+//   model-only    visibility ["model"] and no resource: nothing to mark
 //   plain         no _meta at all
 // It imports the SDK from testdata/peers (make peers), by path: nothing
 // here has node_modules of its own.
@@ -20,6 +23,8 @@ const tools = {
   "legacy-view": { "ui/resourceUri": "ui://legacy/app.html" },
   "model-view": { ui: { resourceUri: "ui://model/app.html", visibility: ["model"] } },
   "not-ui": { ui: { resourceUri: "https://example.com/app.html" } },
+  poll: { ui: { visibility: ["app"] } },
+  "model-only": { ui: { visibility: ["model"] } },
   plain: undefined,
 };
 for (const [name, meta] of Object.entries(tools)) {
