@@ -199,6 +199,7 @@ func appsInWindow(t *testing.T, bin, lang, theme string, apps []exampleApp, insp
 // pick is the server's place in the server picker.
 func showApp(t *testing.T, a *app, w *windowInput, ex exampleApp, pick int, theme, shot string) {
 	t.Helper()
+	start := time.Now()
 	w.key("ctrl+3") // the Tools pane
 	w.click(serverPicker.X, serverPicker.Y)
 	time.Sleep(700 * time.Millisecond) // the picker's list opens in a window of its own
@@ -225,6 +226,7 @@ func showApp(t *testing.T, a *app, w *windowInput, ex exampleApp, pick int, them
 	}
 	w.click(call.X, call.Y)
 	w.xdotool("mousemove", "0", "0")
+	called := time.Now()
 
 	// Down the column with the wheel until the app's colours show.
 	paints := ex.paints(theme)
@@ -246,12 +248,12 @@ func showApp(t *testing.T, a *app, w *windowInput, ex exampleApp, pick int, them
 			t.Fatalf("%s's app did not paint in the window within %v (see %s): %s; log:\n%s",
 				ex.name, renderTimeout, shot, strings.Join(missing, "; "), readLog(a.logPath))
 		}
-		w.xdotool("windowfocus", "--sync", w.win, "mousemove", "--window", w.win, itoa(columnGutter.X), itoa(columnGutter.Y),
-			"click", "--repeat", "15", "--delay", "10", "5", "mousemove", "0", "0")
-		time.Sleep(400 * time.Millisecond)
+		scrollColumn(w, 40)
 	}
-	// Let the app finish drawing (fonts, the donut's animation) before the
-	// screenshot a person looks at, then check it once more.
+	// The app is the column's last part: all of it that fits shows at the
+	// column's end. Let it finish drawing (fonts, the donut's animation)
+	// before the screenshot a person looks at, then check it once more.
+	scrollColumn(w, 60)
 	time.Sleep(800 * time.Millisecond)
 	img = grab(t, a, w, shot)
 	counts := countColours(img, toolColumn, paints)
@@ -279,7 +281,16 @@ func showApp(t *testing.T, a *app, w *windowInput, ex exampleApp, pick int, them
 	if outside > 50 {
 		t.Errorf("%s's app colours appear outside the tool's column (%d px; see %s)", ex.name, outside, shot)
 	}
-	t.Logf("%s's app painted in the window: %s", ex.name, shot)
+	t.Logf("%s's app painted in the window %.1fs after Call (%.1fs to choose the tool): %s",
+		ex.name, time.Since(called).Seconds(), called.Sub(start).Seconds(), shot)
+}
+
+// scrollColumn turns the mouse wheel down by clicks over the tool's column.
+func scrollColumn(w *windowInput, clicks int) {
+	w.t.Helper()
+	w.xdotool("windowfocus", "--sync", w.win, "mousemove", "--window", w.win, itoa(columnGutter.X), itoa(columnGutter.Y),
+		"click", "--repeat", itoa(clicks), "--delay", "5", "5", "mousemove", "0", "0")
+	time.Sleep(400 * time.Millisecond)
 }
 
 func (ex exampleApp) script(t *testing.T) string {
