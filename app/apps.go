@@ -58,6 +58,10 @@ func NewAppsService(core *Core) *AppsService {
 // appInstance is one open app.
 type appInstance struct {
 	view AppView
+	// callID is the call the app was opened for ("" for none): the window
+	// opens it again when it draws the call's card anew (a chat turn that
+	// ends), which replaces this instance (Open).
+	callID string
 	// conversationID and conversationTitle name the chat the app was opened
 	// in ("" for the Tools pane): its messages and context go there.
 	conversationID, conversationTitle string
@@ -156,6 +160,13 @@ func (a *AppsService) Open(serverID, tool, callID string) (AppView, error) {
 	if !decl.HasApp() {
 		return AppView{}, i18n.Err("apps.error.noApp", "tool", mcp.ToolTitle(def), "server", serverName)
 	}
+	if callID != "" {
+		// The window draws a call's card anew (the live turn's card becomes
+		// the stored message's when the turn ends) and opens its app again
+		// before the old frame's close arrives: that replaces the old
+		// instance, and never counts twice against maxOpenApps.
+		a.closeCall(callID)
+	}
 	if a.count() >= maxOpenApps {
 		return AppView{}, i18n.Err("apps.error.tooMany", "max", maxOpenApps)
 	}
@@ -172,7 +183,7 @@ func (a *AppsService) Open(serverID, tool, callID string) (AppView, error) {
 	if view.Dropped == nil {
 		view.Dropped = []i18n.Message{}
 	}
-	inst := &appInstance{view: view, allowedHere: map[string]store.ToolSeen{}}
+	inst := &appInstance{view: view, callID: callID, allowedHere: map[string]store.ToolSeen{}}
 	if callID != "" {
 		// Only a call of this very tool of this server: never another's.
 		if c, ok := a.core.appCalls.get(callID); ok && c.serverID == serverID && c.tool == def.Name {
@@ -269,6 +280,21 @@ func (a *AppsService) Close(instanceID string) error {
 		a.forget(instanceID)
 	}
 	return nil
+}
+
+// closeCall closes the open instances shown for callID.
+func (a *AppsService) closeCall(callID string) {
+	a.mu.Lock()
+	var ids []string
+	for _, id := range a.order {
+		if a.open[id].callID == callID {
+			ids = append(ids, id)
+		}
+	}
+	a.mu.Unlock()
+	for _, id := range ids {
+		_ = a.Close(id)
+	}
 }
 
 // CloseAll closes every open app (the window's reload and exit).

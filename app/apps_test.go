@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -579,6 +580,29 @@ func TestApps_AtMostMaxOpen(t *testing.T) {
 	f.open(t, "")
 	if views[0].Limits.MaxOpen != maxOpenApps {
 		t.Errorf("limits %+v", views[0].Limits)
+	}
+}
+
+// TestApps_OpeningACallsAppAgainReplacesIt: the window draws a chat call's
+// card anew when the turn ends and opens its app again before the old
+// frame's close arrives; ten apps drawn anew must not hit the limit, and
+// the replaced instance is closed (its requests refused).
+func TestApps_OpeningACallsAppAgainReplacesIt(t *testing.T) {
+	f := newAppsFixture(t)
+	var first []AppView
+	for i := range maxOpenApps {
+		first = append(first, f.open(t, fmt.Sprintf("call-%d", i)))
+	}
+	for i := range maxOpenApps {
+		if _, err := f.apps.Open(f.budgetID, "show_budget", fmt.Sprintf("call-%d", i)); err != nil {
+			t.Fatalf("opening call-%d's app again: %v", i, err)
+		}
+	}
+	if _, err := f.apps.ReadResource(first[0].InstanceID, "ui://budget/app.html"); err == nil {
+		t.Error("the replaced instance still answers")
+	}
+	if _, err := f.apps.Open(f.budgetID, "show_budget", "another-call"); !isMessage(err, "apps.error.tooMany") {
+		t.Errorf("an eleventh app: %v; want apps.error.tooMany", err)
 	}
 }
 

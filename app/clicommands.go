@@ -171,7 +171,9 @@ func (c *Commands) setEnabled(name string, enabled bool) (CLIName, error) {
 	return CLIName{Name: srv.Name}, c.servers.SetEnabled(srv.ID, enabled)
 }
 
-// ListTools lists the named server's tools, once it is connected.
+// ListTools lists the named server's tools, once it is connected, each
+// with its interface (MCP Apps, ToolView.App) when it has one: `gatehouse
+// tools` marks those, and the tools only their app may call.
 func (c *Commands) ListTools(ctx context.Context, in CLIName) (applink.Items[ToolView], error) {
 	srv, err := c.connected(ctx, in.Name)
 	if err != nil {

@@ -1,5 +1,5 @@
-// Package bench holds Gatehouse's performance benchmarks (issues 6, 11 and
-// 15), run by `make bench` and, with tiny sizes, by `make test-bench`:
+// Package bench holds Gatehouse's performance benchmarks (issues 6, 11, 15
+// and 24), run by `make bench` and, with tiny sizes, by `make test-bench`:
 //
 //	P1 elicitation round trip: Gatehouse's core vs a bare go-sdk client
 //	P2 the same against a TypeScript SDK client
@@ -17,11 +17,15 @@
 //	P9 big lists: the Tools pane with a server of 1,000 tools and the History
 //	   pane over 10,000 entries, drawn and scrolled in the production window,
 //	   and the app's memory, beside the same window with small lists
+//	P10 MCP Apps (issue 24): a tool's result → its app's first paint in the
+//	   window, beside the MCP Inspector's Apps view, for the pinned example
+//	   server server-basic-vanillajs (behind bench/apptap, which notes when
+//	   the result passes); and the memory of 1, 5 and 10 open apps
 //
 // Every benchmark runs once (-benchtime 1x); its size comes from the flags
 // below (go test ./bench -bench . -benchtime 1x -args -n 2000). Figures are
 // reported with b.ReportMetric, ratios computed in the same run, and
-// bench/report turns the output into the P1–P9 table.
+// bench/report turns the output into the P1–P10 table.
 //
 // bench/server is the MCP server every client is measured against, and
 // bench/node the Node side (TypeScript SDK client, MCP Inspector, Chromium

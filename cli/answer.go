@@ -145,6 +145,9 @@ func (a *terminalAnswerer) header(req *mcp.Question) {
 		asks = i18n.M("cli.ask.signin", "server", name)
 	case mcp.KindToolCall:
 		asks = i18n.M("cli.ask.toolCall", "server", name)
+		if req.ToolCall != nil && req.ToolCall.App != "" { // a server's app asks, not the model
+			asks = i18n.M("cli.ask.appToolCall", "app", oneLine(req.ToolCall.App), "server", name)
+		}
 	}
 	fmt.Fprintf(a.out, "\n── %s ──\n", asks)
 	who := i18n.M("cli.ask.runs", "where", oneLine(p.Where))

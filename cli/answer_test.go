@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // ghIn is gh with standard input.
@@ -118,5 +119,30 @@ func TestShowCall_HeldGrant(t *testing.T) {
 	a.showCall(&mcp.Question{Kind: mcp.KindToolCall, ToolCall: &mcp.ToolCall{Tool: "send_report", Arguments: []byte(`{}`)}})
 	if strings.Contains(out.String(), "changed since") {
 		t.Errorf("a call without a held allowance shows:\n%s", out.String())
+	}
+}
+
+// TestHeader_AppToolCall: a tool call a server's app (MCP Apps) asks for
+// names the app, not the model, in the terminal too; the app's name is the
+// server's text, made visible (it cannot drive the terminal).
+func TestHeader_AppToolCall(t *testing.T) {
+	peer := mcp.Peer{Server: store.Server{Name: "Budget"}, Where: "node budget.mjs"}
+	for _, tc := range []struct {
+		name      string
+		app       string
+		want, not string
+	}{
+		{"the model asks", "", "── Budget would be called by the model ──", "app"},
+		{"an app asks", "Budget allocator", "── The Budget allocator app of Budget wants to call one of its tools ──", "model"},
+		{"a hostile name", "Evil\x1b[2J\u202e", "── The Evil\ufffd[2J<U+202E> app of Budget wants", "\x1b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			a := &terminalAnswerer{out: &termOut{w: &out}}
+			a.header(&mcp.Question{Kind: mcp.KindToolCall, Peer: peer, ToolCall: &mcp.ToolCall{Tool: "set-allocation", Arguments: []byte(`{}`), App: tc.app}})
+			if !strings.Contains(out.String(), tc.want) || strings.Contains(out.String(), tc.not) {
+				t.Errorf("the terminal shows:\n%s\nwant %q and no %q", out.String(), tc.want, tc.not)
+			}
+		})
 	}
 }

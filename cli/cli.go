@@ -165,6 +165,7 @@ func (e *env) runDemo() int {
 }
 
 func (e *env) runGUI(assets fs.FS) int {
+	closeRemoteInspector()
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		fmt.Fprintln(e.stderr, "gatehouse:", err)

@@ -35,7 +35,8 @@ func logHint(log string) string {
 	return "\n" + i18n.M("cli.logTail").String() + "\n" + strings.Join(lines, "\n")
 }
 
-// tools runs `gatehouse tools SERVER`: one line per tool, name and description.
+// tools runs `gatehouse tools SERVER`: one line per tool, name and
+// description, with a tool's interface marked (printTools).
 func (e *env) tools(ctx context.Context, args []string) error {
 	if len(args) != 1 {
 		return usageErr(i18n.M("cli.tools.args"))
@@ -49,12 +50,33 @@ func (e *env) tools(ctx context.Context, args []string) error {
 }
 
 // printTools shows `gatehouse tools`: one line per tool, name and the first
-// line of its description.
+// line of its description, which a mark precedes for a tool with an
+// interface (MCP Apps): "[app]", or "[app only]" for a tool only its app
+// may call, which no model is offered.
 func (e *env) printTools(tools []app.ToolView) {
 	for _, t := range tools {
 		desc, _, _ := strings.Cut(strings.TrimSpace(t.Description), "\n")
-		fmt.Fprintf(e.stdout, "%s\t%s\n", oneLine(t.Name), oneLine(desc))
+		desc = oneLine(desc)
+		if mark := appMark(t.App); mark != "" {
+			desc = strings.TrimSpace(mark + " " + desc)
+		}
+		fmt.Fprintf(e.stdout, "%s\t%s\n", oneLine(t.Name), desc)
 	}
+}
+
+// appMark is the mark of a tool with an interface, or only for apps (which
+// may have no interface of its own, as system-monitor's poll tool); "" for
+// any other.
+func appMark(a *app.ToolAppView) string {
+	switch {
+	case a == nil:
+		return ""
+	case !a.ForModel:
+		return i18n.M("cli.tools.appOnly").String()
+	case a.ResourceURI != "":
+		return i18n.M("cli.tools.app").String()
+	}
+	return ""
 }
 
 // call runs `gatehouse call SERVER TOOL [JSON-ARGS] [--json] [--answers FILE]`.

@@ -492,6 +492,29 @@ func TestBroker_ToolCallApproval(t *testing.T) {
 	}
 }
 
+// TestBroker_ToolCallAnAppAsksIsTheAppsInHistory: an approval an app asks
+// for (ToolCall.App) is recorded with the app as its source, asked or not;
+// a model's has none.
+func TestBroker_ToolCallAnAppAsksIsTheAppsInHistory(t *testing.T) {
+	for _, tc := range []struct {
+		app, want string
+		policy    store.ToolMode
+	}{
+		{"Budget allocator", store.SourceApp, store.ToolDeny},
+		{"Budget allocator", store.SourceApp, store.ToolAsk},
+		{"", "", store.ToolAsk},
+	} {
+		f := newBrokerFixture(t, newScripted(func(*Question) (Response, bool) { return Response{Action: ActionDecline}, true }), BrokerOptions{})
+		call := ToolCall{Tool: "wipe", Arguments: json.RawMessage(`{}`), App: tc.app}
+		if _, err := f.broker.ApproveToolCall(context.Background(), f.a, call, tc.policy, i18n.Text("policy")); err != nil {
+			t.Fatal(err)
+		}
+		if h := f.history(t); len(h) != 1 || h[0].Source != tc.want {
+			t.Errorf("app %q, %s: history = %+v; want source %q", tc.app, tc.policy, h, tc.want)
+		}
+	}
+}
+
 // TestBroker_ToolCallSharesTheQueue: a tool call waits behind another
 // server's elicitation on screen (one question at a time), is allowed from
 // the window side once it is on screen (Accept), and Stop withdraws one

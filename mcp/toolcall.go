@@ -27,6 +27,9 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	e, record := b.entry(peer, KindToolCall)
 	defer record()
 	e.Tool = call.Tool // the window words the row from it (History)
+	if call.App != "" {
+		e.Source = store.SourceApp // an app asks, not a model
+	}
 	settings, _ := b.opts.Store.Settings()
 	if settings.RememberAnswers {
 		e.Answer = map[string]any{"arguments": call.Arguments}

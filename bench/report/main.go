@@ -1,5 +1,5 @@
 // Command report reads the output of Gatehouse's benchmarks (go test -bench
-// on ./bench and ./mcp) from stdin and prints the P1–P9 table: each figure
+// on ./bench and ./mcp) from stdin and prints the P1–P10 table: each figure
 // against its target, pass or miss. Every ratio in it was computed by the
 // benchmarks within one run; this only formats.
 //
@@ -261,7 +261,39 @@ func main() {
 				g(gs, "history-page-ms"), g(gs, "history-page-KB")), "(info)", nil)
 	}
 
-	// Rows in the order of their figures (P1 … P9), whichever block added them.
+	const af = "BenchmarkP10AppFirstPaint"
+	if _, ok := res[af]; ok {
+		add("P10", fmt.Sprintf("MCP App (server-basic-vanillajs): tool result → the app's first paint, median of %.0f", g(af, "runs")),
+			fmt.Sprintf("%.0f ms, p95 %.0f ms; the first after start %.0f ms", g(af, "gatehouse-median-ms"), g(af, "gatehouse-p95-ms"),
+				g(af, "gatehouse-first-ms")), "(report)", nil)
+		if v, ok := res.get(af, "P10-ratio-median"); ok {
+			add("P10", "vs MCP Inspector's Apps view in Chromium, same server, same screen",
+				fmt.Sprintf("%.0f / %.0f ms = %.2f× (p95 %.0f / %.0f ms = %.2f×; first %.2f×)", g(af, "gatehouse-median-ms"),
+					g(af, "inspector-median-ms"), v, g(af, "gatehouse-p95-ms"), g(af, "inspector-p95-ms"), g(af, "P10-ratio-p95"),
+					g(af, "P10-ratio-first")), "≤ 0.50×", yes(v <= 0.5))
+		} else {
+			add("P10", "vs MCP Inspector's Apps view", "not measured", "≤ 0.50×", yes(false))
+		}
+	} else {
+		add("P10", "MCP App first paint", "not run", "", yes(false))
+	}
+	const am = "BenchmarkAppMemory"
+	if _, ok := res[am]; ok {
+		// Apps opened again leave the number really open unknown (some may
+		// have been refused at the limit): no pass then.
+		per, reopened := g(am, "MB-per-app"), g(am, "apps-reopened")
+		note := ""
+		if reopened > 0 {
+			note = "; not verified: the window opened apps again, so fewer may be open"
+		}
+		add("P10", "app + WebKit PSS with 1 / 5 / 10 MCP Apps open: cost of one more app",
+			fmt.Sprintf("%.1f MB each (%.0f / %.0f / %.0f MB; from 1 to 5: %.1f MB each; apps opened again: %.0f%s)", per,
+				g(am, "apps-1-pss-MB"), g(am, "apps-5-pss-MB"), g(am, "apps-10-pss-MB"), g(am, "MB-per-app-1-5"), reopened, note), "< 40 MB", yes(per < 40 && reopened == 0))
+	} else {
+		add("P10", "MCP Apps memory", "not run", "", yes(false))
+	}
+
+	// Rows in the order of their figures (P1 … P10), whichever block added them.
 	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(figureNumber(a.id), figureNumber(b.id)) })
 
 	// Where the core's time goes (./mcp micro-benchmarks), when they ran.

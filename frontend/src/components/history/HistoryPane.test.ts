@@ -158,6 +158,63 @@ describe('HistoryPane', () => {
     }
   });
 
+  it("a tool call an app asked for says so, not the model's, in either language", async () => {
+    serve([entry(1, { mode: 'tool-call', tool: 'set-allocation', message: '', source: 'app', outcome: 'declined' })]);
+    const { unmount } = render(HistoryPane);
+    const details = await openRow(/An app asked to call set-allocation/);
+    expect(details.textContent).toContain('App wants to call a tool');
+    expect(screen.queryByText(/model/i)).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await screen.findByRole('button', { name: /应用请求调用 set-allocation/ });
+    } finally {
+      language.choice = '';
+    }
+  });
+
+  it("an app's message for the model reads as Go words it, with the text it gave as text and the person's answer", async () => {
+    const said = (key: string, app: string, text: string) => ({ key, args: { app }, text });
+    serve([
+      entry(3, {
+        mode: 'app-message',
+        message: '',
+        summary: said('history.summary.appMessage', '<b>Budget</b>', 'The <b>Budget</b> app writes a message to your model'),
+        answer: { text: '<img src=x onerror="window.pwned=1">\n  pay\u202Eexe' },
+        outcome: 'accepted',
+      }),
+      entry(2, { mode: 'app-message', message: '', summary: said('history.summary.appContext', 'Budget', 'The Budget app gives your model context'), outcome: 'declined' }),
+      entry(1, { mode: 'app-message', message: '', outcome: 'declined' }),
+    ]);
+    const { unmount } = render(HistoryPane);
+    const sent = await screen.findByRole('button', { name: /The <b>Budget<\/b> app writes a message to your model/ });
+    expect(sent.closest('tr')!.textContent).toContain('Answered');
+    const context = screen.getByRole('button', { name: /The Budget app gives your model context/ });
+    expect(context.closest('tr')!.textContent).toContain('Declined');
+    // An entry without Go's words still says what it was.
+    expect(screen.getByRole('button', { name: /An app asked to write to the model/ })).toBeTruthy();
+    await userEvent.click(sent);
+    const details = document.getElementById(sent.getAttribute('aria-controls')!)!;
+    expect(details.textContent).toContain('Message from an app');
+    expect(within(details).getByText("The app's text")).toBeTruthy();
+    expect(details.querySelector('pre.app-text')!.textContent).toBe('<img src=x onerror="window.pwned=1">\n  pay⟨U+202E⟩exe');
+    expect(document.querySelector('.history img, .history b')).toBeNull();
+    // Not remembered: the details say why there is no text.
+    await userEvent.click(context);
+    const notKept = document.getElementById(context.getAttribute('aria-controls')!)!;
+    expect(within(notKept).getByText(/Answers are not kept/)).toBeTruthy();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      expect(await screen.findByRole('button', { name: /应用请求向模型写入内容/ })).toBeTruthy();
+      expect(screen.getByRole('button', { name: /Budget 应用向你的模型提供上下文/ })).toBeTruthy();
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it("Gatehouse's words in a row follow the window's language; an older entry's English still shows", async () => {
     const said = (key: string, text: string, args = {}) => ({ key, args, text });
     serve([
