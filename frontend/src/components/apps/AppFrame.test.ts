@@ -309,7 +309,9 @@ describe('AppFrame', () => {
       },
     });
     fromApp({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://example.com/budget' } });
-    await screen.findByText(/The Get budget app of Budget asks to open it\./);
+    const dialog = await screen.findByRole('dialog');
+    // The dialog names the app as the asker (LinkDialog's asker), as text.
+    expect(dialog.textContent).toContain('The Get budget app (server Budget) wants to open this page.');
     expect(mocked.openAppLink).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Open in browser' }));
     await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledWith('L1'));
