@@ -209,7 +209,7 @@ describe('HistoryPane', () => {
     try {
       render(HistoryPane);
       expect(await screen.findByRole('button', { name: /应用请求向模型写入内容/ })).toBeTruthy();
-      expect(screen.getByRole('button', { name: /Budget 应用向你的模型提供上下文/ })).toBeTruthy();
+      expect(screen.getByRole('button', { name: /“Budget”应用向你的模型提供上下文/ })).toBeTruthy();
     } finally {
       language.choice = '';
     }
