@@ -20,6 +20,7 @@
 
 import type { McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { AppLimits, AppView } from './api';
+import type { MessageKey } from './i18n.svelte';
 
 /** The scheme Go serves apps on, one origin per instance (appframe.Scheme). */
 export const appScheme = 'gatehouse-app:';
@@ -36,6 +37,14 @@ export const features: Record<string, string> = {
   microphone: 'microphone',
   geolocation: 'geolocation',
   clipboardWrite: 'clipboard-write',
+};
+
+/** How the window names each permission an app may declare, in the person's language. */
+export const permissionKeys: Record<string, MessageKey> = {
+  camera: 'appFrame.permission.camera',
+  microphone: 'appFrame.permission.microphone',
+  geolocation: 'appFrame.permission.geolocation',
+  clipboardWrite: 'appFrame.permission.clipboardWrite',
 };
 
 /**
