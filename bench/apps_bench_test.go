@@ -129,11 +129,11 @@ func abs(v int) int {
 
 // The Tools pane with the example server's tool chosen (window coordinates,
 // read off screenshots of the 1100×760 window): the tool in the list, the
-// Call button, and the Close button of the app's frame under the result.
+// Call button, and the Close button of the app's frame above the result.
 var (
 	appToolRow  = image.Pt(330, 202)
 	appCallBtn  = image.Pt(571, 320)
-	appCloseBtn = image.Pt(1039, 532)
+	appCloseBtn = image.Pt(1039, 361)
 	// appStrip is a band down the window where both hosts draw the app's
 	// buttons (Gatehouse's frame spans x 552–977 of the window, the
 	// Inspector's app panel 417–793): the screen is read there.
