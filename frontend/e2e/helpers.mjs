@@ -34,7 +34,8 @@ const chromiumArgs = [
   '--no-first-run',
 ];
 
-function freePort() {
+/** A free TCP port on loopback. */
+export function freePort() {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.unref();
@@ -65,7 +66,8 @@ async function waitForHTTP(url, child, logs, timeoutMs) {
   }
 }
 
-function stopGroup(child) {
+/** Stops a child started as its own process group: SIGTERM, then SIGKILL after 5 s. */
+export function stopGroup(child) {
   return new Promise((res) => {
     if (child.exitCode !== null || child.signalCode !== null) return res();
     const timer = setTimeout(() => {

@@ -16,51 +16,15 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { distDir, outputDir } from './helpers.mjs';
+import { distDir, freePort, outputDir, stopGroup } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 // Node 20 has no WebSocket without a flag; playwright-core carries ws.
 const WS = globalThis.WebSocket ?? require('playwright-core/lib/utilsBundle').ws;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-  });
-}
-
-function stopGroup(child) {
-  return new Promise((res) => {
-    if (child.exitCode !== null || child.signalCode !== null) return res();
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      res();
-    });
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      clearTimeout(timer);
-      res();
-    }
-  });
-}
 
 /** A connection to the inspector of the window's page. */
 class Inspector {
