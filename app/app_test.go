@@ -47,7 +47,13 @@ func (r *recorder) last(name string) any {
 
 func openTestCore(t *testing.T) (*Core, *recorder) {
 	t.Helper()
-	core, err := OpenCore(CoreOptions{DataDir: t.TempDir()})
+	return openTestCoreIn(t, t.TempDir())
+}
+
+// openTestCoreIn opens a core on the data folder dir, as openTestCore.
+func openTestCoreIn(t *testing.T, dir string) (*Core, *recorder) {
+	t.Helper()
+	core, err := OpenCore(CoreOptions{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

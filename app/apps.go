@@ -150,7 +150,9 @@ var errAppNotOpen = i18n.Err("apps.error.notOpen")
 // from its server, checks it, and serves it on a new origin. callID names
 // the call the app is shown for (a chat tool call's ID or the Tools pane's
 // call ID), whose arguments and result the app receives; "" for none.
-func (a *AppsService) Open(serverID, tool, callID string) (AppView, error) {
+// conversationID names the chat call's conversation, where the call was
+// kept for a card drawn after a restart; "" outside a chat.
+func (a *AppsService) Open(serverID, tool, callID, conversationID string) (AppView, error) {
 	def, err := a.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return AppView{}, err
@@ -186,7 +188,7 @@ func (a *AppsService) Open(serverID, tool, callID string) (AppView, error) {
 	inst := &appInstance{view: view, callID: callID, allowedHere: map[string]store.ToolSeen{}}
 	if callID != "" {
 		// Only a call of this very tool of this server: never another's.
-		if c, ok := a.core.appCalls.get(callID); ok && c.serverID == serverID && c.tool == def.Name {
+		if c, ok := a.core.keptAppCall(conversationID, callID); ok && c.serverID == serverID && c.tool == def.Name {
 			inst.view.ToolInput, inst.view.ToolResult = c.args, c.result
 			inst.conversationID = c.conversationID
 			if c.conversationID != "" {

@@ -2,12 +2,14 @@ package app
 
 import (
 	"encoding/json"
+	"log"
 	"strings"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // What Gatehouse keeps for the apps (MCP Apps) beside the open instances:
@@ -45,18 +47,19 @@ type callBook struct {
 	calls []keptCall // oldest first
 }
 
-// put keeps one call; a call whose arguments or result cannot be written
-// as JSON, or are larger than everything kept may be, is not kept.
-func (b *callBook) put(c keptCall, args map[string]any, res *sdk.CallToolResult) {
+// put keeps one call and returns it as kept; a call whose arguments or
+// result cannot be written as JSON, or are larger than everything kept may
+// be, is not kept (false).
+func (b *callBook) put(c keptCall, args map[string]any, res *sdk.CallToolResult) (keptCall, bool) {
 	if c.id == "" || res == nil {
-		return
+		return keptCall{}, false
 	}
 	var err error
 	if c.args, err = json.Marshal(args); err != nil {
-		return
+		return keptCall{}, false
 	}
 	if c.result, err = json.Marshal(res); err != nil || len(c.args)+len(c.result) > maxKeptCallBytes {
-		return
+		return keptCall{}, false
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -73,6 +76,7 @@ func (b *callBook) put(c keptCall, args map[string]any, res *sdk.CallToolResult)
 		size -= len(b.calls[0].args) + len(b.calls[0].result)
 		b.calls = b.calls[1:]
 	}
+	return c, true
 }
 
 // get returns the call kept under id.
@@ -177,7 +181,34 @@ func removeString(list []string, s string) []string {
 }
 
 // keepChatCall keeps a chat call of a tool with an interface for the app
-// shown in its card (chat.Runner.Ran).
+// shown in its card (chat.Runner.Ran): in memory for this session, and with
+// its conversation (up to store.MaxAppCallBytes) for the card drawn again
+// after a restart. A call not stored keeps its app until Gatehouse closes.
 func (c *Core) keepChatCall(conversationID string, call chat.Call, args map[string]any, res *sdk.CallToolResult) {
-	c.appCalls.put(keptCall{id: call.ID, serverID: call.ServerID, tool: call.Tool, conversationID: conversationID}, args, res)
+	kept, ok := c.appCalls.put(keptCall{id: call.ID, serverID: call.ServerID, tool: call.Tool, conversationID: conversationID}, args, res)
+	if !ok || conversationID == "" || len(kept.args)+len(kept.result) > store.MaxAppCallBytes {
+		return
+	}
+	err := c.Store.PutAppCall(store.AppCall{ConversationID: conversationID, CallID: call.ID, ServerID: call.ServerID,
+		Tool: call.Tool, Arguments: kept.args, Result: kept.result})
+	if err != nil {
+		log.Printf("gatehouse: the app of tool call %q is not kept for the next start: %v", call.ID, err)
+	}
+}
+
+// keptAppCall returns the call an app is opened for: the one this session
+// made, else the one kept with the conversation.
+func (c *Core) keptAppCall(conversationID, callID string) (keptCall, bool) {
+	if kept, ok := c.appCalls.get(callID); ok {
+		return kept, true
+	}
+	if conversationID == "" {
+		return keptCall{}, false
+	}
+	stored, err := c.Store.AppCall(conversationID, callID)
+	if err != nil {
+		return keptCall{}, false
+	}
+	return keptCall{id: stored.CallID, serverID: stored.ServerID, tool: stored.Tool, conversationID: conversationID,
+		args: stored.Arguments, result: stored.Result}, true
 }

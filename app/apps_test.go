@@ -148,7 +148,7 @@ func newAppsFixture(t *testing.T) *appsFixture {
 
 func (f *appsFixture) open(t *testing.T, callID string) AppView {
 	t.Helper()
-	v, err := f.apps.Open(f.budgetID, "show_budget", callID)
+	v, err := f.apps.Open(f.budgetID, "show_budget", callID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestApps_OpenServesTheAppUnderItsDeclaredPolicy(t *testing.T) {
 		t.Errorf("AllowPermissions: %v %v; want only the declared clipboardWrite", got.Allowed, err)
 	}
 	// A tool without an interface has no app to open.
-	if _, err := f.apps.Open(f.budgetID, "model_only", ""); !isMessage(err, "apps.error.noApp") {
+	if _, err := f.apps.Open(f.budgetID, "model_only", "", ""); !isMessage(err, "apps.error.noApp") {
 		t.Errorf("Open(model_only) = %v; want apps.error.noApp", err)
 	}
 }
@@ -571,7 +571,7 @@ func TestApps_AtMostMaxOpen(t *testing.T) {
 	for range maxOpenApps {
 		views = append(views, f.open(t, ""))
 	}
-	if _, err := f.apps.Open(f.budgetID, "show_budget", ""); !isMessage(err, "apps.error.tooMany") {
+	if _, err := f.apps.Open(f.budgetID, "show_budget", "", ""); !isMessage(err, "apps.error.tooMany") {
 		t.Fatalf("app %d: %v; want apps.error.tooMany", maxOpenApps+1, err)
 	}
 	if err := f.apps.Close(views[0].InstanceID); err != nil {
@@ -594,14 +594,14 @@ func TestApps_OpeningACallsAppAgainReplacesIt(t *testing.T) {
 		first = append(first, f.open(t, fmt.Sprintf("call-%d", i)))
 	}
 	for i := range maxOpenApps {
-		if _, err := f.apps.Open(f.budgetID, "show_budget", fmt.Sprintf("call-%d", i)); err != nil {
+		if _, err := f.apps.Open(f.budgetID, "show_budget", fmt.Sprintf("call-%d", i), ""); err != nil {
 			t.Fatalf("opening call-%d's app again: %v", i, err)
 		}
 	}
 	if _, err := f.apps.ReadResource(first[0].InstanceID, "ui://budget/app.html"); err == nil {
 		t.Error("the replaced instance still answers")
 	}
-	if _, err := f.apps.Open(f.budgetID, "show_budget", "another-call"); !isMessage(err, "apps.error.tooMany") {
+	if _, err := f.apps.Open(f.budgetID, "show_budget", "another-call", ""); !isMessage(err, "apps.error.tooMany") {
 		t.Errorf("an eleventh app: %v; want apps.error.tooMany", err)
 	}
 }

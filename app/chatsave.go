@@ -87,7 +87,7 @@ func storedMessage(saved chat.Saved, providerID, model string) store.Message {
 		if args == nil {
 			args, _ = json.Marshal(c.MalformedArguments)
 		}
-		sm.ToolCalls = append(sm.ToolCalls, store.ToolCall{ID: c.ID, Name: c.Name, ServerID: call.ServerID, Tool: call.Tool, Arguments: args})
+		sm.ToolCalls = append(sm.ToolCalls, store.ToolCall{ID: c.ID, Name: c.Name, ServerID: call.ServerID, Tool: call.Tool, Arguments: args, App: call.App})
 	}
 	if m.Role == llm.RoleTool {
 		content, _ := json.Marshal(m.Text)

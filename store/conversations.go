@@ -147,10 +147,10 @@ func (s *Store) RenameConversation(id, title string) (Conversation, error) {
 	})
 }
 
-// DeleteConversation removes the conversation with the given ID and all its
-// messages in one transaction, or returns ErrNotFound. A conversation whose
-// record cannot be read can still be deleted. Its ID is not given to any
-// later conversation.
+// DeleteConversation removes the conversation with the given ID, all its
+// messages and its app calls in one transaction, or returns ErrNotFound. A
+// conversation whose record cannot be read can still be deleted. Its ID is
+// not given to any later conversation.
 func (s *Store) DeleteConversation(id string) error {
 	return s.db.Update(func(tx *bbolt.Tx) error {
 		convs := tx.Bucket(bucketConversations)
@@ -165,6 +165,9 @@ func (s *Store) DeleteConversation(id string) error {
 			if err := msgs.DeleteBucket([]byte(id)); err != nil {
 				return fmt.Errorf("delete the messages of conversation %q: %w", id, err)
 			}
+		}
+		if err := deleteAppCalls(tx, id); err != nil {
+			return err
 		}
 		if err := convs.Delete([]byte(id)); err != nil {
 			return fmt.Errorf("delete conversation %q: %w", id, err)

@@ -490,6 +490,10 @@ type ToolCall struct {
 	// never stored: the app fills it in when it reads a conversation for
 	// the window, so that the window never reads the JSON itself.
 	View *visible.Node `json:"view,omitempty"`
+	// App is true when the tool had an interface (MCP Apps) when it was
+	// called: the call's card shows the app, given the call kept with
+	// PutAppCall.
+	App bool `json:"app,omitempty"`
 }
 
 // ToolResult is what became of one tool call.

@@ -567,7 +567,8 @@ export const openChatLink = (linkID: string) => call(() => Chat.OpenLink(linkID)
 // every request against the instance it names, and asks the person.
 
 /** Opens the app of a server's tool on an origin of its own, for a call (its ID; "" for none) whose arguments and result it receives. */
-export const openApp = (serverID: string, tool: string, callID: string) => call(() => Apps.Open(serverID, tool, callID));
+export const openApp = (serverID: string, tool: string, callID: string, conversationID: string) =>
+  call(() => Apps.Open(serverID, tool, callID, conversationID));
 
 /** Closes an app instance: Go serves it nothing more and refuses its requests. */
 export const closeApp = (instanceID: string) => call(() => Apps.Close(instanceID));

@@ -2578,6 +2578,7 @@ export namespace store {
 	    tool: string;
 	    arguments?: unknown;
 	    view?: visible.Node;
+	    app?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2591,6 +2592,7 @@ export namespace store {
 	        this.tool = source["tool"];
 	        this.arguments = source["arguments"];
 	        this.view = this.convertValues(source["view"], visible.Node);
+	        this.app = source["app"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

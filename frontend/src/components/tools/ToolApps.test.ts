@@ -57,7 +57,7 @@ describe('Tools pane with MCP Apps', () => {
     await user.click(await screen.findByRole('button', { name: 'Call' }));
     await waitFor(() => expect(document.querySelector('iframe')?.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin'));
     const callID = mocked.callTool.mock.calls[0][0];
-    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'show-budget', callID);
+    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'show-budget', callID, '');
   });
 
   it('the app comes first; the raw result is folded under it, a click away', async () => {

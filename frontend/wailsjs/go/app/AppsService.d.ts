@@ -14,7 +14,7 @@ export function CloseAll():Promise<void>;
 
 export function Message(arg1:string,arg2:string):Promise<boolean>;
 
-export function Open(arg1:string,arg2:string,arg3:string):Promise<app.AppView>;
+export function Open(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.AppView>;
 
 export function OpenLink(arg1:string):Promise<void>;
 

@@ -26,8 +26,8 @@ export function Message(arg1, arg2) {
   return window['go']['app']['AppsService']['Message'](arg1, arg2);
 }
 
-export function Open(arg1, arg2, arg3) {
-  return window['go']['app']['AppsService']['Open'](arg1, arg2, arg3);
+export function Open(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['AppsService']['Open'](arg1, arg2, arg3, arg4);
 }
 
 export function OpenLink(arg1) {
