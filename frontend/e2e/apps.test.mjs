@@ -117,6 +117,8 @@ describe('MCP Apps in the real window, with the official example servers and a h
   let record;
   let marker;
   let model;
+  /** The data folder a test started the window on again, which close() leaves. */
+  let keptData = '';
   const run = (body) => win.inspector.run(DOM + body);
 
   /** Adds a stdio server through the bindings and waits until it is connected; returns its ID. */
@@ -220,6 +222,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
   });
   after(async () => {
     await win?.close();
+    if (keptData) await rm(keptData, { recursive: true, force: true });
     await model?.close();
     await browser?.close();
     await beacon?.close();
@@ -235,7 +238,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     ]);
     // No frame component: the test frames the app itself, as the contract says the frame does.
     const view = await run(`
-      const v = await window.go.app.AppsService.Open(${JSON.stringify(id)}, 'hostile_app', '');
+      const v = await window.go.app.AppsService.Open(${JSON.stringify(id)}, 'hostile_app', '', '');
       const f = document.createElement('iframe');
       f.setAttribute('sandbox', 'allow-scripts allow-same-origin');
       f.id = 'bare-app-frame';
@@ -330,11 +333,18 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await shot('e2e-apps-keyboard', src);
   });
 
-  it('a chat: the model calls get-time and the app shows inside the tool call card', { skip: frameMissing }, async () => {
-    model.reply = (req) => {
+  it('a chat: the model calls get-time and the app shows inside the tool call card, and keeps running when the turn ends', { skip: frameMissing }, async () => {
+    // The model answers the tool's result only when the test says: the app
+    // is shown while the turn still runs, and must be the same app after.
+    let release;
+    const released = new Promise((res) => (release = res));
+    model.reply = async (req) => {
       const last = lastMessage(req);
       if (last.role === 'user' && offersTools(req)) return { toolCalls: [{ name: offeredTool(req, 'get-time', 'Basic'), arguments: {} }] };
-      if (last.role === 'tool') return { text: `It is ${messageText(last)}.` };
+      if (last.role === 'tool') {
+        await released;
+        return { text: `It is ${messageText(last)}.` };
+      }
       return { text: 'no tools offered' };
     };
     await run(`
@@ -346,16 +356,26 @@ describe('MCP Apps in the real window, with the official example servers and a h
       box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     `);
     await answer('get-time', 'Allow once');
-    // Once the turn has ended (the model's answer is shown) the card is drawn for good.
-    const src = await run(`
-      await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the model's answer");
-      await sleep(500);
+    const cardApp = `
       const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the tool call card');
       const f = await until(() => card.querySelector('iframe[src^="gatehouse-app:"]'), 30000, 'the app in the card');
-      return f.src;
-    `);
-    const shown = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
+      return f.src;`;
+    // While the turn runs (the model has not answered yet).
+    const running = await run(cardApp);
+    const shown = await inApp(running, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
     assert.match(shown, /\d/, "the app in the card shows the call's result");
+    // The app's own state: something it holds only as long as it runs.
+    await inApp(running, `window.__keptAcrossTheTurn = 'yes'; return true;`);
+    release();
+    const src = await run(`
+      await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the model's answer");
+      await until(() => !document.querySelector('[aria-busy="true"]'), 30000, 'the turn to end');
+      await sleep(500);
+      ${cardApp}
+    `);
+    assert.equal(src, running, 'the card keeps the same app instance when its turn is stored');
+    assert.equal(await inApp(src, `return window.__keptAcrossTheTurn;`), 'yes', 'the app kept its state: it was not loaded again');
+    assert.equal(await run(`return document.querySelectorAll('iframe[src^="gatehouse-app:"]').length;`), 1, 'one app, not a second copy');
     await shot('e2e-apps-chat', src);
   });
 
@@ -550,6 +570,25 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.ok(!after.some((l) => /wipe|model_only|victim|secret/.test(l)), `no flooded call ran: ${after.join(', ')}`);
     assert.deepEqual(beacon.hits, [], 'the undeclared address still got nothing');
     await win.screenshot('e2e-apps-hostile-flooded');
+  });
+
+  // Last: it starts the window again on the same data folder.
+  it('Gatehouse started again: the conversation shows its call\'s app again, given the call\'s result', { skip: frameMissing }, async () => {
+    const env = { PATH: browser.path, LANGUAGE: 'en', LANG: 'C.UTF-8', LC_ALL: '' };
+    keptData = win.dataDir;
+    await win.close({ keepData: true });
+    win = await startWindow({ env, dataDir: keptData });
+    const src = await run(`
+      byText('nav[aria-label="Sections"] button', 'Chat').click();
+      (await until(() => byText('button', 'What time is it on the server?'), 10000, 'the conversation in the list')).click();
+      await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the stored answer");
+      const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the stored tool call card');
+      const f = await until(() => card.querySelector('iframe[src^="gatehouse-app:"]'), 30000, 'the app in the stored card');
+      return f.src;
+    `);
+    const shown = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
+    assert.match(shown, /\d/, "after the restart the app shows the call's stored result");
+    await shot('e2e-apps-chat-restarted', src);
   });
 });
 

@@ -100,17 +100,22 @@ class Inspector {
 /**
  * Starts the dev binary on a fresh data folder with its window's inspector
  * on a loopback port, and connects to the window's page. env adds to the
- * app's environment (a PATH with a stand-in browser, a language).
+ * app's environment (a PATH with a stand-in browser, a language). With
+ * dataDir it starts on that folder instead (Gatehouse started again), and
+ * close() leaves it; close({ keepData: true }) leaves a fresh one too.
  * Returns { page, inspector, child, dataDir, logs, alive(), frame(), screenshot(), close() }.
  * page.evaluate(fn, arg) runs fn(arg) in the window's page, as Playwright's does.
  */
-export async function startWindow({ env = {} } = {}) {
+export async function startWindow({ env = {}, dataDir: given = '' } = {}) {
   const bin = process.env.GATEHOUSE_DEV_BIN;
   if (!bin) throw new Error('set GATEHOUSE_DEV_BIN to a dev build: go build -tags dev,webkit2_41 -o build/bin/gatehouse-dev .');
   if (!process.env.DISPLAY) throw new Error('no X display: run under xvfb-run -a');
   await stat(join(distDir, 'index.html'));
   await mkdir(outputDir, { recursive: true });
-  const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-window-'));
+  const dataDir = given || (await mkdtemp(join(tmpdir(), 'gatehouse-e2e-window-')));
+  const removeData = async () => {
+    if (!given) await rm(dataDir, { recursive: true, force: true });
+  };
   const [devPort, inspectorPort] = [await freePort(), await freePort()];
   const logs = [];
   const child = spawn(resolve(bin), ['-assetdir', distDir, '-devserver', `127.0.0.1:${devPort}`], {
@@ -123,7 +128,7 @@ export async function startWindow({ env = {} } = {}) {
   const alive = () => child.exitCode === null && child.signalCode === null;
   const fail = async (e) => {
     await stopGroup(child);
-    await rm(dataDir, { recursive: true, force: true });
+    await removeData();
     throw new Error(`${e.message}\n${logs.join('')}`);
   };
 
@@ -209,14 +214,14 @@ export async function startWindow({ env = {} } = {}) {
       await writeFile(path, Buffer.from(r.dataURL.replace(/^data:image\/png;base64,/, ''), 'base64'));
       return path;
     },
-    async close() {
+    async close({ keepData = false } = {}) {
       try {
         ws.close();
       } catch {
         // closed
       }
       await stopGroup(child);
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await removeData();
     },
   };
 }

@@ -171,16 +171,3 @@ export class OpenApps {
 
 /** Every app open in this window. */
 export const openApps = new OpenApps();
-
-/** Calls of this session's chat whose tool has an app, so that a card shows it again after the turn is stored. */
-const appCalls = new Set<string>();
-
-/** Notes that a chat call's tool has an app. */
-export function noteAppCall(callID: string): void {
-  appCalls.add(callID);
-}
-
-/** Whether a chat call's tool was seen to have an app in this session. */
-export function isAppCall(callID: string): boolean {
-  return appCalls.has(callID);
-}

@@ -158,14 +158,17 @@ class ChatStore {
     if (id) await this.loadMessages();
   }
 
-  /** Reads the chosen conversation's messages again. */
-  async loadMessages(): Promise<void> {
+  /** Reads the chosen conversation's messages again; then runs in the same update as their drawing. */
+  async loadMessages(then?: () => void): Promise<void> {
     const id = this.selected;
     const mine = this.messagesRead();
     if (!id) return;
     try {
       const msgs = await api.conversationMessages(id);
-      if (mine() && id === this.selected) this.messages = msgs;
+      if (mine() && id === this.selected) {
+        this.messages = msgs;
+        then?.();
+      }
     } catch (e) {
       this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
     }
@@ -328,7 +331,10 @@ class ChatStore {
       const drop = () => {
         if (this.live[id] === ending) delete this.live[id]; // not a turn started since
       };
-      if (id === this.selected) void this.loadMessages().finally(drop);
+      // Dropped with the same update that draws the stored messages, so
+      // that the window never draws a call twice: its card (and an app in
+      // it) moves from the turn to its stored message (transcript.ts).
+      if (id === this.selected) void this.loadMessages(drop).finally(drop);
       else drop();
       void this.loadConversations();
       return;

@@ -10,7 +10,8 @@ import * as api from '../../lib/api';
 import AppFrame from './AppFrame.svelte';
 import ToolCallCard from '../chat/ToolCallCard.svelte';
 import { appView } from '../../test/apps-fixtures';
-import { jsonNode } from '../../test/fixtures';
+import { jsonNode, server } from '../../test/fixtures';
+import { servers } from '../../lib/servers.svelte';
 
 vi.mock('../../lib/api', async (orig) => {
   const base = await (await import('../../test/mock-api')).mockApi(orig as never);
@@ -76,7 +77,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('AppFrame', () => {
   it('opens the app of the call and says whose it is, with Enlarge, Reload and Close', async () => {
     await opened();
-    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'get-budget', 'call-1');
+    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'get-budget', 'call-1', '');
     expect(screen.getByText('Get budget')).toBeTruthy();
     expect(screen.getByText('from Budget')).toBeTruthy();
     expect(screen.getByText('App')).toBeTruthy();
@@ -345,11 +346,13 @@ describe('AppFrame', () => {
 });
 
 describe('ToolCallCard with an app', () => {
+  beforeEach(() => servers.set([server('s1', 'Budget')]));
+
   it('a done call whose tool has an app shows it in the card, opened for that call', async () => {
     mocked.openApp.mockResolvedValue(appView());
     render(ToolCallCard, { serverName: 'Budget', tool: 'get-budget', view: jsonNode({}), state: 'done', serverId: 's1', callId: 'c9', app: true });
     await waitFor(() => expect(frame().getAttribute('sandbox')).toBe('allow-scripts allow-same-origin'));
-    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'get-budget', 'c9');
+    expect(mocked.openApp).toHaveBeenCalledWith('s1', 'get-budget', 'c9', '');
   });
 
   it('a running call, or a tool without an app, shows none', () => {
