@@ -579,7 +579,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await win.close({ keepData: true });
     win = await startWindow({ env, dataDir: keptData });
     const src = await run(`
-      byText('nav[aria-label="Sections"] button', 'Chat').click();
+      (await until(() => byText('nav[aria-label="Sections"] button', 'Chat'), 30000, 'the Chat section')).click();
       (await until(() => byText('button', 'What time is it on the server?'), 10000, 'the conversation in the list')).click();
       await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the stored answer");
       const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the stored tool call card');
