@@ -378,8 +378,9 @@ var appCounts = []int{1, 5, 10}
 // the turn has ended (the stand-in sent its answer after the calls) and no
 // further read came for two seconds; the memory is then sampled as the
 // other memory benchmarks do (settledPSS). Reads beyond the count are apps
-// the window opened again (it draws a turn's cards anew when the turn
-// ends): they are reported as apps-reopened, and when there are any, the
+// the window opened again (a card drawn anew when its turn is stored, which
+// the keyed transcript should prevent): they are reported as apps-reopened
+// (0 expected), and when there are any, the
 // number of apps really open is not known from outside (an app opened again
 // may be refused at the limit while the one it replaces is still counted):
 // the report then marks the figure as a miss. The cost of an app is
