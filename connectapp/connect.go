@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
@@ -156,6 +157,9 @@ func (c Connector) prepare(req Request) (prepared, error) {
 	// deep with a sentence that says where, and says which servers are in it.
 	var servers []importcfg.Entry
 	if len(bytes.TrimSpace(p.old)) > 0 {
+		if !utf8.Valid(p.old) {
+			return prepared{}, i18n.Err("connect.error.notText", "file", path)
+		}
 		if bytes.HasPrefix(p.old, []byte("\ufeff")) {
 			return prepared{}, i18n.Err("connect.error.bom", "file", path)
 		}
