@@ -82,6 +82,10 @@ type Change struct {
 	Kept    []string `json:"kept"`
 	// Diff is the change as a unified diff.
 	Diff string `json:"diff"`
+	// Result identifies the content Write will write (SHA-256, hex), so
+	// that Write refuses to write anything else than what was shown (the
+	// servers Gatehouse has changed meanwhile).
+	Result string `json:"result"`
 }
 
 // Written is what Write did.
@@ -174,7 +178,7 @@ func (c Connector) prepare(req Request) (prepared, error) {
 	}
 	remove := []string{}
 	if req.Replace {
-		remove, p.Kept = choose(a, servers, req.Have)
+		remove, p.Kept = choose(a, servers, req.Have, req.Entry)
 	}
 	e := req.Entry
 	e.Name = EntryName
@@ -194,6 +198,7 @@ func (c Connector) prepare(req Request) (prepared, error) {
 	}
 	if p.Unchanged {
 		p.new = p.old
+		p.Result = p.Digest
 		return p, nil
 	}
 	p.new = apply(p.old, pl.edits)
@@ -201,6 +206,7 @@ func (c Connector) prepare(req Request) (prepared, error) {
 		return prepared{}, i18n.Wrap(err, "connect.error.cannotEdit", "file", path, "detail", i18n.ErrorMessage(err))
 	}
 	p.Diff = unifiedDiff(path, p.old, pl.edits, !p.Exists)
+	p.Result = digestOf(p.new)
 	return p, nil
 }
 
@@ -230,13 +236,13 @@ func resolve(path string) (string, error) {
 
 // choose returns the servers of the file to take out (those Gatehouse has
 // as they are) and the names of those it keeps.
-func choose(a app, servers []importcfg.Entry, have []store.Server) (remove, kept []string) {
+func choose(a app, servers []importcfg.Entry, have []store.Server, e Entry) (remove, kept []string) {
 	remove, kept = []string{}, []string{}
 	for _, s := range servers {
 		if s.Scope != "" || s.Key != a.key+"/"+s.SourceName {
 			continue // a project's server (Claude Code), or one in another part of the file
 		}
-		if srv := s.Server(); srv.Stdio != nil && isGateway(srv.Stdio.Command, srv.Stdio.Args) {
+		if srv := s.Server(); srv.Stdio != nil && (isGateway(srv.Stdio.Command, srv.Stdio.Args) || e.same(srv.Stdio.Command, srv.Stdio.Args)) {
 			continue
 		}
 		if s.Import && whole(s) && slices.ContainsFunc(have, func(h store.Server) bool { return sameServer(s.Server(), h) }) {

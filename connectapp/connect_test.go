@@ -124,7 +124,7 @@ func TestWrite_EachAppsFileKeepsTheRestAndReadsBack(t *testing.T) {
 			if ch.File != path || !ch.Exists || ch.Unchanged || ch.Entry.Name != "gatehouse" || !strings.Contains(ch.Diff, "+") {
 				t.Fatalf("preview = %+v", ch)
 			}
-			if _, err := c.Write(req, ch.Digest); err != nil {
+			if _, err := c.Write(req, ch); err != nil {
 				t.Fatalf("Write: %v", err)
 			}
 			after, _ = os.ReadFile(path)
@@ -164,7 +164,7 @@ func TestWrite_CreatesAMissingFileAndUndoRemovesIt(t *testing.T) {
 			if err != nil || ch.Exists || ch.Digest != "" || !strings.HasPrefix(ch.Diff, "--- /dev/null\n") {
 				t.Fatalf("preview = %+v, %v", ch, err)
 			}
-			w, err := c.Write(req, ch.Digest)
+			w, err := c.Write(req, ch)
 			if err != nil || !w.Created || w.Backup != "" {
 				t.Fatalf("Write = %+v, %v", w, err)
 			}
@@ -217,7 +217,7 @@ func TestWrite_RefusesAFileChangedAfterThePreview(t *testing.T) {
 	}
 	changed := `{"mcpServers":{"new":{"command":"x"}}}`
 	put(t, path, changed, 0o600)
-	_, err = c.Write(req, ch.Digest)
+	_, err = c.Write(req, ch)
 	if !errors.Is(err, ErrChanged) || !strings.Contains(message(t, err), "changed after the preview was made") {
 		t.Fatalf("Write = %v", err)
 	}
@@ -231,7 +231,7 @@ func TestWrite_RefusesAFileChangedAfterThePreview(t *testing.T) {
 	c2, home2 := newConnector(t)
 	ch, _ = c2.Preview(Request{App: "gemini", Entry: GatewayEntry(exe, "")})
 	put(t, filepath.Join(home2, ".gemini", "settings.json"), `{"theme":"x"}`, 0o600)
-	if _, err := c2.Write(Request{App: "gemini", Entry: GatewayEntry(exe, "")}, ch.Digest); !errors.Is(err, ErrChanged) {
+	if _, err := c2.Write(Request{App: "gemini", Entry: GatewayEntry(exe, "")}, ch); !errors.Is(err, ErrChanged) {
 		t.Errorf("Write over a file made since = %v", err)
 	}
 }
@@ -249,7 +249,7 @@ func TestUndo_RestoresTheBackupUnlessTheFileChangedSince(t *testing.T) {
 		t.Errorf("Undo with nothing written = %v", err)
 	}
 	ch, _ := c.Preview(req)
-	w, err := c.Write(req, ch.Digest)
+	w, err := c.Write(req, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestPreview_ChoosesTheEntrysName(t *testing.T) {
 			if err != nil || ch.Entry.Name != tc.want {
 				t.Fatalf("preview = %+v, %v", ch, err)
 			}
-			if _, err := c.Write(req, ch.Digest); err != nil {
+			if _, err := c.Write(req, ch); err != nil {
 				t.Fatal(err)
 			}
 			if got := readBack(t, home, path, tc.want).Server(); got.Stdio.Command != exe {
@@ -338,7 +338,7 @@ func TestWrite_FollowsALinkAndKeepsIt(t *testing.T) {
 	if err != nil || ch.File != real {
 		t.Fatalf("preview = %+v, %v", ch, err)
 	}
-	if _, err := c.Write(req, ch.Digest); err != nil {
+	if _, err := c.Write(req, ch); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Lstat(filepath.Join(home, ".claude.json")); fi.Mode()&fs.ModeSymlink == 0 {

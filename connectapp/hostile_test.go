@@ -42,7 +42,7 @@ func TestPreview_RefusesFilesItCannotKeepWhole(t *testing.T) {
 			if msg := message(t, err); !strings.Contains(msg, tc.want) {
 				t.Errorf("Preview says %q, want %q", msg, tc.want)
 			}
-			if _, err := c.Write(req, ""); err == nil {
+			if _, err := c.Write(req, Change{}); err == nil {
 				t.Error("Write succeeded")
 			}
 			data, _ := os.ReadFile(path)
@@ -114,7 +114,7 @@ func TestPreview_RefusesAnUnknownApp(t *testing.T) {
 			t.Errorf("%q: %q", id, msg)
 		}
 	}
-	if _, err := (Connector{Home: t.TempDir()}).Write(Request{App: "cursor", Entry: GatewayEntry(exe, "")}, ""); !strings.Contains(message(t, err), "no folder for backups") {
+	if _, err := (Connector{Home: t.TempDir()}).Write(Request{App: "cursor", Entry: GatewayEntry(exe, "")}, Change{}); !strings.Contains(message(t, err), "no folder for backups") {
 		t.Errorf("Write without a backup folder: %v", err)
 	}
 }

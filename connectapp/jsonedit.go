@@ -151,7 +151,7 @@ func planJSON(a app, data []byte, e Entry, remove []string) (plan, error) {
 	p := plan{}
 	// The gateway entry already in the file (by whatever name) is updated;
 	// else the entry gets the first name no server has.
-	at := slices.IndexFunc(ms, func(m member) bool { return m.gateway })
+	at := slices.IndexFunc(ms, func(m member) bool { return m.gateway || m.commandIsText && e.same(m.command, m.args) })
 	for i := 0; at < 0; i++ {
 		name := candidateName(i)
 		if !slices.ContainsFunc(ms, func(m member) bool { return m.name == name }) {

@@ -113,7 +113,7 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s, _ := servers[name].(map[string]any)
 		cmd, _ := s["command"].(string)
-		if isGateway(cmd, texts(s["args"])) {
+		if isGateway(cmd, texts(s["args"])) || e.same(cmd, texts(s["args"])) {
 			gateway = name
 			break
 		}
@@ -142,7 +142,7 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 		}
 		p.removed = append(p.removed, name)
 		for _, t := range spans(name) {
-			p.edits = append(p.edits, edit{t.start, t.end, ""})
+			p.edits = append(p.edits, edit{t.start, blankAfter(data, t.start, t.end), ""})
 		}
 	}
 	text := renderTOML(a, e, nl)
@@ -168,18 +168,46 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 		sortEdits(p.edits)
 		return p, nil
 	}
-	// A new table goes at the end, after a blank line.
+	// A new table goes at the end, after a blank line: after what is left
+	// when the last tables are taken out.
+	end := len(data)
+	for more := true; more; {
+		more = false
+		for _, e := range p.edits {
+			if e.end == end && e.start < end {
+				end, more = e.start, true
+			}
+		}
+	}
 	sep := ""
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
-	case !bytes.HasSuffix(data, []byte("\n")):
+	switch kept := data[:end]; {
+	case len(bytes.TrimSpace(kept)) == 0:
+	case !bytes.HasSuffix(kept, []byte("\n")):
 		sep = nl + nl
-	case !bytes.HasSuffix(data, []byte("\n\n")) && !bytes.HasSuffix(data, []byte("\n\r\n")):
+	case !bytes.HasSuffix(kept, []byte("\n\n")) && !bytes.HasSuffix(kept, []byte("\n\r\n")):
 		sep = nl
 	}
 	p.edits = append(p.edits, edit{len(data), len(data), sep + text})
 	sortEdits(p.edits)
 	return p, nil
+}
+
+// blankAfter returns where taking out the lines [start, end) should end:
+// past the blank lines after them too when a blank line (or the start of
+// the file) is before them, so that taking out a table leaves one blank
+// line between its neighbours, not two.
+func blankAfter(data []byte, start, end int) int {
+	if start > 0 && !bytes.HasSuffix(bytes.TrimRight(data[:start], " \t\r"), []byte("\n\n")) {
+		return end
+	}
+	for end < len(data) {
+		next := bytes.IndexByte(data[end:], '\n')
+		if next < 0 || len(bytes.TrimSpace(data[end:end+next])) > 0 {
+			break
+		}
+		end += next + 1
+	}
+	return end
 }
 
 // texts reads a decoded list of strings; nil when it is not one.

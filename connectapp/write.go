@@ -28,13 +28,15 @@ type record struct {
 	Time   time.Time `json:"time"`
 }
 
-// Write applies the request whose preview the person confirmed. It reads
-// the file again and refuses, writing nothing, when its content is not the
-// one the preview read (digest, "" for no file). It copies the file into
+// Write applies the request whose preview (seen) the person confirmed. It
+// reads the file again and refuses, writing nothing, when its content is
+// not the one the preview read (seen.Digest), or when what it would write
+// is not what the preview showed (seen.Result: the servers Gatehouse has
+// changed meanwhile). It copies the file into
 // BackupDir first, then replaces it atomically with the same permissions
 // (a new file is 0600, in folders created 0700), and records the write for
 // Undo.
-func (c Connector) Write(req Request, digest string) (Written, error) {
+func (c Connector) Write(req Request, seen Change) (Written, error) {
 	if c.BackupDir == "" {
 		return Written{}, i18n.Err("connect.error.noBackupDir")
 	}
@@ -42,8 +44,11 @@ func (c Connector) Write(req Request, digest string) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
-	if p.Digest != digest {
+	switch {
+	case p.Digest != seen.Digest:
 		return Written{}, i18n.Wrap(ErrChanged, "connect.error.changed", "file", p.File)
+	case p.Result != seen.Result:
+		return Written{}, i18n.Wrap(ErrChanged, "connect.error.otherResult", "file", p.File)
 	}
 	if p.Unchanged {
 		return Written{File: p.File, Removed: []string{}}, nil
@@ -84,8 +89,8 @@ type Undone struct {
 	// Removed is true when the undone write had created the file, which
 	// is now removed again.
 	Removed bool `json:"removed"`
-	// Time is when the undone write was made.
-	Time time.Time `json:"time"`
+	// Time is when the undone write was made (RFC 3339).
+	Time string `json:"time"`
 }
 
 // Undo takes back the last write Gatehouse made to the app's file: it puts
@@ -132,7 +137,7 @@ func (c Connector) Undo(appID string) (Undone, error) {
 	if rec.Backup != "" {
 		_ = os.Remove(rec.Backup)
 	}
-	return Undone{File: rec.File, Removed: rec.Created, Time: rec.Time}, nil
+	return Undone{File: rec.File, Removed: rec.Created, Time: rec.Time.Format(time.RFC3339)}, nil
 }
 
 // journalPath is the app's record of writes.
@@ -262,9 +267,10 @@ type Status struct {
 	// Problem says why the file cannot be connected (broken, too large),
 	// else it is empty.
 	Problem i18n.Message `json:"problem"`
-	// CanUndo is true when a write can be undone, made at UndoTime.
-	CanUndo  bool      `json:"canUndo"`
-	UndoTime time.Time `json:"undoTime"`
+	// CanUndo is true when a write can be undone, made at UndoTime
+	// (RFC 3339).
+	CanUndo  bool   `json:"canUndo"`
+	UndoTime string `json:"undoTime"`
 }
 
 // Apps lists every app Gatehouse connects with the state of its file for
@@ -283,7 +289,9 @@ func (c Connector) Apps(e Entry) []Status {
 		} else {
 			s.File, s.Exists, s.Connected = p.File, p.Exists, p.Unchanged
 		}
-		s.UndoTime, s.CanUndo = c.CanUndo(id)
+		if t, ok := c.CanUndo(id); ok {
+			s.UndoTime, s.CanUndo = t.Format(time.RFC3339), true
+		}
 		out = append(out, s)
 	}
 	return out
