@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/gatehouse-app/gatehouse/connectapp"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -22,6 +23,13 @@ type ConnectService struct {
 	// links resolved. home is the home folder; "" means os.UserHomeDir.
 	exe, home string
 }
+
+// connectWriting makes one write or undo at a time in the process (the
+// window's service and the command line's may ask at once; both write
+// the same files): the second then reads the file the first wrote, and is
+// refused as changed since its preview. One process holds the data folder
+// at a time, so this is every writer of its backups.
+var connectWriting sync.Mutex
 
 // NewConnectService returns the service for core.
 func NewConnectService(core *Core) *ConnectService {
@@ -120,10 +128,14 @@ func (s *ConnectService) Connect(req ConnectRequest) (connectapp.Written, error)
 	if err != nil {
 		return connectapp.Written{}, err
 	}
+	connectWriting.Lock()
+	defer connectWriting.Unlock()
 	return s.connector().Write(r, connectapp.Change{Digest: req.Digest, Result: req.Result})
 }
 
 // Undo takes back the last change Gatehouse made to the app's file.
 func (s *ConnectService) Undo(app string) (connectapp.Undone, error) {
+	connectWriting.Lock()
+	defer connectWriting.Unlock()
 	return s.connector().Undo(app)
 }
