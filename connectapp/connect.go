@@ -124,12 +124,13 @@ func (c Connector) home() (string, error) {
 // that cannot be read, is broken, or cannot be edited without losing part
 // of it.
 func (c Connector) Preview(req Request) (Change, error) {
-	p, err := c.prepare(req)
+	p, err := c.prepare(req, true)
 	return p.Change, err
 }
 
-// prepare reads the file and works out the change.
-func (c Connector) prepare(req Request) (prepared, error) {
+// prepare reads the file and works out the change; withDiff also writes
+// the diff, which only a preview shows.
+func (c Connector) prepare(req Request, withDiff bool) (prepared, error) {
 	a, ok := findApp(req.App)
 	if !ok {
 		return prepared{}, i18n.Err("connect.error.unknownApp", "app", req.App, "apps", i18n.List(appNames()...))
@@ -205,7 +206,9 @@ func (c Connector) prepare(req Request) (prepared, error) {
 	if err := verify(a, home, path, p.old, p.new, e, p.Removed); err != nil {
 		return prepared{}, i18n.Wrap(err, "connect.error.cannotEdit", "file", path, "detail", i18n.ErrorMessage(err))
 	}
-	p.Diff = unifiedDiff(path, p.old, pl.edits, !p.Exists)
+	if withDiff {
+		p.Diff = unifiedDiff(path, p.old, pl.edits, !p.Exists)
+	}
 	p.Result = digestOf(p.new)
 	return p, nil
 }

@@ -114,8 +114,9 @@ func planJSON(a app, data []byte, e Entry, remove []string) (plan, error) {
 	if !ok {
 		return plan{}, i18n.Err("connect.error.notObject")
 	}
-	style.compact = !bytes.Contains(data[v.StartOffset:v.EndOffset], []byte("\n"))
 	tops := members(data, top)
+	// A file of one line stays one line; "{}" gets the layout of a new file.
+	style.compact = len(tops) > 0 && !bytes.Contains(data[v.StartOffset:v.EndOffset], []byte("\n"))
 	if first := firstOnOwnLine(data, v.StartOffset, tops); first >= 0 {
 		style.unit = lineIndent(data, first)
 	}

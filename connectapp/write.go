@@ -40,7 +40,7 @@ func (c Connector) Write(req Request, seen Change) (Written, error) {
 	if c.BackupDir == "" {
 		return Written{}, i18n.Err("connect.error.noBackupDir")
 	}
-	p, err := c.prepare(req)
+	p, err := c.prepare(req, false)
 	if err != nil {
 		return Written{}, err
 	}
@@ -283,7 +283,7 @@ func (c Connector) Apps(e Entry) []Status {
 		if home, err := c.home(); err == nil {
 			s.File = importcfg.UserFile(a.format, home)
 		}
-		p, err := c.prepare(Request{App: id, Entry: e})
+		p, err := c.prepare(Request{App: id, Entry: e}, false)
 		if err != nil {
 			s.Problem = i18n.ErrorMessage(err)
 		} else {
