@@ -61,6 +61,8 @@ type Request struct {
 // holds no secret (the diff's secret-looking values are masked) and is
 // JSON for the window as it is.
 type Change struct {
+	// App is the app's ID ("claude-code"), AppName its name as people
+	// know it ("Claude Code").
 	App     string `json:"app"`
 	AppName string `json:"appName"`
 	// File is the path written: the app's file, symbolic links resolved.
