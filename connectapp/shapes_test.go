@@ -100,7 +100,7 @@ func TestPreview_RefusesADanglingLink(t *testing.T) {
 func TestPreview_ShowsTheChangeInALongLine(t *testing.T) {
 	c, home := newConnector(t)
 	path := filepath.Join(home, ".claude.json")
-	content := `{"numStartups":3,"mcpServers":{"a":{"command":"a","env":{"PLAIN":"quietvalue123"}}},"cache":"` + strings.Repeat("x", 2<<20) + `"}`
+	content := `{"numStartups":3,"mcpServers":{"a":{"command":"a","env":{"PLAIN":"quietvalue123"}}},"cache":"` + strings.Repeat("x", 512<<10) + `"}`
 	put(t, path, content, 0o600)
 	req := Request{App: "claude-code", Entry: GatewayEntry(exe, "")}
 	ch, err := c.Preview(req)
