@@ -120,3 +120,49 @@ func TestCLI_ConnectPreviewsAsksWritesAndUndoes(t *testing.T) {
 		}
 	})
 }
+
+// After `gatehouse servers import`, `connect --replace` takes the imported
+// servers out of the app's file (their secrets then live in Gatehouse
+// alone) and leaves the one Gatehouse does not have as it is.
+func TestCLI_ConnectReplaceTakesOutWhatWasImported(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	file := filepath.Join(home, ".codex", "config.toml")
+	before := "model = \"o3\"\n\n[mcp_servers.fs]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]\n\n" +
+		"[mcp_servers.gh]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-github\"]\n[mcp_servers.gh.env]\nGITHUB_PERSONAL_ACCESS_TOKEN = \"ghp_secretsecret123\"\n"
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := ghInput(t, dir, "", false, "servers", "import", file, "--yes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	// A server added to the file after the import is not Gatehouse's.
+	later := before + "\n[mcp_servers.later]\ncommand = \"uvx\"\nargs = [\"mcp-server-time\"]\n"
+	if err := os.WriteFile(file, []byte(later), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := ghInput(t, dir, "", false, "connect", "codex", "--replace", "--yes")
+	if code != 0 {
+		t.Fatalf("code %d: %s%s", code, out, errOut)
+	}
+	for _, want := range []string{"Taken out (Gatehouse has them, with their settings): fs, gh", "Left in the file (Gatehouse does not have them as they are): later"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	after, _ := os.ReadFile(file)
+	if strings.Contains(string(after), "ghp_secretsecret123") || strings.Contains(string(after), "server-filesystem") ||
+		!strings.Contains(string(after), "[mcp_servers.later]") || !strings.Contains(string(after), "[mcp_servers.gatehouse]") {
+		t.Errorf("after:\n%s", after)
+	}
+	if code, _, errOut := ghInput(t, dir, "", false, "connect", "--undo", "codex", "--yes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if back, _ := os.ReadFile(file); string(back) != later {
+		t.Errorf("after undo:\n%s", back)
+	}
+}
