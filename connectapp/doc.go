@@ -21,7 +21,8 @@
 //     It writes nothing.
 //   - [Connector.Write] applies a Change the person confirmed. It reads the
 //     file again and refuses, writing nothing, when the content is not the
-//     one the preview was made from. It first copies the file into the
+//     one the preview was made from, or when what it would write is not
+//     what the preview showed (Change.Result). It first copies the file into the
 //     backup folder, then replaces the file atomically (a temporary file in
 //     the same folder, renamed over it), keeping its permissions. A missing
 //     file is created 0600, its missing folders 0700.
