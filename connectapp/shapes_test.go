@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
@@ -117,5 +118,42 @@ func TestPreview_ShowsTheChangeInALongLine(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !onlyInserted([]byte(content), after) {
 		t.Error("the rest of the file changed")
+	}
+}
+
+// Apps lists every app with the state of its file: connected, not yet,
+// no file, or why it cannot be connected; and whether a write can be
+// undone.
+func TestApps_SaysTheStateOfEachFile(t *testing.T) {
+	c, home := newConnector(t)
+	put(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers":[]}`, 0o600)
+	put(t, filepath.Join(home, ".gemini", "settings.json"), `{"theme":"x"}`, 0o600)
+	e := GatewayEntry(exe, "")
+	ch, _ := c.Preview(Request{App: "codex", Entry: e})
+	if _, err := c.Write(Request{App: "codex", Entry: e}, ch); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Status{}
+	for _, s := range c.Apps(e) {
+		got[s.App] = s
+	}
+	if len(got) != len(AppIDs()) {
+		t.Fatalf("%d apps listed", len(got))
+	}
+	for _, tc := range []struct {
+		app                        string
+		exists, connected, canUndo bool
+		problem                    string
+	}{
+		{"codex", true, true, true, ""},
+		{"gemini", true, false, false, ""},
+		{"zed", false, false, false, ""},
+		{"cursor", true, false, false, "is not an object of servers"},
+	} {
+		s := got[tc.app]
+		if s.Exists != tc.exists || s.Connected != tc.connected || s.CanUndo != tc.canUndo ||
+			!strings.Contains(s.Problem.In(i18n.English), tc.problem) || (tc.problem == "") != (s.Problem.Key == "") {
+			t.Errorf("%s: %+v", tc.app, s)
+		}
 	}
 }

@@ -286,6 +286,8 @@ func (c Connector) Apps(e Entry) []Status {
 		p, err := c.prepare(Request{App: id, Entry: e}, false)
 		if err != nil {
 			s.Problem = i18n.ErrorMessage(err)
+			_, statErr := os.Lstat(s.File)
+			s.Exists = statErr == nil
 		} else {
 			s.File, s.Exists, s.Connected = p.File, p.Exists, p.Unchanged
 		}
