@@ -16,6 +16,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/connectapp"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/importcfg"
 	"github.com/gatehouse-app/gatehouse/mcp"
@@ -38,13 +39,14 @@ type Commands struct {
 	chat      *ChatService
 	resources *ResourcesService
 	prompts   *PromptsService
+	connect   *ConnectService
 }
 
 // newCommands returns the commands for core.
 func newCommands(core *Core) *Commands {
 	return &Commands{core: core, servers: NewServersService(core), tools: NewToolsService(core), providers: NewProvidersService(core),
 		policies: NewPoliciesService(core), chat: core.Chat(),
-		resources: NewResourcesService(core, nil), prompts: NewPromptsService(core)}
+		resources: NewResourcesService(core, nil), prompts: NewPromptsService(core), connect: NewConnectService(core)}
 }
 
 // table is the commands as the command line's server serves them: adding
@@ -79,6 +81,10 @@ func (c *Commands) table() []applink.Tool {
 		applink.NewTool(ToolServerRoots, "Lists the folders a server may see.", c.Roots),
 		applink.NewTool(ToolAddRoot, "Lets a server see a folder (an absolute path).", c.AddRoot),
 		applink.NewTool(ToolRemoveRoot, "Stops a server seeing a folder.", c.RemoveRoot),
+		applink.NewTool(ToolConnectApps, "Lists the apps Gatehouse can connect to its gateway.", c.ConnectApps),
+		applink.NewTool(ToolConnectPreview, "Previews adding the gateway entry to an app's file.", c.ConnectPreview),
+		applink.NewTool(ToolConnect, "Adds the gateway entry to an app's file, as previewed.", c.Connect),
+		applink.NewTool(ToolConnectUndo, "Takes back the last change made to an app's file.", c.ConnectUndo),
 		applink.NewCallerTool(ToolChatTurn, "Runs a chat turn in a new conversation; its text and calls are told as progress, its questions asked of this client.", c.ChatTurn),
 	}
 }
@@ -114,6 +120,10 @@ const (
 	ToolAddRoot        = "add_root"
 	ToolRemoveRoot     = "remove_root"
 	ToolChatTurn       = "chat_turn"
+	ToolConnectApps    = "connect_apps"
+	ToolConnectPreview = "connect_preview"
+	ToolConnect        = "connect_app"
+	ToolConnectUndo    = "connect_undo"
 )
 
 // cliConnectTimeout bounds how long a command waits for its server to
@@ -338,6 +348,27 @@ func (c *Commands) ExportConversation(_ context.Context, in CLIName) (CLIText, e
 // terminal's).
 func (c *Commands) PreviewImport(_ context.Context, in CLIName) (importcfg.Preview, error) {
 	return c.servers.PreviewImport(in.Name)
+}
+
+// ConnectApps lists the apps Gatehouse connects and the state of each.
+func (c *Commands) ConnectApps(context.Context, struct{}) (applink.Items[connectapp.Status], error) {
+	apps, err := c.connect.Apps()
+	return applink.Items[connectapp.Status]{Items: apps}, err
+}
+
+// ConnectPreview previews connecting an app.
+func (c *Commands) ConnectPreview(_ context.Context, req ConnectRequest) (connectapp.Change, error) {
+	return c.connect.Preview(req)
+}
+
+// Connect writes the previewed change to an app's file.
+func (c *Commands) Connect(_ context.Context, req ConnectRequest) (connectapp.Written, error) {
+	return c.connect.Connect(req)
+}
+
+// ConnectUndo takes back the last change made to the app's file (in.Name).
+func (c *Commands) ConnectUndo(_ context.Context, in CLIName) (connectapp.Undone, error) {
+	return c.connect.Undo(in.Name)
 }
 
 // Import imports the servers of a previewed file.

@@ -63,7 +63,7 @@ func Main(args []string, assets fs.FS) int {
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK
-		case "servers", "providers", "tools", "call", "chat", "policies", "resources", "read", "prompts", "prompt":
+		case "servers", "providers", "tools", "call", "chat", "policies", "resources", "read", "prompts", "prompt", "connect":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.run(ctx, rest)
@@ -122,6 +122,8 @@ func (e *env) run(ctx context.Context, args []string) int {
 		err = e.prompts(ctx, args[1:])
 	case "prompt":
 		err = e.prompt(ctx, args[1:])
+	case "connect":
+		err = e.connectApp(ctx, args[1:])
 	}
 	return e.exit(err)
 }

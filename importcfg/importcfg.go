@@ -25,17 +25,19 @@ const (
 	Gemini        Format = "gemini"
 	Codex         Format = "codex"
 	Zed           Format = "zed"
+	Qwen          Format = "qwen"
 	CherryStudio  Format = "cherry-studio"
 )
 
 // Formats lists every format, in the order sentences name them.
-var Formats = []Format{ClaudeDesktop, Cursor, ClaudeCode, VSCode, Windsurf, Gemini, Codex, Zed, CherryStudio}
+var Formats = []Format{ClaudeDesktop, Cursor, ClaudeCode, VSCode, Windsurf, Gemini, Codex, Zed, Qwen, CherryStudio}
 
 // Name returns the app's name as people know it ("Claude Desktop").
 func (f Format) Name() string {
 	return map[Format]string{
 		ClaudeDesktop: "Claude Desktop", Cursor: "Cursor", ClaudeCode: "Claude Code", VSCode: "VS Code",
-		Windsurf: "Windsurf", Gemini: "Gemini CLI", Codex: "Codex CLI", Zed: "Zed", CherryStudio: "Cherry Studio",
+		Windsurf: "Windsurf", Gemini: "Gemini CLI", Codex: "Codex CLI", Zed: "Zed", Qwen: "Qwen Code",
+		CherryStudio: "Cherry Studio",
 	}[f]
 }
 
@@ -200,7 +202,7 @@ type Options struct {
 // errors.Is ErrSyntax) or is in no format Gatehouse reads (errors.Is
 // ErrUnknownFormat).
 func Read(path string, opts Options) (Preview, error) {
-	data, err := readBounded(path)
+	data, err := ReadBounded(path)
 	if err != nil {
 		return Preview{}, err
 	}
@@ -215,11 +217,12 @@ func Read(path string, opts Options) (Preview, error) {
 // of servers holds (the bound of a message from a server, mcp.MaxMessageSize).
 const MaxFileSize = 16 << 20
 
-// readBounded reads a regular file of at most MaxFileSize bytes. A file
+// ReadBounded reads a regular file of at most MaxFileSize bytes. A file
 // found in a folder may be anything its maker put there: a huge file, or a
 // named pipe or device that never ends (or never opens); each is refused
-// with a sentence instead of being read whole or waited on.
-func readBounded(path string) ([]byte, error) {
+// with a sentence instead of being read whole or waited on. A missing file
+// gives an error that errors.Is fs.ErrNotExist.
+func ReadBounded(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, i18n.Wrap(err, "import.error.read", "file", path, "detail", err)

@@ -256,7 +256,7 @@ func TestRead_BadFiles(t *testing.T) {
 		{"broken TOML says the line and column", "testdata/broken.toml", ErrSyntax, "broken.toml is broken at line 5, column 19"},
 		{"an unclosed comment in JSONC", write("c.json", "{\n  \"servers\": {}\n  /* never closed\n"), ErrSyntax, "c.json is broken at line 3"},
 		{"JSON of something else names the formats", "testdata/package.json", ErrUnknownFormat,
-			"holds no MCP servers in a format Gatehouse can import. It reads the files of Claude Desktop, Cursor, Claude Code, VS Code, Windsurf, Gemini CLI, Codex CLI, Zed and Cherry Studio."},
+			"holds no MCP servers in a format Gatehouse can import. It reads the files of Claude Desktop, Cursor, Claude Code, VS Code, Windsurf, Gemini CLI, Codex CLI, Zed, Qwen Code and Cherry Studio."},
 		{"TOML of something else", "testdata/Cargo.toml", ErrUnknownFormat, "holds no MCP servers"},
 		{"a JSON array", write("a.json", `[{"mcpServers": {}}]`), ErrUnknownFormat, "holds no MCP servers"},
 		{"plain text", write("notes.txt", "just some notes\n"), ErrUnknownFormat, "holds no MCP servers"},

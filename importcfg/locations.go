@@ -19,6 +19,48 @@ type Location struct {
 	Project string `json:"project"`
 }
 
+// places are where the apps keep their MCP servers on Linux, in the order
+// of Formats: each app's file in the home folder (the user's own servers)
+// first, then the file a project folder may have. The first home file of an
+// app is the one [UserFile] names.
+var places = []struct {
+	format  Format
+	project bool // rel is inside a project folder, not the home folder
+	rel     string
+}{
+	{ClaudeDesktop, false, ".config/Claude/claude_desktop_config.json"},
+	{Cursor, false, ".cursor/mcp.json"},
+	{Cursor, true, ".cursor/mcp.json"},
+	{ClaudeCode, false, ".claude.json"},
+	{ClaudeCode, true, ".mcp.json"},
+	{VSCode, false, ".config/Code/User/mcp.json"},
+	{VSCode, false, ".config/Code - Insiders/User/mcp.json"},
+	{VSCode, false, ".config/VSCodium/User/mcp.json"},
+	{VSCode, true, ".vscode/mcp.json"},
+	{Windsurf, false, ".codeium/windsurf/mcp_config.json"},
+	{Gemini, false, ".gemini/settings.json"},
+	{Gemini, true, ".gemini/settings.json"},
+	{Codex, false, ".codex/config.toml"},
+	{Zed, false, ".config/zed/settings.json"},
+	{Zed, true, ".zed/settings.json"},
+	{Qwen, false, ".qwen/settings.json"},
+	{Qwen, true, ".qwen/settings.json"},
+}
+
+// UserFile returns the file in the home folder where f's app keeps the MCP
+// servers of its user (not of a project), whether or not it exists: the
+// file Gatehouse imports from and package connectapp writes its gateway
+// entry into. It is "" for Cherry Studio, which keeps its servers in its
+// own database, and for an unknown format.
+func UserFile(f Format, home string) string {
+	for _, p := range places {
+		if p.format == f && !p.project {
+			return filepath.Join(home, p.rel)
+		}
+	}
+	return ""
+}
+
 // KnownLocations returns the files that exist at the places the apps keep
 // their servers on Linux: in the home folder, and in the project folder cwd
 // (skipped when empty; its files say so in Project). Each file is listed
@@ -26,28 +68,6 @@ type Location struct {
 // Cherry Studio keeps its servers in its own database, so only an export
 // the person saves can be imported from it.
 func KnownLocations(home, cwd string) []Location {
-	type place struct {
-		format Format
-		base   string
-		rel    string
-	}
-	places := []place{
-		{ClaudeDesktop, home, ".config/Claude/claude_desktop_config.json"},
-		{Cursor, home, ".cursor/mcp.json"},
-		{Cursor, cwd, ".cursor/mcp.json"},
-		{ClaudeCode, home, ".claude.json"},
-		{ClaudeCode, cwd, ".mcp.json"},
-		{VSCode, home, ".config/Code/User/mcp.json"},
-		{VSCode, home, ".config/Code - Insiders/User/mcp.json"},
-		{VSCode, home, ".config/VSCodium/User/mcp.json"},
-		{VSCode, cwd, ".vscode/mcp.json"},
-		{Windsurf, home, ".codeium/windsurf/mcp_config.json"},
-		{Gemini, home, ".gemini/settings.json"},
-		{Gemini, cwd, ".gemini/settings.json"},
-		{Codex, home, ".codex/config.toml"},
-		{Zed, home, ".config/zed/settings.json"},
-		{Zed, cwd, ".zed/settings.json"},
-	}
 	out := []Location{}
 	seen := map[string]bool{}
 	project := ""
@@ -55,10 +75,14 @@ func KnownLocations(home, cwd string) []Location {
 		project, _ = filepath.Abs(cwd)
 	}
 	for _, p := range places {
-		if p.base == "" {
+		base := home
+		if p.project {
+			base = cwd
+		}
+		if base == "" {
 			continue
 		}
-		path, err := filepath.Abs(filepath.Join(p.base, p.rel))
+		path, err := filepath.Abs(filepath.Join(base, p.rel))
 		if err != nil || seen[path] {
 			continue
 		}
@@ -67,7 +91,7 @@ func KnownLocations(home, cwd string) []Location {
 		}
 		seen[path] = true
 		l := Location{Path: path, Format: p.format}
-		if p.base == cwd {
+		if p.project {
 			l.Project = project
 		}
 		out = append(out, l)

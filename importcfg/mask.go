@@ -182,3 +182,26 @@ func maskParams(query string) string {
 	}
 	return strings.Join(parts, "&")
 }
+
+// configPair finds a key and its string value on one line of a JSON file
+// (`"KEY": "value"`) or a TOML file (`KEY = "value"`, `"KEY" = "value"`,
+// also inside an inline table).
+var configPair = regexp.MustCompile(`("(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)(\s*[:=]\s*)"((?:[^"\\]|\\.)*)"`)
+
+// MaskLine masks the secret-looking parts of one line of an app's config
+// file, for showing the lines around a change (package connectapp's
+// preview): the value of a key named like a secret, the value of every
+// entry of a block of environment variables or headers (inBlock), and, as
+// in a preview of an import, well-known keys and the passwords and secret
+// parameters of URLs anywhere in the line.
+func MaskLine(line string, inBlock bool) string {
+	line = configPair.ReplaceAllStringFunc(line, func(m string) string {
+		p := configPair.FindStringSubmatch(m)
+		name := strings.Trim(p[1], `"`)
+		if p[3] == "" || !inBlock && !secretName.MatchString(name) {
+			return m
+		}
+		return p[1] + p[2] + `"` + Masked + `"`
+	})
+	return maskText(line)
+}

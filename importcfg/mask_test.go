@@ -103,3 +103,31 @@ func FuzzMaskKeepsShellStructure(f *testing.F) {
 		}
 	})
 }
+
+// MaskLine is what package connectapp's preview shows of the lines around
+// a change: the values of keys named like secrets, every value of a block
+// of environment variables or headers, and well-known keys and URL
+// passwords anywhere are masked; what runs stays readable.
+func TestMaskLine(t *testing.T) {
+	cases := []struct {
+		name, line string
+		inBlock    bool
+		want       string
+	}{
+		{"a JSON value named like a secret", `    "GITHUB_TOKEN": "abc123def",`, false, `    "GITHUB_TOKEN": "••••••",`},
+		{"a TOML value named like a secret", `api_key = "abc123def"`, false, `api_key = "••••••"`},
+		{"any value inside an env block", `  "DB_HOST": "db.internal",`, true, `  "DB_HOST": "••••••",`},
+		{"a command stays", `  "command": "npx", "args": ["-y", "server"]`, false, `  "command": "npx", "args": ["-y", "server"]`},
+		{"a well-known key anywhere", `"args": ["--key", "sk-live-0123456789"]`, false, `"args": ["--key", "sk-••••••"]`},
+		{"a URL's password", `"url": "https://me:hunter22@h.example/mcp"`, false, `"url": "https://me:••••••@h.example/mcp"`},
+		{"an inline TOML table in a block", `env = { A = "1", B = "two" }`, true, `env = { A = "••••••", B = "••••••" }`},
+		{"an empty value stays empty", `"TOKEN": ""`, false, `"TOKEN": ""`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := MaskLine(tc.line, tc.inBlock); got != tc.want {
+				t.Errorf("MaskLine(%q) = %q, want %q", tc.line, got, tc.want)
+			}
+		})
+	}
+}

@@ -61,3 +61,32 @@ func TestRead_RefusesWhatNoConfigFileIs(t *testing.T) {
 		})
 	}
 }
+
+// TestParse_RefusesNestingThatWouldEndTheProgram: the JSON parser recurses
+// once a level, so a project's .mcp.json of 8 MB of "[" overflowed the
+// goroutine stack, a fatal error that closed the whole app (and the
+// command line) instead of refusing the file. Brackets inside strings and
+// comments do not count, so an ordinary file with many of them still reads.
+func TestParse_RefusesNestingThatWouldEndTheProgram(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"8 MB of arrays", `{"mcpServers":` + strings.Repeat("[", 8<<20), "more than 1000 levels deep"},
+		{"objects just past the bound", strings.Repeat(`{"a":`, MaxNesting+1), "more than 1000 levels deep"},
+		{"brackets in strings and comments", `{"mcpServers":{"s":{"command":"` + strings.Repeat("[{", 5000) + `"}}} // ` + strings.Repeat("[", 5000) +
+			"\n/* " + strings.Repeat("{", 5000) + " */", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("/p/.mcp.json", []byte(tc.data), Options{Home: "/h"})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				return
+			}
+			if msg := i18n.ErrorMessage(err); !strings.Contains(msg.In(i18n.English), tc.want) || msg.Key == "" {
+				t.Errorf("says %q, want a sentence with %q", msg.In(i18n.English), tc.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package importcfg
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -47,6 +48,9 @@ var huJSONPosition = regexp.MustCompile(`line (\d+), column (\d+): (.*)$`)
 // parseJSON parses JSON with comments and trailing commas (JSONC, as VS Code,
 // Zed and Gemini CLI allow; plain JSON is the same without them).
 func parseJSON(path string, data []byte) (any, error) {
+	if tooDeep(data) {
+		return nil, i18n.Wrap(ErrSyntax, "import.error.tooDeep", "file", path, "n", MaxNesting)
+	}
 	v, err := hujson.Parse(data)
 	if err != nil {
 		if m := huJSONPosition.FindStringSubmatch(err.Error()); m != nil {
@@ -57,6 +61,46 @@ func parseJSON(path string, data []byte) (any, error) {
 		return nil, i18n.Wrap(ErrSyntax, "import.error.syntaxNoLine", "file", path, "detail", err)
 	}
 	return fromHuJSON(v.Value), nil
+}
+
+// MaxNesting is the deepest nesting of arrays and objects a JSON file may
+// have: far more than any app's file of servers has. The JSON parser
+// recurses once a level, so a file of 16 MB of "[" would overflow the
+// goroutine stack, which ends the whole program, not only the read.
+const MaxNesting = 1000
+
+// tooDeep reports whether data nests arrays and objects more than
+// MaxNesting levels deep, counting the brackets outside strings and
+// comments as JSON with comments has them.
+func tooDeep(data []byte) bool {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(data) && data[i+1] == '*':
+			end := bytes.Index(data[i+2:], []byte("*/"))
+			if end < 0 {
+				return false // unclosed: the parser says where
+			}
+			i += end + 3
+		case c == '[' || c == '{':
+			if depth++; depth > MaxNesting {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // fromHuJSON converts a parsed JSON value into the tree.
