@@ -1,0 +1,286 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/applink"
+	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// Options configures New.
+type Options struct {
+	Store   *store.Store
+	Manager *mcp.Manager
+	Broker  *mcp.Broker
+	// Settings are the person's Tool permissions, the chat's (an app's own
+	// modes go over them).
+	Settings chat.ToolSettings
+	// Version is the app's version, told to clients.
+	Version string
+	// CallTimeout is the time limit of one tool call (Settings); nil or
+	// 0: none.
+	CallTimeout func() time.Duration
+	// Launcher says what launched a process (the gateway's pipe); nil
+	// reads /proc (ReadLauncher).
+	Launcher func(pid int) Launcher
+	// Limits bound each client; the zero value is DefaultLimits.
+	Limits Limits
+}
+
+// Limits bound what one client may ask of Gatehouse.
+type Limits struct {
+	// InFlight is the most requests of one client answered at a time;
+	// more are refused at once.
+	InFlight int
+	// PerSecond and Burst rate-limit a client's requests: beyond them its
+	// requests are refused with a sentence saying why.
+	PerSecond float64
+	Burst     int
+}
+
+// DefaultLimits are a client's limits unless Options says otherwise:
+// enough for an agent that lists everything and calls tools in parallel,
+// not for one that floods.
+var DefaultLimits = Limits{InFlight: 16, PerSecond: 20, Burst: 60}
+
+// A Gateway serves the person's servers to other apps, one MCP session per
+// connection, until Close. It is safe for concurrent use.
+type Gateway struct {
+	opts Options
+	ctx  context.Context // ends with Close
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	lists    []serverLists // the servers' lists, in the store's order: only connected ones
+	loaded   bool          // lists was read once
+	dirty    map[string]bool
+	conns    map[*conn]struct{}
+	listener *net.UnixListener
+	closed   bool
+	wake     chan struct{}
+	wg       sync.WaitGroup
+}
+
+// serverLists are what one server offers, as its last listing said.
+type serverLists struct {
+	id, name  string
+	tools     []*sdk.Tool
+	resources []*sdk.Resource
+	templates []*sdk.ResourceTemplate
+	prompts   []*sdk.Prompt
+}
+
+// New returns a gateway serving nothing yet (ServeUnix, Connect).
+func New(opts Options) *Gateway {
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits
+	}
+	if opts.Launcher == nil {
+		opts.Launcher = ReadLauncher
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1)}
+	g.wg.Add(1)
+	go g.follow()
+	return g
+}
+
+// ServeUnix listens on path (applink.Listen: 0600 in a 0700 folder, a
+// crashed app's socket replaced) and serves this user's processes that
+// connect there, in the background, until Close. Each connection is one
+// client, launched by the process that launched the one connecting.
+func (g *Gateway) ServeUnix(path string) error {
+	l, err := applink.Listen(path)
+	if err != nil {
+		return fmt.Errorf("serving the gateway: %w", err)
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		l.Close()
+		return net.ErrClosed
+	}
+	g.listener = l
+	g.mu.Unlock()
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		applink.AcceptPeers(l, "gateway", nil, func(c *net.UnixConn, p applink.Peer) {
+			launcher := g.opts.Launcher(p.PID)
+			if _, err := g.Connect(g.ctx, &sdk.IOTransport{Reader: c, Writer: c}, launcher); err != nil {
+				c.Close()
+			}
+		})
+	}()
+	return nil
+}
+
+// Connect serves one client on t in the background, until it leaves or
+// Close. launcher is what Gatehouse knows of the program that launched it.
+func (g *Gateway) Connect(ctx context.Context, t sdk.Transport, launcher Launcher) (*sdk.ServerSession, error) {
+	c := newConn(g, launcher)
+	ss, err := c.srv.Connect(ctx, t, nil)
+	if err != nil {
+		c.cancel()
+		return nil, fmt.Errorf("serving a gateway session: %w", err)
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		ss.Close()
+		c.cancel()
+		return nil, net.ErrClosed
+	}
+	g.conns[c] = struct{}{}
+	g.mu.Unlock()
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		_ = ss.Wait()
+		c.cancel() // a client that leaves cancels its calls on the servers
+		g.mu.Lock()
+		delete(g.conns, c)
+		g.mu.Unlock()
+	}()
+	return ss, nil
+}
+
+// Changed tells the gateway that a server's lists or its connection
+// changed (the manager's OnListsChanged and OnStatus; "" for every
+// server): the lists are read again shortly, and each client whose view
+// changed is told.
+func (g *Gateway) Changed(serverID string) {
+	g.mu.Lock()
+	g.dirty[serverID] = true
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// changeDelay gathers the changes that come together (a server connecting
+// says its status, then its lists) into one reading.
+const changeDelay = 50 * time.Millisecond
+
+// follow reads the lists again after changes, until Close.
+func (g *Gateway) follow() {
+	defer g.wg.Done()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-g.wake:
+		}
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-time.After(changeDelay):
+		}
+		g.mu.Lock()
+		g.dirty = map[string]bool{}
+		g.mu.Unlock()
+		g.reload(g.ctx)
+		for _, c := range g.connections() {
+			c.sync()
+		}
+	}
+}
+
+// connections returns the clients connected now.
+func (g *Gateway) connections() []*conn {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]*conn, 0, len(g.conns))
+	for c := range g.conns {
+		out = append(out, c)
+	}
+	return out
+}
+
+// listTimeout bounds reading one server's resource templates.
+const listTimeout = 10 * time.Second
+
+// reload reads every connected server's lists.
+func (g *Gateway) reload(ctx context.Context) {
+	servers, err := g.opts.Store.Servers()
+	if err != nil {
+		return
+	}
+	var lists []serverLists
+	for _, srv := range servers {
+		if !srv.Enabled {
+			continue
+		}
+		peer, err := g.opts.Manager.Peer(srv.ID)
+		if err != nil {
+			continue // not connected: it offers nothing now
+		}
+		tools, err := g.opts.Manager.Tools(srv.ID)
+		if err != nil {
+			continue
+		}
+		l := serverLists{id: srv.ID, name: peer.Server.Name, tools: tools}
+		l.resources, _ = g.opts.Manager.Resources(srv.ID)
+		l.prompts, _ = g.opts.Manager.Prompts(srv.ID)
+		// Templates are not kept by the manager: read now (a server
+		// without resources says so at once).
+		lctx, cancel := context.WithTimeout(ctx, listTimeout)
+		if rl, err := g.opts.Manager.ResourceList(lctx, srv.ID); err == nil {
+			l.templates = rl.Templates
+		}
+		cancel()
+		lists = append(lists, l)
+	}
+	g.mu.Lock()
+	g.lists, g.loaded = lists, true
+	g.mu.Unlock()
+}
+
+// current returns the servers' lists, reading them the first time.
+func (g *Gateway) current() []serverLists {
+	g.mu.Lock()
+	loaded := g.loaded
+	g.mu.Unlock()
+	if !loaded {
+		g.reload(g.ctx)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.lists
+}
+
+// Close stops listening, ends every client's session (cancelling their
+// calls) and removes the socket.
+func (g *Gateway) Close() error {
+	g.mu.Lock()
+	g.closed = true
+	l := g.listener
+	conns := make([]*conn, 0, len(g.conns))
+	for c := range g.conns {
+		conns = append(conns, c)
+	}
+	g.mu.Unlock()
+	g.stop()
+	var err error
+	if l != nil {
+		err = l.Close()
+	}
+	for _, c := range conns {
+		c.close()
+	}
+	g.wg.Wait()
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
