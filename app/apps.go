@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/gatehouse-app/gatehouse/appframe"
 	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/i18n"
