@@ -59,6 +59,8 @@ type Gateway struct {
 	ctx  context.Context // ends with Close
 	stop context.CancelFunc
 
+	reloadMu sync.Mutex // one reading of the lists at a time
+
 	mu       sync.Mutex
 	lists    []serverLists // the servers' lists, in the store's order: only connected ones
 	loaded   bool          // lists was read once
@@ -186,9 +188,6 @@ func (g *Gateway) follow() {
 			return
 		case <-time.After(changeDelay):
 		}
-		g.mu.Lock()
-		g.dirty = map[string]bool{}
-		g.mu.Unlock()
 		g.reload(g.ctx)
 		for _, c := range g.connections() {
 			c.sync()
@@ -212,6 +211,11 @@ const listTimeout = 10 * time.Second
 
 // reload reads every connected server's lists.
 func (g *Gateway) reload(ctx context.Context) {
+	g.reloadMu.Lock()
+	defer g.reloadMu.Unlock()
+	g.mu.Lock()
+	g.dirty = map[string]bool{} // changes from now on are read again
+	g.mu.Unlock()
 	servers, err := g.opts.Store.Servers()
 	if err != nil {
 		return
@@ -246,12 +250,13 @@ func (g *Gateway) reload(ctx context.Context) {
 	g.mu.Unlock()
 }
 
-// current returns the servers' lists, reading them the first time.
+// current returns the servers' lists, reading them first when they were
+// never read or a change waits to be read.
 func (g *Gateway) current() []serverLists {
 	g.mu.Lock()
-	loaded := g.loaded
+	stale := !g.loaded || len(g.dirty) > 0
 	g.mu.Unlock()
-	if !loaded {
+	if stale {
 		g.reload(g.ctx)
 	}
 	g.mu.Lock()
