@@ -223,4 +223,3 @@ func TestGateway_ServesThisUserOnAPrivateSocket(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
