@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -26,8 +27,8 @@ var ErrInUse = errors.New("another Gatehouse already answers on the socket")
 const dialTimeout = 2 * time.Second
 
 // SocketPath returns where the app serves the command line for the data
-// directory dataDir: $XDG_RUNTIME_DIR/gatehouse/cli-<id>.sock, or, without
-// XDG_RUNTIME_DIR, the same name in a gatehouse/run folder of the user's
+// directory dataDir: $XDG_RUNTIME_DIR/gatehouse/cli-<id>.sock (see
+// runtimeDir), or, without one, the same name in a gatehouse/run folder of the user's
 // cache directory (never the data directory, which may be on a file system
 // without sockets, and whose path may be too long for one). id names the
 // data directory, so a CLI given --data-dir reaches only an app running on
@@ -40,9 +41,33 @@ func SocketPath(dataDir string) (string, error) { return socketPath("cli", dataD
 // folder, named gateway-<id>.sock.
 func GatewaySocketPath(dataDir string) (string, error) { return socketPath("gateway", dataDir) }
 
+// runUser is where systemd makes each user's runtime folder, the usual
+// XDG_RUNTIME_DIR; tests point it elsewhere.
+var runUser = "/run/user"
+
+// runtimeDir is XDG_RUNTIME_DIR, or, when a process was started without
+// it (an app that launches `gatehouse gateway` with a bare environment,
+// as the TypeScript SDK does by default), the user's folder in /run/user
+// when it is there, theirs and private: the folder the app's own
+// XDG_RUNTIME_DIR names on a desktop, so that both find the same socket.
+func runtimeDir() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); dir != "" {
+		return dir
+	}
+	dir := filepath.Join(runUser, strconv.Itoa(os.Getuid()))
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() || info.Mode().Perm() != 0o700 {
+		return ""
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return ""
+	}
+	return dir
+}
+
 // socketPath is the path of the socket kind ("cli", "gateway") of dataDir.
 func socketPath(kind, dataDir string) (string, error) {
-	base := os.Getenv("XDG_RUNTIME_DIR")
+	base := runtimeDir()
 	if base == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
