@@ -61,6 +61,7 @@ func Main(args []string, assets fs.FS) int {
 			fmt.Fprint(e.stdout, usage())
 			return exitOK
 		case "gateway":
+			execGatewayHelper(e.dataDir, rest[1:])
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return e.exit(e.gateway(ctx, rest[1:]))

@@ -33,7 +33,8 @@ type conn struct {
 	inFlight chan struct{}
 	limiter  *rate.Limiter
 
-	syncMu sync.Mutex // one sync at a time
+	syncMu     sync.Mutex // one sync at a time
+	identifyMu sync.Mutex // the first requests wait for one identification
 
 	mu         sync.Mutex
 	identified bool
@@ -138,10 +139,13 @@ func refusal(m i18n.Message) error {
 // (store.SeeClientApp) and fills its lists; a client the person cut off is
 // refused.
 func (c *conn) identify(req sdk.Request) error {
+	c.identifyMu.Lock()
+	defer c.identifyMu.Unlock()
 	c.mu.Lock()
 	done, app := c.identified, c.app
 	c.mu.Unlock()
 	if !done {
+		c.g.waitConnecting(c.ctx)
 		info := clientInfo(req)
 		rec, err := c.g.opts.Store.SeeClientApp(store.ClientApp{Name: info.Name, Version: info.Version,
 			Launcher: c.launcher.Exe, Command: c.launcher.Command})

@@ -250,6 +250,39 @@ func (g *Gateway) reload(ctx context.Context) {
 	g.mu.Unlock()
 }
 
+// firstWait bounds how long a client's first listing waits for the
+// servers still connecting: an app that `gatehouse gateway` just started
+// is connecting all of them, and a client that lists once (a command-line
+// client, an agent's start) would otherwise see none.
+const firstWait = 10 * time.Second
+
+// waitConnecting waits, at most firstWait, until no enabled server is
+// still connecting (each is connected, failed or needs a sign-in).
+func (g *Gateway) waitConnecting(ctx context.Context) {
+	servers, err := g.opts.Store.Servers()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, firstWait)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, srv := range servers {
+		if !srv.Enabled {
+			continue
+		}
+		if st, err := g.opts.Manager.Status(srv.ID); err != nil || st.State != mcp.StateConnecting {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = g.opts.Manager.WaitConnected(ctx, srv.ID)
+			g.Changed(srv.ID)
+		}()
+	}
+	wg.Wait()
+}
+
 // current returns the servers' lists, reading them first when they were
 // never read or a change waits to be read.
 func (g *Gateway) current() []serverLists {
