@@ -45,10 +45,22 @@ func (c *Core) StopGateway() {
 // gatewayChanged tells the gateway, if it runs, that a server or its
 // lists changed.
 func (c *Core) gatewayChanged(serverID string) {
-	c.gatewayMu.Lock()
-	gw := c.gateway
-	c.gatewayMu.Unlock()
-	if gw != nil {
+	if gw := c.runningGateway(); gw != nil {
 		gw.Changed(serverID)
 	}
+}
+
+// gatewayAppChanged tells the gateway, if it runs, that the person changed
+// what an app may do.
+func (c *Core) gatewayAppChanged(id string) {
+	if gw := c.runningGateway(); gw != nil {
+		gw.AppChanged(id)
+	}
+}
+
+// runningGateway is the gateway ServeGateway started, or nil.
+func (c *Core) runningGateway() *gateway.Gateway {
+	c.gatewayMu.Lock()
+	defer c.gatewayMu.Unlock()
+	return c.gateway
 }

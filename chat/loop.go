@@ -343,7 +343,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	if tc.Arguments == nil {
 		return failed("The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, notJSON), nil
 	}
-	args, err := decodeArguments(tc.Arguments)
+	args, err := DecodeArguments(tc.Arguments)
 	if err != nil {
 		return failed("The arguments were not a JSON object, so the tool was not called.", notJSON), nil
 	}
@@ -506,10 +506,10 @@ func (r *Runner) serverTools(ids []string) []ServerTools {
 	return out
 }
 
-// decodeArguments decodes approved arguments for the call, keeping numbers
+// DecodeArguments decodes approved arguments for a call, keeping numbers
 // exactly as written (json.Number), so that the server receives the values
 // the person saw.
-func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var args map[string]any

@@ -65,7 +65,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
-	args, err := decodeArguments(raw)
+	args, err := chat.DecodeArguments(raw)
 	if err != nil {
 		m := i18n.M("gateway.error.arguments")
 		return notRun(store.OutcomeError, m, m)
@@ -141,19 +141,6 @@ func (c *conn) run(ctx context.Context, req *sdk.CallToolRequest, r route, args 
 	}
 	o.Broker.RecordToolRun(run)
 	return res, nil
-}
-
-// decodeArguments decodes a call's arguments, keeping numbers exactly as
-// written (json.Number), so that the server receives the values the person
-// saw.
-func decodeArguments(raw json.RawMessage) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil || args == nil {
-		return nil, errors.New("not a JSON object")
-	}
-	return args, nil
 }
 
 // getPrompt is a client's prompts/get, on the prompt's server.

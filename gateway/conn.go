@@ -165,6 +165,25 @@ func (c *conn) identify(req sdk.Request) error {
 	return nil
 }
 
+// reread reads the app's record again when this session is that app's,
+// and shows what it may see now.
+func (c *conn) reread(id string) {
+	c.mu.Lock()
+	mine := c.identified && c.app.ID == id
+	c.mu.Unlock()
+	if !mine {
+		return
+	}
+	rec, err := c.g.opts.Store.ClientApp(id)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	c.app = rec
+	c.mu.Unlock()
+	c.sync()
+}
+
 // clientInfo is what the client says it is: in initialize (2025-11-25),
 // or in each request's _meta (2026-07-28).
 func clientInfo(req sdk.Request) sdk.Implementation {
@@ -195,9 +214,9 @@ func (c *conn) sync() {
 	if !identified {
 		return
 	}
-	var lists []serverLists
+	var lists []serverLists // a cut-off app sees nothing
 	for _, l := range c.g.current() {
-		if app.Sees(l.id) {
+		if !app.CutOff && app.Sees(l.id) {
 			lists = append(lists, l)
 		}
 	}

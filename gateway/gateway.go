@@ -170,6 +170,16 @@ func (g *Gateway) Changed(serverID string) {
 	}
 }
 
+// AppChanged tells the gateway that the person changed what an app may
+// do (store.PutClientAppSettings): its sessions read its record again,
+// show the servers it may see now (telling it with list_changed), and
+// refuse everything once it is cut off.
+func (g *Gateway) AppChanged(id string) {
+	for _, c := range g.connections() {
+		c.reread(id)
+	}
+}
+
 // changeDelay gathers the changes that come together (a server connecting
 // says its status, then its lists) into one reading.
 const changeDelay = 50 * time.Millisecond
