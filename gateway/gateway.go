@@ -47,6 +47,12 @@ type Limits struct {
 	Burst     int
 }
 
+// MaxMessage bounds one message a client sends on the socket: a tool
+// call's arguments fit (a file to write, say); a client that sends more in
+// one message is disconnected, so that its requests in flight hold at
+// most InFlight times this much.
+const MaxMessage = 4 << 20
+
 // DefaultLimits are a client's limits unless Options says otherwise:
 // enough for an agent that lists everything and calls tools in parallel,
 // not for one that floods.
@@ -118,7 +124,8 @@ func (g *Gateway) ServeUnix(path string) error {
 		defer g.wg.Done()
 		applink.AcceptPeers(l, "gateway", nil, func(c *net.UnixConn, p applink.Peer) {
 			launcher := g.opts.Launcher(p.PID)
-			if _, err := g.Connect(g.ctx, &sdk.IOTransport{Reader: c, Writer: c}, launcher); err != nil {
+			t := &sdk.IOTransport{Reader: c, Writer: c, MaxLineLength: MaxMessage}
+			if _, err := g.Connect(g.ctx, t, launcher); err != nil {
 				c.Close()
 			}
 		})

@@ -217,6 +217,17 @@ func TestGateway_ServesThisUserOnAPrivateSocket(t *testing.T) {
 	if err != nil || len(apps) != 1 || apps[0].Name != "socket-client" || apps[0].Launcher == "" || apps[0].Launcher != parentExe {
 		t.Errorf("the app as recorded: %+v (%v); this process's parent runs %q", apps, err, parentExe)
 	}
+	// A client that sends more than MaxMessage in one message is cut off.
+	big, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer big.Close()
+	go func() { _, _ = big.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessage+1024))) }()
+	_ = big.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := big.Read(make([]byte, 64)); err == nil || os.IsTimeout(err) {
+		t.Errorf("an oversized message: the connection stayed open (%v)", err)
+	}
 	if _, err := applink.Listen(path); err == nil {
 		t.Error("a second gateway took the live socket")
 	}
