@@ -223,7 +223,9 @@ func TestGateway_ServesThisUserOnAPrivateSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer big.Close()
-	go func() { _, _ = big.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessage+1024))) }()
+	go func() {
+		_, _ = big.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", MaxMessage+1024)))
+	}()
 	_ = big.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := big.Read(make([]byte, 64)); err == nil || os.IsTimeout(err) {
 		t.Errorf("an oversized message: the connection stayed open (%v)", err)
