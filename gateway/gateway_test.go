@@ -192,6 +192,10 @@ func TestGateway_OffersTheServersOnBothRevisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	structured, err := f.m.Tool(every.ID, "get-structured-content")
+	if err != nil || structured.OutputSchema == nil {
+		t.Fatalf("server-everything's structured tool: %+v, %v", structured, err)
+	}
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -219,6 +223,13 @@ func TestGateway_OffersTheServersOnBothRevisions(t *testing.T) {
 					b, _ := json.Marshal(tool.InputSchema)
 					if tool.Description != upstream.Description || tool.Title != upstream.Title || string(a) != string(b) {
 						t.Errorf("echo as offered: %+v; as the server lists it: %+v", tool, upstream)
+					}
+				}
+				if tool.Name == "Everything__get-structured-content" {
+					a, _ := json.Marshal(structured.OutputSchema)
+					b, _ := json.Marshal(tool.OutputSchema)
+					if string(a) != string(b) {
+						t.Errorf("output schema offered %s, listed %s", b, a)
 					}
 				}
 				if tool.Name == "Ledger__send_payment" && (tool.Annotations == nil || tool.Annotations.DestructiveHint == nil || !*tool.Annotations.DestructiveHint) {
