@@ -111,11 +111,6 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		default:
 			return nil, refusal(i18n.M("gateway.error.busy", "max", cap(c.inFlight)))
 		}
-		if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
-			c.mu.Lock()
-			c.sessionRef = ss
-			c.mu.Unlock()
-		}
 		if needsClient[method] {
 			if err := c.identify(req); err != nil {
 				return nil, err

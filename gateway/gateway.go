@@ -151,6 +151,9 @@ func (g *Gateway) Connect(ctx context.Context, t sdk.Transport, launcher Launche
 	}
 	g.conns[c] = struct{}{}
 	g.mu.Unlock()
+	c.mu.Lock()
+	c.sessionRef = ss
+	c.mu.Unlock()
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()

@@ -236,3 +236,25 @@ func TestGateway_ServesThisUserOnAPrivateSocket(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestGateway_CloseEndsIdleSessions: closing the gateway (the window
+// closes) ends every client's session, even one that never asked
+// anything, so that its pipe ends too.
+func TestGateway_CloseEndsIdleSessions(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	clientEnd, gatewayEnd := net.Pipe()
+	if _, err := f.gw.Connect(context.Background(), &sdk.IOTransport{Reader: gatewayEnd, Writer: gatewayEnd}, launcher); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- f.gw.Close() }()
+	_ = clientEnd.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := clientEnd.Read(make([]byte, 16)); err == nil || os.IsTimeout(err) {
+		t.Errorf("the idle session stayed open: %v", err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return")
+	}
+}
