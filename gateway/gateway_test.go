@@ -101,6 +101,12 @@ func newFixture(t *testing.T, answer func(*mcp.Question) mcp.Response, limits Li
 	}
 	f.broker = mcp.NewBroker(mcp.BrokerOptions{Store: f.st, Answerer: f.person})
 	f.m = mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: f.broker,
+		// Wired as the app wires them (app.OpenCore).
+		OnStatus: func(st mcp.Status) {
+			if f.gw != nil {
+				f.gw.Changed(st.ServerID)
+			}
+		},
 		OnListsChanged: func(id string) {
 			if f.gw != nil {
 				f.gw.Changed(id)

@@ -258,3 +258,37 @@ func TestGateway_CloseEndsIdleSessions(t *testing.T) {
 		t.Fatal("Close did not return")
 	}
 }
+
+// TestGateway_ARemovedServerLeavesTheLists: a server the person removes
+// (or disables) leaves the client's lists, and the client is told.
+func TestGateway_ARemovedServerLeavesTheLists(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	f.add(t, "Everything", "everything")
+	bank := f.add(t, "Bank", "ledger-server.mjs", filepath.Join(t.TempDir(), "ledger"))
+	changed := make(chan struct{}, 10)
+	cs := f.connect(t, clientOptions{sdk: &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} }}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	list := func() string {
+		tools, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(names(tools.Tools, func(t *sdk.Tool) string { return t.Name }), " ")
+	}
+	if got := list(); !strings.Contains(got, "Bank__send_payment") {
+		t.Fatalf("before: %q", got)
+	}
+	if err := f.st.DeleteServer(bank.ID); err != nil { // what ServersService.Remove does
+		t.Fatal(err)
+	}
+	f.m.Remove(bank.ID)
+	for got := list(); strings.Contains(got, "Bank__"); got = list() {
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the removed server's tools are still listed: %q", got)
+		}
+	}
+}
