@@ -205,7 +205,14 @@ func TestGateway_MCPInspectorCLI(t *testing.T) {
 		t.Errorf("prompts/get: %s", prompt.Messages)
 	}
 
-	apps, err := f.core.Store.ClientApps()
+	var apps []store.ClientApp
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) { // calls are counted every second
+		apps, err = f.core.Store.ClientApps()
+		if err != nil || len(apps) == 1 && apps[0].Calls == 3 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(apps) != 1 || filepath.Base(apps[0].Launcher) != "node" || apps[0].Calls != 3 {
 		t.Errorf("the app as Gatehouse knows it: %+v, %v", apps, err)
 	}

@@ -43,7 +43,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if app.CutOff || !app.Sees(r.serverID) {
 		return failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
 	}
-	_ = o.Store.CountClientCall(app.ID)
+	c.g.counted(app.ID)
 	run := mcp.ToolRun{ServerID: r.serverID, ServerName: r.serverName, Tool: r.name, Source: store.SourceClient,
 		Started: time.Now(), Client: client.Claimed(), Launcher: client.Launcher}
 	notRun := func(outcome string, why i18n.Message, say i18n.Message) (*sdk.CallToolResult, error) {

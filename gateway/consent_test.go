@@ -102,6 +102,7 @@ func TestGateway_AllowAndDeny(t *testing.T) {
 			if runs[0].Outcome != store.OutcomeDenied && runs[1].Outcome != store.OutcomeDenied {
 				t.Errorf("no denied run in %+v", runs)
 			}
+			f.gw.writeCalls() // as it does every second
 			apps, err := f.st.ClientApps()
 			if err != nil || len(apps) != 1 || apps[0].Calls != 2 || apps[0].Name != "claude-code" || apps[0].Launcher != launcher.Exe {
 				t.Errorf("the app's record: %+v, %v", apps, err)

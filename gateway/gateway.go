@@ -71,6 +71,7 @@ type Gateway struct {
 	lists    []serverLists // the servers' lists, in the store's order: only connected ones
 	loaded   bool          // lists was read once
 	dirty    map[string]bool
+	calls    map[string]int64 // calls counted since the last writing, by app
 	conns    map[*conn]struct{}
 	listener *net.UnixListener
 	closed   bool
@@ -96,10 +97,48 @@ func New(opts Options) *Gateway {
 		opts.Launcher = ReadLauncher
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1)}
-	g.wg.Add(1)
+	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1)}
+	g.wg.Add(2)
 	go g.follow()
+	go g.countCalls()
 	return g
+}
+
+// countEvery is how often the calls counted are written to the data file:
+// a write waits for the disk, which a call should not.
+const countEvery = time.Second
+
+// counted counts one call of the app, written within countEvery.
+func (g *Gateway) counted(appID string) {
+	g.mu.Lock()
+	g.calls[appID]++
+	g.mu.Unlock()
+}
+
+// countCalls writes the calls counted, every countEvery and at Close.
+func (g *Gateway) countCalls() {
+	defer g.wg.Done()
+	tick := time.NewTicker(countEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-g.ctx.Done():
+			g.writeCalls()
+			return
+		case <-tick.C:
+			g.writeCalls()
+		}
+	}
+}
+
+func (g *Gateway) writeCalls() {
+	g.mu.Lock()
+	calls := g.calls
+	g.calls = map[string]int64{}
+	g.mu.Unlock()
+	for id, n := range calls {
+		_ = g.opts.Store.AddClientCalls(id, n)
+	}
 }
 
 // ServeUnix listens on path (applink.Listen: 0600 in a 0700 folder, a

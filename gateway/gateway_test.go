@@ -30,7 +30,7 @@ var revisions = []string{"2025-11-25", "2026-07-28"}
 // peersDir returns testdata/peers, skipping the test when the peers are
 // not installed (failing it under GATEHOUSE_REQUIRE_PEERS=1, as make test
 // runs).
-func peersDir(t *testing.T) string {
+func peersDir(t testing.TB) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "peers")
@@ -92,7 +92,7 @@ type fixture struct {
 	peers  string
 }
 
-func newFixture(t *testing.T, answer func(*mcp.Question) mcp.Response, limits Limits) *fixture {
+func newFixture(t testing.TB, answer func(*mcp.Question) mcp.Response, limits Limits) *fixture {
 	t.Helper()
 	f := &fixture{person: &person{answer: answer}, peers: peersDir(t)}
 	var err error

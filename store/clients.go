@@ -130,11 +130,11 @@ func (s *Store) SeeClientApp(c ClientApp) (ClientApp, error) {
 	return out, err
 }
 
-// CountClientCall adds one to the app's Calls and makes now its LastSeen.
+// AddClientCalls adds n to the app's Calls and makes now its LastSeen.
 // It returns ErrNotFound for an unknown app.
-func (s *Store) CountClientCall(id string) error {
+func (s *Store) AddClientCalls(id string, n int64) error {
 	return s.editClientApp(id, func(c *ClientApp) {
-		c.Calls++
+		c.Calls += n
 		c.LastSeen = s.now()
 	})
 }

@@ -27,12 +27,12 @@ func TestClientApps_SeenCountedKeptAcrossOpens(t *testing.T) {
 	if other.ID == first.ID {
 		t.Fatal("another launcher got the same record")
 	}
-	for range 3 {
-		if err := s.CountClientCall(first.ID); err != nil {
+	for _, n := range []int64{1, 2} {
+		if err := s.AddClientCalls(first.ID, n); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CountClientCall("nope"); !errors.Is(err, ErrNotFound) {
+	if err := s.AddClientCalls("nope", 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("counting an unknown app: %v", err)
 	}
 	if _, err := s.PutClientAppSettings(ClientApp{ID: first.ID, Limited: true, Servers: []string{"s1"}, CutOff: true,
