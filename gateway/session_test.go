@@ -292,3 +292,25 @@ func TestGateway_ARemovedServerLeavesTheLists(t *testing.T) {
 		}
 	}
 }
+
+// TestGateway_CallTimeLimit: a call that runs past the time limit is
+// stopped on the server and the client reads why.
+func TestGateway_CallTimeLimit(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	f.gw.opts.CallTimeout = func() time.Duration { return 500 * time.Millisecond }
+	f.add(t, "Everything", "everything")
+	cs := f.connect(t, clientOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Everything__trigger-long-running-operation",
+		Arguments: map[string]any{"duration": 10, "steps": 2}})
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "took longer than") || time.Since(start) > 5*time.Second {
+		t.Fatalf("after %v: %+v, %v", time.Since(start), res, err)
+	}
+	for _, e := range f.history(t) {
+		if e.Mode == mcp.KindToolRun && e.Outcome != store.OutcomeTimedOut {
+			t.Errorf("history says %s", e.Outcome)
+		}
+	}
+}
