@@ -314,3 +314,30 @@ func TestGateway_CallTimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestGateway_AClientsCancellationReachesTheServer: a client that cancels
+// its call (notifications/cancelled) cancels it on the server at once.
+func TestGateway_AClientsCancellationReachesTheServer(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	f.add(t, "Everything", "everything")
+	cs := f.connect(t, clientOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(700*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Everything__trigger-long-running-operation",
+		Arguments: map[string]any{"duration": 30, "steps": 3}})
+	if err == nil {
+		t.Fatal("the cancelled call returned a result")
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, e := range f.history(t) {
+			if e.Mode == mcp.KindToolRun {
+				if e.Outcome != store.OutcomeCancelled || time.Since(start) > 6*time.Second {
+					t.Fatalf("the run ended %s after %v", e.Outcome, time.Since(start))
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("the cancelled call never ended on the server")
+}
