@@ -50,6 +50,7 @@ frontend: deps frontend/node_modules/.package-lock.json
 
 build: frontend
 	go build -tags $(PROD_TAGS) -ldflags "$(PROD_LDFLAGS)" -o $(BIN) .
+	CGO_ENABLED=0 go build -ldflags "$(PROD_LDFLAGS)" -o $(dir $(BIN))gatehouse-gateway ./cmd/gatehouse-gateway
 	@echo "built $(BIN)"
 
 # The Debian package of the production binary: build/gatehouse_VERSION_ARCH.deb

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gatehouse-app/gatehouse/appframe"
 	"github.com/gatehouse-app/gatehouse/chat"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -363,27 +361,28 @@ func (a *AppsService) CallTool(instanceID, tool, argsJSON string) (string, error
 	if err != nil {
 		return "", i18n.Err("apps.error.arguments", "tool", mcp.ToolTitle(def), "detail", err.Error())
 	}
-	seen := mcp.ToolFingerprint(peer.Server, def)
-	policy, why := a.decide(inst, def, seen)
-	approval, err := a.core.Broker.ApproveToolCall(inst.ctx, peer, mcp.ToolCall{Tool: def.Name, Title: mcp.ToolTitle(def),
-		Description: def.Description, Arguments: sent, ReadOnly: readOnly(def), Destructive: destructive(def),
-		ConversationID: inst.conversationID, Conversation: inst.conversationTitle, App: v.ToolTitle}, policy, why)
+	consented, err := chat.Consent{Broker: a.core.Broker, Settings: storeToolSettings{a.core}}.Approve(inst.ctx, chat.ConsentRequest{
+		Peer: peer, Tool: def,
+		Call: mcp.ToolCall{Arguments: sent, ConversationID: inst.conversationID, Conversation: inst.conversationTitle, App: v.ToolTitle},
+		AllowedHere: func(k store.ToolKey) (*store.ToolSeen, bool) {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			seen, ok := inst.allowedHere[k.Tool]
+			return &seen, ok
+		},
+		Here: i18n.M("apps.why.thisApp")})
 	if err != nil {
 		return "", errAppNotOpen // its question was withdrawn when it closed
 	}
-	if !approval.Allowed {
+	if approval := consented.Approval; !approval.Allowed {
 		a.core.Broker.RecordToolRun(mcp.ToolRun{ServerID: v.ServerID, ServerName: v.ServerName, Tool: def.Name,
 			Source: store.SourceApp, Started: time.Now(), Outcome: store.OutcomeDenied, Detail: approval.Reason, Arguments: args})
 		return "", i18n.Err("apps.error.denied", "tool", mcp.ToolTitle(def), "why", approval.Reason)
 	}
-	seen.At = time.Now()
-	switch approval.Scope {
-	case mcp.ScopeConversation:
+	if consented.Scope == mcp.ScopeConversation {
 		a.mu.Lock()
-		inst.allowedHere[def.Name] = seen
+		inst.allowedHere[def.Name] = consented.Seen
 		a.mu.Unlock()
-	case mcp.ScopeAlways:
-		_ = storeToolSettings{a.core}.AllowAlways(v.ServerID, def.Name, seen)
 	}
 	run, err := a.tools.run(inst.ctx, store.SourceApp, "", v.ServerID, def.Name, argsJSON)
 	if err != nil {
@@ -394,28 +393,6 @@ func (a *AppsService) CallTool(instanceID, tool, argsJSON string) (string, error
 	}
 	out, err := json.Marshal(run.res)
 	return string(out), err
-}
-
-// decide is what the person's Tool permissions do with the app's call of
-// def, as the model's calls are decided (chat.Decide): the tool's own
-// allow or deny (an "Always allow" given for the tool as it was before a
-// change counts as none), the server's, a read-only tool of a trusted
-// server; then what the person allowed for this app while it is open;
-// anything else is asked.
-func (a *AppsService) decide(inst *appInstance, def *sdk.Tool, seen store.ToolSeen) (store.ToolMode, i18n.Message) {
-	p, _ := a.core.Store.ToolPolicy(inst.view.ServerID)
-	mode := p.Tools[def.Name]
-	if mode == store.ToolAllow && !p.Approval(def.Name).Same(seen) {
-		mode = ""
-	}
-	policy, why := chat.Decide(mode, p.Mode, p.Trusted, readOnly(def))
-	a.mu.Lock()
-	here, allowed := inst.allowedHere[def.Name]
-	a.mu.Unlock()
-	if policy == store.ToolAsk && allowed && here.Same(seen) {
-		return store.ToolAllow, i18n.M("apps.why.thisApp")
-	}
-	return policy, why
 }
 
 // ReadResource is the app's resources/read of its own server's resource. It
@@ -604,10 +581,4 @@ func nonNil(list []string) []string {
 		return []string{}
 	}
 	return list
-}
-
-func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
-
-func destructive(t *sdk.Tool) bool {
-	return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gatehouse-app/gatehouse/applink"
+	"github.com/gatehouse-app/gatehouse/gateway"
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -49,6 +50,10 @@ type Core struct {
 	// open, in memory to a command line that opened this core (cliserver.go).
 	cliMu     sync.Mutex
 	cliServer *applink.Server
+	// gateway serves the person's servers to other apps while the window
+	// is open (gateway.go).
+	gatewayMu sync.Mutex
+	gateway   *gateway.Gateway
 	// appCalls are the recent calls of tools with an interface, appContext
 	// the model context apps gave conversations (MCP Apps, apps_book.go).
 	appCalls   callBook
@@ -117,9 +122,13 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		ClientVersion: Version,
 		Asker:         c.Broker,
 		Tokens:        c.tokens,
-		OnStatus:      func(mcp.Status) { c.emitServers() },
+		OnStatus: func(st mcp.Status) {
+			c.emitServers()
+			c.gatewayChanged(st.ServerID)
+		},
 		OnListsChanged: func(id string) {
 			c.listEvents.put(id)
+			c.gatewayChanged(id)
 		},
 		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(ResourceUpdate{ServerID: id, URI: uri}) },
 		OnLog:             c.logEvents.changed,
@@ -225,6 +234,7 @@ func (c *Core) ConnectAll() error {
 
 // Close disconnects every server (stopping their processes) and closes the store.
 func (c *Core) Close() error {
+	c.StopGateway()
 	c.StopCLI()
 	c.Manager.Close()
 	c.Broker.FlushHistory() // nothing recorded is lost

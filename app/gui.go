@@ -250,6 +250,9 @@ func RunGUI(opts GUIOptions) error {
 			if err := core.ServeCLI(); err != nil { // the CLI works while the window is open (issue 13)
 				log.Printf("gatehouse: %v", err)
 			}
+			if err := core.ServeGateway(); err != nil { // other apps use the servers through it (issue 25)
+				log.Printf("gatehouse: %v", err)
+			}
 		},
 		OnBeforeClose: func(ctx context.Context) bool {
 			if core != nil {

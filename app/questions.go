@@ -82,7 +82,11 @@ type HistoryView struct {
 	Mode       string `json:"mode"`
 	Tool       string `json:"tool"`
 	Source     string `json:"source"` // where a tool run came from: one of the store.Source constants
-	Message    string `json:"message"`
+	// Client and Launcher name the other app of a run or call from the
+	// gateway (Source "client"): what it claims and what launched it; text.
+	Client   string `json:"client,omitempty"`
+	Launcher string `json:"launcher,omitempty"`
+	Message  string `json:"message"`
 	// Summary says what was asked in Gatehouse's words (a sign-in, a
 	// sampling request), for the window to show in its language; nil for
 	// older entries and for questions the server worded (Message).
@@ -292,7 +296,7 @@ func historyView(e store.HistoryEntry) HistoryView {
 		titles = map[string]string{}
 	}
 	return HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
-		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Message: e.Message, Summary: said(e.Summary), Fields: fields, Titles: titles,
+		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Client: e.Client, Launcher: e.Launcher, Message: e.Message, Summary: said(e.Summary), Fields: fields, Titles: titles,
 		URL: e.URL, Outcome: e.Outcome, Detail: said(e.Detail), AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
 		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result}
 }

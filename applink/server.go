@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"os"
 	"reflect"
 	"slices"
 	"sync"
@@ -175,27 +174,15 @@ func (s *Server) Close() error {
 
 func (s *Server) accept(l *net.UnixListener) {
 	defer s.wg.Done()
-	for {
-		conn, err := l.AcceptUnix()
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
-				log.Printf("gatehouse: the command-line socket stopped: %v", err)
-			}
-			return
-		}
-		uid, err := s.peerUID(conn)
-		if err == nil {
-			err = samePerson(uid, os.Getuid())
-		}
-		if err != nil {
-			log.Printf("gatehouse: refused a command-line connection: %v", err)
-			conn.Close()
-			continue
-		}
+	peerOf := func(c *net.UnixConn) (Peer, error) {
+		uid, err := s.peerUID(c)
+		return Peer{UID: uid}, err
+	}
+	AcceptPeers(l, "command-line", peerOf, func(conn *net.UnixConn, _ Peer) {
 		if _, err := s.Connect(context.Background(), &sdk.IOTransport{Reader: conn, Writer: conn}); err != nil {
 			conn.Close()
 		}
-	}
+	})
 }
 
 // sessionLocked returns what is kept of ss, made on first use: a call may

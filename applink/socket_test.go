@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,9 +30,28 @@ func TestSocketPath(t *testing.T) {
 	})
 	t.Run("without XDG_RUNTIME_DIR, in the cache folder", func(t *testing.T) {
 		t.Setenv("XDG_RUNTIME_DIR", "")
+		defer func(old string) { runUser = old }(runUser)
+		runUser = filepath.Join(t.TempDir(), "none")
 		p, err := SocketPath(data)
 		if err != nil || filepath.Dir(p) != filepath.Join(cache, "gatehouse", "run") {
 			t.Errorf("got %q, %v", p, err)
+		}
+	})
+	t.Run("without XDG_RUNTIME_DIR, in the user's /run/user folder when it is there", func(t *testing.T) {
+		t.Setenv("XDG_RUNTIME_DIR", "")
+		defer func(old string) { runUser = old }(runUser)
+		runUser = t.TempDir()
+		mine := filepath.Join(runUser, strconv.Itoa(os.Getuid()))
+		if err := os.Mkdir(mine, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p, err := SocketPath(data)
+		g, gerr := GatewaySocketPath(data)
+		t.Setenv("XDG_RUNTIME_DIR", mine) // the app's, on a desktop
+		want, _ := SocketPath(data)
+		wantG, _ := GatewaySocketPath(data)
+		if err != nil || gerr != nil || p != want || g != wantG || filepath.Dir(p) != filepath.Join(mine, "gatehouse") || p == g {
+			t.Errorf("got %q and %q (%v, %v), want %q and %q", p, g, err, gerr, want, wantG)
 		}
 	})
 	t.Run("one socket per data folder, whatever the path's spelling", func(t *testing.T) {

@@ -343,7 +343,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	if tc.Arguments == nil {
 		return failed("The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, notJSON), nil
 	}
-	args, err := decodeArguments(tc.Arguments)
+	args, err := DecodeArguments(tc.Arguments)
 	if err != nil {
 		return failed("The arguments were not a JSON object, so the tool was not called.", notJSON), nil
 	}
@@ -362,15 +362,13 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 			i18n.M("chat.history.toolGone", "server", offered.ServerName)), nil
 	}
 	call.App = HasApp(tool)
-	seen := mcp.ToolFingerprint(peer.Server, tool)
-	d := r.policy(offered.ServerID, tool, seen, allowedHere)
 	call.State = CallAsking
 	c := call
 	emit(Event{Kind: EventCall, Call: &c})
-	approval, err := r.Broker.ApproveToolCall(ctx, peer, mcp.ToolCall{Tool: tool.Name, Title: mcp.ToolTitle(tool),
-		Description: tool.Description, Arguments: tc.Arguments, ReadOnly: readOnly(tool),
-		Destructive: destructive(tool), ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle,
-		Held: d.held, Changes: d.changes}, d.policy, d.why)
+	consented, err := Consent{Broker: r.Broker, Settings: r.Settings}.Approve(ctx, ConsentRequest{Peer: peer, Tool: tool,
+		Call:        mcp.ToolCall{Arguments: tc.Arguments, ConversationID: turn.ConversationID, Conversation: turn.ConversationTitle},
+		AllowedHere: func(k store.ToolKey) (*store.ToolSeen, bool) { s, ok := allowedHere[k]; return s, ok }})
+	approval := consented.Approval
 	if err != nil {
 		record(store.OutcomeCancelled, i18n.M("mcp.history.stopped"), "")
 		result(CallDenied, "The person stopped the turn before answering.", i18n.Message{}, true)
@@ -382,24 +380,14 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		record(store.OutcomeDenied, approval.Reason, "")
 		return result(CallDenied, reason, approval.Reason, true), nil
 	}
-	note := d.why
-	seen.At = time.Now()
-	switch approval.Scope {
-	case mcp.ScopeConversation:
+	note := consented.Note
+	if approval.Scope == mcp.ScopeConversation {
+		seen := consented.Seen
 		grant := store.ToolGrant{ServerID: offered.ServerID, Tool: tool.Name, Seen: &seen}
 		if !allowedHere[grant.Key()].Same(seen) {
 			allowedHere[grant.Key()] = &seen
 			res.AllowedHere = slices.DeleteFunc(res.AllowedHere, func(g store.ToolGrant) bool { return g.Key() == grant.Key() })
 			res.AllowedHere = append(res.AllowedHere, grant)
-		}
-		note = i18n.M("chat.why.conversation")
-	case mcp.ScopeAlways:
-		if r.Settings != nil {
-			if err := r.Settings.AllowAlways(offered.ServerID, tool.Name, seen); err != nil {
-				note = i18n.M("chat.note.alwaysNotSaved", "detail", err)
-			} else {
-				note = i18n.M("chat.note.always")
-			}
 		}
 	}
 
@@ -500,54 +488,6 @@ func (r *Runner) callTool(ctx context.Context, turn Turn, call Call, args map[st
 	return out, err
 }
 
-// decision is what the person's settings do with one call.
-type decision struct {
-	policy store.ToolMode // store.ToolAsk, ToolAllow or ToolDeny
-	why    i18n.Message   // why it is not asked
-	// held is the scope of a grant held because the tool changed since the
-	// person gave it (mcp.ScopeConversation or ScopeAlways; "" for none),
-	// and changes say how; the question shows both.
-	held    string
-	changes []mcp.ToolChange
-}
-
-// policy decides, from the person's settings, whether a call of tool (as
-// its server lists it now, seen) is asked. A grant for a tool that is no
-// longer the one the person saw counts as none; when the call is then
-// asked, the question says what changed.
-func (r *Runner) policy(serverID string, t *sdk.Tool, seen store.ToolSeen, allowedHere map[store.ToolKey]*store.ToolSeen) decision {
-	var p store.ToolPolicy
-	var d decision
-	var heldAt time.Time
-	hold := func(scope string, was *store.ToolSeen) {
-		var at time.Time
-		if was != nil {
-			at = was.At
-		}
-		if d.held == "" || at.After(heldAt) { // the latest grant says what changed
-			d.held, d.changes, heldAt = scope, mcp.ToolChanges(was, seen), at
-		}
-	}
-	if r.Settings != nil {
-		p, _ = r.Settings.ToolPolicy(serverID)
-	}
-	tool := p.Tools[t.Name]
-	if approved := p.Approval(t.Name); tool == store.ToolAllow && !approved.Same(seen) {
-		tool = ""
-		hold(mcp.ScopeAlways, approved)
-	}
-	here, granted := allowedHere[store.ToolKey{ServerID: serverID, Tool: t.Name}]
-	allowed := granted && here.Same(seen)
-	if granted && !allowed {
-		hold(mcp.ScopeConversation, here)
-	}
-	d.policy, d.why = decide(tool, p.Mode, p.Trusted, readOnly(t), allowed)
-	if d.policy != store.ToolAsk {
-		d.held, d.changes = "", nil
-	}
-	return d
-}
-
 // serverTools lists the tools of the servers offered (those not connected
 // offer none).
 func (r *Runner) serverTools(ids []string) []ServerTools {
@@ -566,10 +506,10 @@ func (r *Runner) serverTools(ids []string) []ServerTools {
 	return out
 }
 
-// decodeArguments decodes approved arguments for the call, keeping numbers
+// DecodeArguments decodes approved arguments for a call, keeping numbers
 // exactly as written (json.Number), so that the server receives the values
 // the person saw.
-func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var args map[string]any

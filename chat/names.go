@@ -52,7 +52,18 @@ type NamedServer struct {
 //     a space: a qualified name keeps its prefix.
 //
 // The result depends on the servers' order only where numbering does.
-func ToolNames(servers []NamedServer) [][]string {
+func ToolNames(servers []NamedServer) [][]string { return toolNames(servers, false) }
+
+// QualifiedNames is ToolNames with every name in its server's space
+// ("<prefix>__<name>"), so that each name says which server it belongs
+// to: what the gateway offers another app, whose model sees many servers
+// (issue 25). The rest of the rule is ToolNames': a name that looks like
+// another server's ("Mail__send" listed by Squatter) is offered in its own
+// server's space ("Squatter__Mail__send"), names are cut and numbered the
+// same way.
+func QualifiedNames(servers []NamedServer) [][]string { return toolNames(servers, true) }
+
+func toolNames(servers []NamedServer, qualifyAll bool) [][]string {
 	prefixes := make([]string, len(servers))
 	owners := map[string][]int{} // lower-case prefix → the servers owning the space
 	for i, s := range servers {
@@ -94,7 +105,7 @@ func ToolNames(servers []NamedServer) [][]string {
 	for i := range servers {
 		names[i] = make([]string, len(safe[i]))
 		for j, n := range safe[i] {
-			if offends(i, n) || shared[strings.ToLower(n)] > 1 {
+			if qualifyAll || offends(i, n) || shared[strings.ToLower(n)] > 1 {
 				qualified = append(qualified, [2]int{i, j})
 				continue
 			}

@@ -63,3 +63,28 @@ func TestToolNames(t *testing.T) {
 		})
 	}
 }
+
+func TestQualifiedNames(t *testing.T) {
+	tests := []struct {
+		name    string
+		servers []NamedServer
+		want    [][]string
+	}{
+		{"every name says its server",
+			[]NamedServer{{ID: "1", Name: "Mail", Tools: []string{"send"}}, {ID: "2", Name: "Files", Tools: []string{"read"}}},
+			[][]string{{"Mail__send"}, {"Files__read"}}},
+		{"a name in another server's space stays in its own server's",
+			[]NamedServer{{ID: "2", Name: "Squatter", Tools: []string{"Mail__send"}}, {ID: "1", Name: "Mail", Tools: []string{"send"}}},
+			[][]string{{"Squatter__Mail__send"}, {"Mail__send"}}},
+		{"two servers of the same name share a space and are numbered",
+			[]NamedServer{{ID: "1", Name: "Mail", Tools: []string{"send"}}, {ID: "2", Name: "Mail", Tools: []string{"send"}}},
+			[][]string{{"Mail__send"}, {"Mail__send_2"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := QualifiedNames(tc.servers); !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("QualifiedNames = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -90,8 +90,8 @@ func TestRunnerPolicy_HeldGrants(t *testing.T) {
 			if tc.alwaysSet {
 				m.always[key] = tc.always
 			}
-			r := &Runner{Settings: m}
-			d := r.policy("s1", now, seenNow, tc.here)
+			here := func(k store.ToolKey) (*store.ToolSeen, bool) { s, ok := tc.here[k]; return s, ok }
+			d := Consent{Settings: m}.decide(ConsentRequest{Peer: mcp.Peer{Server: store.Server{ID: "s1"}}, Tool: now, AllowedHere: here}, seenNow)
 			if d.policy != tc.wantPolicy || d.held != tc.wantHeld || !reflect.DeepEqual(d.changes, tc.wantChanges) {
 				t.Errorf("policy %q, held %q, changes %+v; want %q, %q, %+v", d.policy, d.held, d.changes, tc.wantPolicy, tc.wantHeld, tc.wantChanges)
 			}

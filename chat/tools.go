@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,7 +39,13 @@ type ServerTools struct {
 // _meta.ui.visibility leaves out the model (MCP Apps) is not offered.
 // The names are ToolNames': safe for every provider, unique across
 // servers, and never in another server's name space.
-func NewCatalog(servers []ServerTools) *Catalog {
+func NewCatalog(servers []ServerTools) *Catalog { return newCatalog(servers, ToolNames) }
+
+// NewQualifiedCatalog is NewCatalog with every name in its server's space
+// (QualifiedNames): the tools the gateway offers another app.
+func NewQualifiedCatalog(servers []ServerTools) *Catalog { return newCatalog(servers, QualifiedNames) }
+
+func newCatalog(servers []ServerTools, naming func([]NamedServer) [][]string) *Catalog {
 	named := make([]NamedServer, len(servers))
 	offered := make([][]*sdk.Tool, len(servers))
 	for i, s := range servers {
@@ -50,7 +57,7 @@ func NewCatalog(servers []ServerTools) *Catalog {
 			}
 		}
 	}
-	names := ToolNames(named)
+	names := naming(named)
 	c := &Catalog{byName: map[string]OfferedTool{}}
 	for i, s := range servers {
 		for j, t := range offered[i] {
@@ -61,6 +68,10 @@ func NewCatalog(servers []ServerTools) *Catalog {
 	}
 	return c
 }
+
+// Offered returns the tools offered, in the servers' order and each
+// server's: what a gateway lists to another client.
+func (c *Catalog) Offered() []OfferedTool { return slices.Clone(c.tools) }
 
 // Lookup returns the tool a model's call names.
 func (c *Catalog) Lookup(name string) (OfferedTool, bool) {

@@ -60,6 +60,11 @@ func Main(args []string, assets fs.FS) int {
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(e.stdout, usage())
 			return exitOK
+		case "gateway":
+			execGatewayHelper(e.dataDir, rest[1:])
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return e.exit(e.gateway(ctx, rest[1:]))
 		case "version", "--version":
 			fmt.Fprintln(e.stdout, "gatehouse", app.Version)
 			return exitOK

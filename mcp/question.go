@@ -163,6 +163,38 @@ type ToolCall struct {
 	// App names the server's app (MCP Apps) that asks for the call, as the
 	// window shows it ("the Budget allocator app"); "" when a model asks.
 	App string `json:"app,omitempty"`
+	// Client is the other app that asks through the gateway; nil when a
+	// model or a server's app asks.
+	Client *Client `json:"client,omitempty"`
+}
+
+// Client is another app that uses the person's servers through the gateway
+// (`gatehouse gateway`): what it claims to be, and what Gatehouse knows for
+// sure of the program that launched the gateway. Every string is text the
+// window shows as it is.
+type Client struct {
+	// Name and Version are the client's clientInfo: claims, shown as such.
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Launcher is the executable of the process that started the gateway,
+	// read from /proc (its parent's exe), and Command its command line;
+	// both empty when the kernel did not say.
+	Launcher string `json:"launcher"`
+	Command  string `json:"command"`
+	// PID is that process's ID.
+	PID int `json:"pid"`
+}
+
+// Claimed is the client's name and version as it claims them, in one
+// string ("Claude Code 2.1"); "" when it claimed none.
+func (c *Client) Claimed() string {
+	if c == nil {
+		return ""
+	}
+	if c.Version == "" {
+		return c.Name
+	}
+	return c.Name + " " + c.Version
 }
 
 // AppMessage is what a server's app wants to give the conversation's model

@@ -27,7 +27,11 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 	e, record := b.entry(peer, KindToolCall)
 	defer record()
 	e.Tool = call.Tool // the window words the row from it (History)
-	if call.App != "" {
+	switch {
+	case call.Client != nil:
+		e.Source = store.SourceClient // another app asks, through the gateway
+		e.Client, e.Launcher = call.Client.Claimed(), call.Client.Launcher
+	case call.App != "":
 		e.Source = store.SourceApp // an app asks, not a model
 	}
 	settings, _ := b.opts.Store.Settings()
@@ -92,6 +96,10 @@ type ToolRun struct {
 	Detail     i18n.Message  // why, when it did not end OK
 	Arguments  map[string]any
 	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
+	// Client and Launcher name the other app of a run from the gateway
+	// (Source store.SourceClient): what it claims, and the program that
+	// launched the gateway.
+	Client, Launcher string
 }
 
 // RecordToolRun adds run to the history, written in the background like the
@@ -101,7 +109,7 @@ type ToolRun struct {
 func (b *Broker) RecordToolRun(run ToolRun) {
 	settings, _ := b.opts.Store.Settings()
 	e := store.HistoryEntry{Time: run.Started, ServerID: run.ServerID, ServerName: run.ServerName, Mode: KindToolRun,
-		Tool: run.Tool, Source: run.Source, DurationMs: run.Duration.Milliseconds(), Outcome: run.Outcome, Detail: run.Detail}
+		Tool: run.Tool, Source: run.Source, Client: run.Client, Launcher: run.Launcher, DurationMs: run.Duration.Milliseconds(), Outcome: run.Outcome, Detail: run.Detail}
 	if e.Time.IsZero() {
 		e.Time = b.opts.Now()
 	}

@@ -223,6 +223,11 @@ func readAll(tx *bbolt.Tx) error {
 				var p ToolPolicy
 				return decodeValue(name, k, v, &p)
 			})
+		case string(bucketClients):
+			return b.ForEach(func(k, v []byte) error {
+				var c ClientApp
+				return decodeValue(name, k, v, &c)
+			})
 		case string(bucketConversations):
 			// Up to thousands of records: checked to be JSON, like history
 			// entries; Conversation decodes them in full.

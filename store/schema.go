@@ -43,6 +43,9 @@ var (
 	// inline in its parent's page, so 10,000 short conversations do not
 	// cost 10,000 pages.
 	bucketMessages = []byte("messages")
+	// bucketClients holds the other apps that used the gateway:
+	// ClientApp.ID → ClientApp.
+	bucketClients = []byte("clients")
 
 	keyVersion     = []byte("version")     // int: len(migrations) the file has had applied
 	keyInitialized = []byte("initialized") // time.Time of the first MarkInitialized
@@ -112,6 +115,14 @@ var migrations = []func(tx *bbolt.Tx) error{
 			if err := secrets.Put(append([]byte("signin/"), r.k...), r.v); err != nil {
 				return fmt.Errorf("move the sign-in of server %q: %w", r.k, err)
 			}
+		}
+		return nil
+	},
+	// 4 → 5: the other apps that use the person's servers through the
+	// gateway (issue 25).
+	func(tx *bbolt.Tx) error {
+		if _, err := tx.CreateBucketIfNotExists(bucketClients); err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucketClients, err)
 		}
 		return nil
 	},

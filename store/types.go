@@ -238,6 +238,11 @@ type HistoryEntry struct {
 	Answer   map[string]any `json:"answer,omitempty"` // the values sent, only when the caller keeps them
 	// Source is where a tool run came from: one of the Source constants.
 	Source string `json:"source,omitempty"`
+	// Client is what another app that called through the gateway claims
+	// to be (its name and version), and Launcher the program that launched
+	// the gateway as the kernel says (Source SourceClient); text.
+	Client   string `json:"client,omitempty"`
+	Launcher string `json:"launcher,omitempty"`
 	// DurationMs is how long a tool run took, from sent to its end.
 	DurationMs int64 `json:"durationMs,omitempty"`
 	// Arguments are a tool run's arguments, only when the caller keeps them.

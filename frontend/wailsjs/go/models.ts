@@ -262,6 +262,8 @@ export namespace app {
 	    mode: string;
 	    tool: string;
 	    source: string;
+	    client?: string;
+	    launcher?: string;
 	    message: string;
 	    summary?: i18n.Message;
 	    fields: string[];
@@ -288,6 +290,8 @@ export namespace app {
 	        this.mode = source["mode"];
 	        this.tool = source["tool"];
 	        this.source = source["source"];
+	        this.client = source["client"];
+	        this.launcher = source["launcher"];
 	        this.message = source["message"];
 	        this.summary = this.convertValues(source["summary"], i18n.Message);
 	        this.fields = source["fields"];
@@ -2102,6 +2106,26 @@ export namespace mcp {
 	        this.conversation = source["conversation"];
 	    }
 	}
+	export class Client {
+	    name: string;
+	    version: string;
+	    launcher: string;
+	    command: string;
+	    pid: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Client(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.launcher = source["launcher"];
+	        this.command = source["command"];
+	        this.pid = source["pid"];
+	    }
+	}
 	export class LogLine {
 	    source: string;
 	    at: string;
@@ -2332,6 +2356,7 @@ export namespace mcp {
 	    held?: string;
 	    changes?: ToolChange[];
 	    app?: string;
+	    client?: Client;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2351,6 +2376,7 @@ export namespace mcp {
 	        this.held = source["held"];
 	        this.changes = this.convertValues(source["changes"], ToolChange);
 	        this.app = source["app"];
+	        this.client = this.convertValues(source["client"], Client);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -133,6 +133,16 @@ describe('HistoryPane', () => {
     }
   });
 
+  it('a run from another app names it as it claims and what launched it, as text', async () => {
+    serve([
+      entry(2, { mode: 'tool-run', tool: 'send', source: 'client', message: '', outcome: 'ok', client: 'claude-code 2.1', launcher: '/usr/bin/node' }),
+      entry(1, { mode: 'tool-run', tool: 'send', source: 'client', message: '', outcome: 'ok', client: '<b>x</b>' }),
+    ]);
+    render(HistoryPane);
+    expect(await screen.findByText('claude-code 2.1, started by /usr/bin/node')).toBeTruthy();
+    expect(await screen.findByText('<b>x</b>, started by unknown')).toBeTruthy();
+  });
+
   it('a tool run that was not remembered shows no arguments and says why', async () => {
     const denied = { key: 'mcp.approval.denied', args: {}, text: 'The person denied this call.' };
     serve([entry(1, { mode: 'tool-run', tool: 'delete_file', source: 'tools', outcome: 'denied', detail: denied })]);

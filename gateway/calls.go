@@ -1,0 +1,271 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/mcp"
+	"github.com/gatehouse-app/gatehouse/store"
+)
+
+// failed is a tool result saying, in a sentence the client shows, why the
+// call was not made or did not end well.
+func failed(m i18n.Message) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: m.String()}}}
+}
+
+// callTool is a client's tools/call: the person's consent first (the one
+// road, chat.Consent, with this app's own modes), then the call on its
+// server under the call time limit, recorded in History with the app
+// named. A server's questions during the call are the broker's, shown in
+// Gatehouse's window.
+func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	c.mu.Lock()
+	r, ok := c.tools[req.Params.Name]
+	client, app := c.client, c.app
+	c.mu.Unlock()
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noTool", "tool", req.Params.Name).String()}
+	}
+	o := c.g.opts
+	if rec, err := o.Store.ClientApp(app.ID); err == nil {
+		app = rec // the person may have changed its settings, or cut it off
+	}
+	if app.CutOff || !app.Sees(r.serverID) {
+		return failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
+	}
+	c.g.counted(app.ID)
+	run := mcp.ToolRun{ServerID: r.serverID, ServerName: r.serverName, Tool: r.name, Source: store.SourceClient,
+		Started: time.Now(), Client: client.Claimed(), Launcher: client.Launcher}
+	notRun := func(outcome string, why i18n.Message, say i18n.Message) (*sdk.CallToolResult, error) {
+		run.Outcome, run.Detail = outcome, why
+		o.Broker.RecordToolRun(run)
+		return failed(say), nil
+	}
+	peer, err := o.Manager.Peer(r.serverID)
+	if err != nil {
+		m := i18n.M("gateway.error.notConnected", "server", r.serverName)
+		return notRun(store.OutcomeError, m, m)
+	}
+	tool, err := o.Manager.Tool(r.serverID, r.name)
+	if err != nil {
+		m := i18n.M("gateway.error.toolGone", "server", r.serverName, "tool", r.name)
+		return notRun(store.OutcomeError, m, m)
+	}
+	raw := json.RawMessage(req.Params.Arguments)
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		raw = json.RawMessage("{}")
+	}
+	args, err := chat.DecodeArguments(raw)
+	if err != nil {
+		m := i18n.M("gateway.error.arguments")
+		return notRun(store.OutcomeError, m, m)
+	}
+	run.Arguments = args
+	consented, err := chat.Consent{Broker: o.Broker, Settings: clientSettings{c.g.settings(), app}}.Approve(ctx, chat.ConsentRequest{
+		Peer: peer, Tool: tool, Call: mcp.ToolCall{Arguments: raw, Client: client},
+		AllowedHere: func(k store.ToolKey) (*store.ToolSeen, bool) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			s, ok := c.allowed[k]
+			return s, ok
+		},
+		Here: i18n.M("gateway.why.session")})
+	if err != nil {
+		// The client cancelled the call, or left, before the person answered.
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("mcp.history.stopped")
+		o.Broker.RecordToolRun(run)
+		return nil, err
+	}
+	if !consented.Allowed {
+		return notRun(store.OutcomeDenied, consented.Reason, i18n.M("gateway.error.denied", "tool", r.name, "why", consented.Reason))
+	}
+	if consented.Scope == mcp.ScopeConversation {
+		seen := consented.Seen
+		c.mu.Lock()
+		c.allowed[store.ToolKey{ServerID: r.serverID, Tool: tool.Name}] = &seen
+		c.mu.Unlock()
+	}
+	return c.run(ctx, req, r, args, run)
+}
+
+// run makes an allowed call on its server: under the call time limit,
+// which pauses while the person answers the server's questions; with the
+// server's progress passed on to the client; ended when the client cancels
+// or leaves.
+func (c *conn) run(ctx context.Context, req *sdk.CallToolRequest, r route, args map[string]any, run mcp.ToolRun) (*sdk.CallToolResult, error) {
+	o := c.g.opts
+	var limit time.Duration
+	if o.CallTimeout != nil {
+		limit = o.CallTimeout()
+	}
+	callCtx, cancel := o.Broker.CallTimeout(ctx, r.serverID, limit)
+	defer cancel()
+	if token := req.Params.GetProgressToken(); token != nil {
+		callCtx = mcp.WithProgress(callCtx, func(p mcp.Progress) {
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
+				Progress: p.Progress, Total: p.Total, Message: p.Message})
+		})
+	}
+	run.Started = time.Now()
+	res, err := o.Manager.CallTool(callCtx, r.serverID, r.name, args)
+	run.Duration = time.Since(run.Started)
+	switch {
+	case err != nil && ctx.Err() == nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
+		m := i18n.M("gateway.error.timeout", "tool", r.name, "duration", i18n.Duration(limit))
+		run.Outcome, run.Detail = store.OutcomeTimedOut, m
+		o.Broker.RecordToolRun(run)
+		return failed(m), nil
+	case err != nil && ctx.Err() != nil:
+		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("gateway.history.clientCancelled")
+		o.Broker.RecordToolRun(run)
+		return nil, ctx.Err()
+	case err != nil:
+		why := mcp.Describe(err)
+		run.Outcome, run.Detail = store.OutcomeError, why
+		o.Broker.RecordToolRun(run)
+		return failed(i18n.M("gateway.error.failed", "tool", r.name, "detail", why)), nil
+	}
+	run.Outcome, run.Result = store.OutcomeOK, mcp.ResultText(res)
+	if res.IsError {
+		run.Outcome = store.OutcomeError
+	}
+	o.Broker.RecordToolRun(run)
+	return res, nil
+}
+
+// getPrompt is a client's prompts/get, on the prompt's server.
+func (c *conn) getPrompt(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+	c.mu.Lock()
+	r, ok := c.prompts[req.Params.Name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noPrompt", "prompt", req.Params.Name).String()}
+	}
+	res, err := c.g.opts.Manager.GetPrompt(ctx, r.serverID, r.name, req.Params.Arguments)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: i18n.ErrorMessage(err).String()}
+	}
+	return res, nil
+}
+
+// readResource is a client's resources/read, on the server that lists the
+// resource, or the one whose template matches its URI (only one may).
+func (c *conn) readResource(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	r, err := c.resourceServer(uri)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.g.opts.Manager.ReadResource(ctx, r.serverID, uri)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: i18n.ErrorMessage(err).String()}
+	}
+	return res.Raw, nil
+}
+
+// resourceServer is the server a URI is read from.
+func (c *conn) resourceServer(uri string) (route, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.resources[uri]; ok {
+		return r, nil
+	}
+	var found []route
+	for tmpl, r := range c.templates {
+		t, err := uritemplate.New(tmpl)
+		if err != nil || t.Match(uri) == nil {
+			continue
+		}
+		if len(found) == 0 || found[0].serverID != r.serverID {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return route{}, sdk.ResourceNotFoundError(uri)
+	}
+	return route{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.ambiguous", "uri", uri).String()}
+}
+
+// complete is a client's completion/complete, on the server of the prompt
+// or template.
+func (c *conn) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
+	p := req.Params
+	var r route
+	var ref mcp.CompletionRef
+	c.mu.Lock()
+	var ok bool
+	switch p.Ref.Type {
+	case "ref/prompt":
+		r, ok = c.prompts[p.Ref.Name]
+		ref.Prompt = r.name
+	case "ref/resource":
+		r, ok = c.templates[p.Ref.URI]
+		ref.Template = r.name
+	}
+	c.mu.Unlock()
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noCompletion").String()}
+	}
+	var filled map[string]string
+	if p.Context != nil {
+		filled = p.Context.Arguments
+	}
+	res, err := c.g.opts.Manager.Complete(ctx, r.serverID, ref, p.Argument.Name, p.Argument.Value, filled)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: i18n.ErrorMessage(err).String()}
+	}
+	return &sdk.CompleteResult{Completion: *res}, nil
+}
+
+// settings are the person's Tool permissions the gateway starts from.
+func (g *Gateway) settings() chat.ToolSettings {
+	if g.opts.Settings != nil {
+		return g.opts.Settings
+	}
+	return storeSettings{g.opts.Store}
+}
+
+// clientSettings are the person's Tool permissions with an app's own
+// modes over them.
+type clientSettings struct {
+	base chat.ToolSettings
+	app  store.ClientApp
+}
+
+// ToolPolicy is the server's policy as it applies to the app.
+func (s clientSettings) ToolPolicy(serverID string) (store.ToolPolicy, error) {
+	p, err := s.base.ToolPolicy(serverID)
+	return s.app.Policy(serverID, p), err
+}
+
+// AllowAlways records "Always allow this tool" in the person's settings.
+func (s clientSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
+	return s.base.AllowAlways(serverID, tool, seen)
+}
+
+// storeSettings are the Tool permissions in the store, for a gateway
+// given none.
+type storeSettings struct{ st *store.Store }
+
+// ToolPolicy reads the server's tool policy.
+func (s storeSettings) ToolPolicy(serverID string) (store.ToolPolicy, error) {
+	return s.st.ToolPolicy(serverID)
+}
+
+// AllowAlways saves "Always allow this tool".
+func (s storeSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
+	return s.st.AllowToolAlways(serverID, tool, seen)
+}

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestClientApps_SeenCountedKeptAcrossOpens(t *testing.T) {
+	dir := t.TempDir()
+	s := openT(t, dir)
+	fakeClock(s)
+	first, err := s.SeeClientApp(ClientApp{Name: "claude-code", Version: "2.1", Launcher: "/usr/bin/node", Command: "node claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != ClientAppID("claude-code", "/usr/bin/node") || first.FirstSeen.IsZero() || first.Limited || first.CutOff {
+		t.Fatalf("first record %+v", first)
+	}
+	again, err := s.SeeClientApp(ClientApp{Name: "claude-code", Version: "2.2", Launcher: "/usr/bin/node"})
+	if err != nil || again.ID != first.ID || !again.FirstSeen.Equal(first.FirstSeen) || !again.LastSeen.After(first.LastSeen) || again.Version != "2.2" {
+		t.Fatalf("seen again: %+v, %v", again, err)
+	}
+	// The same name from another program is another app.
+	other, _ := s.SeeClientApp(ClientApp{Name: "claude-code", Launcher: "/tmp/evil"})
+	if other.ID == first.ID {
+		t.Fatal("another launcher got the same record")
+	}
+	for _, n := range []int64{1, 2} {
+		if err := s.AddClientCalls(first.ID, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddClientCalls("nope", 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("counting an unknown app: %v", err)
+	}
+	if _, err := s.PutClientAppSettings(ClientApp{ID: first.ID, Limited: true, Servers: []string{"s1"}, CutOff: true,
+		Tools: []ClientToolMode{{ServerID: "s1", Tool: "write", Mode: ToolAsk}, {ServerID: "s1", Mode: ToolAllow}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = openT(t, dir)
+	got, err := s.ClientApp(first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Calls != 3 || !got.CutOff || !got.Sees("s1") || got.Sees("s2") || got.Version != "2.2" || got.Command != "" {
+		t.Errorf("after reopening: %+v", got)
+	}
+	list, err := s.ClientApps()
+	if err != nil || len(list) != 2 || list[0].ID != first.ID { // the latest seen first (counted last)
+		t.Errorf("ClientApps = %+v, %v", list, err)
+	}
+	if err := s.db.View(readAll); err != nil {
+		t.Errorf("reading the whole file after writing apps: %v", err)
+	}
+	if err := s.DeleteClientApp(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ClientApp(first.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a deleted app: %v", err)
+	}
+}
+
+func TestPutClientAppSettings(t *testing.T) {
+	s := openT(t, t.TempDir())
+	app, err := s.SeeClientApp(ClientApp{Name: "cursor", Launcher: "/opt/cursor/cursor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		in      ClientApp
+		wantErr error
+		check   func(ClientApp) bool
+	}{
+		{"all servers by default", ClientApp{ID: app.ID}, nil, func(c ClientApp) bool { return c.Sees("any") && c.Servers == nil }},
+		{"servers are dropped when not limited", ClientApp{ID: app.ID, Servers: []string{"s1"}}, nil,
+			func(c ClientApp) bool { return c.Servers == nil && c.Sees("s2") }},
+		{"limited to none sees none", ClientApp{ID: app.ID, Limited: true}, nil, func(c ClientApp) bool { return !c.Sees("s1") }},
+		{"a default mode removes the app's own", ClientApp{ID: app.ID, Tools: []ClientToolMode{{ServerID: "s1", Tool: "t", Mode: ToolDefault}}}, nil,
+			func(c ClientApp) bool { return len(c.Tools) == 0 }},
+		{"a later mode for the same tool wins", ClientApp{ID: app.ID, Tools: []ClientToolMode{
+			{ServerID: "s1", Tool: "t", Mode: ToolAllow}, {ServerID: "s1", Tool: "t", Mode: ToolDeny}}}, nil,
+			func(c ClientApp) bool { return len(c.Tools) == 1 && c.Tools[0].Mode == ToolDeny }},
+		{"an unknown mode", ClientApp{ID: app.ID, Tools: []ClientToolMode{{ServerID: "s1", Mode: "sometimes"}}}, ErrInvalid, nil},
+		{"a mode without a server", ClientApp{ID: app.ID, Tools: []ClientToolMode{{Tool: "t", Mode: ToolDeny}}}, ErrInvalid, nil},
+		{"an unknown app", ClientApp{ID: "nope"}, ErrNotFound, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := s.PutClientAppSettings(tc.in)
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if tc.check != nil && !tc.check(got) {
+				t.Errorf("saved %+v", got)
+			}
+			if tc.wantErr == nil && got.Name != "cursor" {
+				t.Errorf("what was seen of the app was not kept: %+v", got)
+			}
+		})
+	}
+}
+
+func TestClientApp_Policy(t *testing.T) {
+	base := ToolPolicy{Mode: ToolAsk, Tools: map[string]ToolMode{"read": ToolAllow, "write": ToolAllow}}
+	app := ClientApp{Tools: []ClientToolMode{{ServerID: "s1", Tool: "write", Mode: ToolAsk}, {ServerID: "s1", Mode: ToolDeny},
+		{ServerID: "s2", Tool: "read", Mode: ToolDeny}}}
+	got := app.Policy("s1", base)
+	want := ToolPolicy{Mode: ToolDeny, Tools: map[string]ToolMode{"read": ToolAllow, "write": ToolAsk}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Policy = %+v, want %+v", got, want)
+	}
+	if base.Tools["write"] != ToolAllow {
+		t.Error("the chat's policy was changed")
+	}
+	if got := app.Policy("s3", base); !reflect.DeepEqual(got, base) {
+		t.Errorf("a server without modes of the app: %+v", got)
+	}
+}
+
+func TestSeeClientApp_BoundsClaims(t *testing.T) {
+	s := openT(t, t.TempDir())
+	long := strings.Repeat("é", 1000)
+	c, err := s.SeeClientApp(ClientApp{Name: long, Version: long, Launcher: long, Command: strings.Repeat("x", 100_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Name) > maxClientText || len(c.Version) > maxClientText || len(c.Command) > maxClientCommand || !strings.HasPrefix(long, c.Name) {
+		t.Errorf("kept %d, %d, %d bytes", len(c.Name), len(c.Version), len(c.Command))
+	}
+}
