@@ -15,7 +15,10 @@
 //     answer at once.
 //   progress_flood {count}: sends count progress notifications (1 to count
 //     of count, the last one's message "done") as fast as it can, waits
-//     200 ms, and returns.
+//     1 s, and returns: the client handles notifications in order on one
+//     goroutine while the call's answer overtakes them (go-sdk's jsonrpc2),
+//     so on a loaded machine 200 ms was not always enough for the last one
+//     to be handled while the call still ran.
 //   stats: how many list requests of each kind came, and the most that were
 //     in flight at once, as JSON text.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -104,7 +107,7 @@ server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
           params: { progressToken: token, progress: i, total: count, message: i === count ? "done" : `step ${i}` },
         });
       }
-      await sleep(200);
+      await sleep(1000);
       return text(`sent ${count}`);
     }
     case "stats":
