@@ -301,9 +301,18 @@ func (c *Core) emitPolicies(serverID string) (ServerPolicyView, error) {
 // policyView reads a server's policies and, when it is connected, the
 // tools it offers the model now.
 func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
+	return c.policyViewWith(srv, nil)
+}
+
+// policyViewWith is policyView under the policy over makes of the
+// server's (an app's own modes over the chat's); nil over is policyView.
+func (c *Core) policyViewWith(srv store.Server, over func(store.ToolPolicy) store.ToolPolicy) (ServerPolicyView, error) {
 	p, err := c.Store.ToolPolicy(srv.ID)
 	if err != nil {
 		return ServerPolicyView{}, err
+	}
+	if over != nil {
+		p = over(p)
 	}
 	requests, mutedUntil, err := c.requestPolicy(srv.ID)
 	if err != nil {
