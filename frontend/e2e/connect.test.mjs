@@ -112,12 +112,18 @@ describe('Connect an app', () => {
     assert.deepEqual(entry.args, ['--data-dir', app.dataDir, 'gateway']);
 
     // The entry as Qwen Code would run it, by a client no one here wrote.
-    const client = new Client({ name: 'e2e-sdk-client', version: '1.2.3' });
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...process.env, HOME: home }, stderr: 'pipe' });
-    await client.connect(transport);
+    const connect = async () => {
+      const client = new Client({ name: 'e2e-sdk-client', version: '1.2.3' });
+      const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...process.env, HOME: home }, stderr: 'pipe' });
+      await client.connect(transport);
+      return client;
+    };
+    let client = await connect();
+    let echo;
     try {
       const { tools } = await client.listTools();
-      assert.ok(tools.length > 0, 'the gateway offers the demo server’s tools');
+      echo = tools.find((t) => t.name.endsWith('echo'))?.name;
+      assert.ok(echo, `the gateway offers the demo server’s echo: ${tools.map((t) => t.name)}`);
     } finally {
       await client.close();
     }
@@ -132,9 +138,37 @@ describe('Connect an app', () => {
     assert.ok(text.includes(await realpath(process.execPath)), `the launcher is the test's node: ${text}`);
     await card.getByRole('checkbox', { name: 'Demo server' }).waitFor();
     assert.equal(await card.getByRole('checkbox', { name: 'Demo server' }).isChecked(), true);
+
+    // Its own allow of echo (the chat asks): a call from it then runs without a question.
+    await card.getByText('Its own tool permissions').click();
+    const echoSetting = card.getByRole('combobox', { name: 'Setting for echo in e2e-sdk-client' });
+    assert.equal(await echoSetting.locator('option:checked').innerText(), 'Same as the chat (Ask)');
+    await echoSetting.selectOption('allow');
+    await card
+      .locator('li.tool')
+      .filter({ has: page.getByRole('combobox', { name: 'Setting for echo in e2e-sdk-client' }) })
+      .getByText('For this app now: Allow')
+      .waitFor();
+    client = await connect();
+    try {
+      const res = await client.callTool({ name: echo, arguments: { message: 'through the gateway' } }, undefined, { timeout: 20_000 });
+      assert.ok(!res.isError && JSON.stringify(res.content).includes('through the gateway'), JSON.stringify(res));
+    } finally {
+      await client.close();
+    }
+    await card.screenshot({ path: join(outputDir, 'e2e-connected-app-card.png') });
+
     await card.getByRole('button', { name: 'Cut off' }).click();
     await card.getByText('Cut off: its requests are refused.').waitFor();
-    await card.screenshot({ path: join(outputDir, 'e2e-connected-app-card.png') });
+    client = await connect().catch((e) => e);
+    if (!(client instanceof Error)) {
+      const listed = await client.listTools().catch((e) => e);
+      await client.close();
+      assert.ok(listed instanceof Error, `a cut-off app still lists tools: ${JSON.stringify(listed)}`);
+      assert.match(String(listed.message), /cut e2e-sdk-client off/);
+    } else {
+      assert.match(String(client.message), /cut e2e-sdk-client off/);
+    }
   });
 
   it('Undo, after its own Confirm, puts the file back byte for byte', async () => {

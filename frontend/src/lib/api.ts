@@ -476,6 +476,9 @@ export const listClientApps = () => call(() => ClientApps.List()) as Promise<Cli
 export const updateClientApp = (a: ClientApp) =>
   call(() => ClientApps.Update(a as unknown as Plain<store.ClientApp>)) as Promise<ClientApp>;
 
+/** Every server's tool permissions as they apply to the app: its own modes over the chat's; each tool's effective mode is what a call from the app does. */
+export const clientAppPermissions = (id: string) => call(() => ClientApps.Permissions(id));
+
 /** Cuts an app off from the person's servers (cut true), or lets it back in. */
 export const cutOffClientApp = (id: string, cut: boolean) => call(() => ClientApps.CutOff(id, cut)) as Promise<ClientApp>;
 

@@ -116,6 +116,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     listClientApps: vi.fn(async () => []),
     updateClientApp: vi.fn(),
     cutOffClientApp: vi.fn(),
+    clientAppPermissions: vi.fn(async () => []),
     forgetClientApp: vi.fn(async () => {}),
     connectApps: vi.fn(async () => []),
     previewConnect: vi.fn(),

@@ -2625,10 +2625,39 @@ export namespace store {
 	        this.image = source["image"];
 	    }
 	}
+	export class ToolSeen {
+	    fingerprint: string;
+	    server?: string;
+	    name?: string;
+	    title?: string;
+	    schema?: string;
+	    annotations?: string;
+	    descriptionHash?: string;
+	    description?: string;
+	    at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolSeen(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fingerprint = source["fingerprint"];
+	        this.server = source["server"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.schema = source["schema"];
+	        this.annotations = source["annotations"];
+	        this.descriptionHash = source["descriptionHash"];
+	        this.description = source["description"];
+	        this.at = source["at"];
+	    }
+	}
 	export class ClientToolMode {
 	    serverId: string;
 	    tool?: string;
 	    mode: ToolMode;
+	    seen?: ToolSeen;
 	
 	    static createFrom(source: any = {}) {
 	        return new ClientToolMode(source);
@@ -2639,7 +2668,26 @@ export namespace store {
 	        this.serverId = source["serverId"];
 	        this.tool = source["tool"];
 	        this.mode = source["mode"];
+	        this.seen = this.convertValues(source["seen"], ToolSeen);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ClientApp {
 	    id: string;
@@ -2696,34 +2744,6 @@ export namespace store {
 		}
 	}
 	
-	export class ToolSeen {
-	    fingerprint: string;
-	    server?: string;
-	    name?: string;
-	    title?: string;
-	    schema?: string;
-	    annotations?: string;
-	    descriptionHash?: string;
-	    description?: string;
-	    at: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolSeen(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.fingerprint = source["fingerprint"];
-	        this.server = source["server"];
-	        this.name = source["name"];
-	        this.title = source["title"];
-	        this.schema = source["schema"];
-	        this.annotations = source["annotations"];
-	        this.descriptionHash = source["descriptionHash"];
-	        this.description = source["description"];
-	        this.at = source["at"];
-	    }
-	}
 	export class ToolGrant {
 	    serverId: string;
 	    tool: string;

@@ -77,6 +77,15 @@ describe('ConnectedApps', () => {
       server('s1', 'Files', [tool('read_file', { effective: 'allow' }), tool('delete_file')]),
       server('s2', 'Web', [tool('fetch')]),
     ]);
+    // Go's view of the permissions for the app: its own modes over the chat's.
+    mocked.clientAppPermissions.mockImplementation(async () => [
+      server('s1', 'Files', [
+        tool('read_file', { effective: 'allow' }),
+        tool('delete_file', { mode: 'deny', effective: 'deny' }),
+        tool('write_file', { mode: 'allow', effective: 'ask', held: true }),
+      ]),
+      server('s2', 'Web', [tool('fetch')]),
+    ]);
     mocked.updateClientApp.mockImplementation(async (a) => a);
     mocked.cutOffClientApp.mockImplementation(async (id, cut) => ({ ...apps.find((a) => a.id === id)!, cutOff: cut }));
     mocked.connectApps.mockResolvedValue([status('qwen', 'Qwen Code'), status('codex', 'Codex CLI', { connected: true })]);
@@ -131,15 +140,22 @@ describe('ConnectedApps', () => {
     const c = await waitFor(() => card('qwen-code'));
     await user.click(within(c).getByText('Its own tool permissions'));
     const read = (await waitFor(() => within(c).getByRole('combobox', { name: 'Setting for read_file in qwen-code' }))) as HTMLSelectElement;
-    // The chat allows read_file: "same as the chat" says which.
+    // The chat allows read_file: "same as the chat" says which; what a call from the app does is Go's.
     expect(read.value).toBe('default');
     expect(read.selectedOptions[0].textContent).toBe('Same as the chat (Allow)');
+    const row = (name: string) => within(c).getByRole('combobox', { name: `Setting for ${name} in qwen-code` }).closest('li')!;
+    expect(within(row('delete_file')).getByText('For this app now: Deny')).toBeTruthy();
+    expect(within(row('write_file')).getByRole('note').textContent).toBe('Changed since you allowed it: its next call asks you again.');
+    expect(within(row('write_file')).getByText('For this app now: Ask')).toBeTruthy();
+    const asked = mocked.clientAppPermissions.mock.calls.length;
     await user.selectOptions(read, 'ask');
     await waitFor(() => expect(mocked.updateClientApp).toHaveBeenCalledTimes(1));
     expect(mocked.updateClientApp.mock.calls[0][0].tools).toEqual([
       { serverId: 's1', tool: 'delete_file', mode: 'deny' },
       { serverId: 's1', tool: 'read_file', mode: 'ask' },
     ]);
+    // After a change, Go says again what each call does.
+    await waitFor(() => expect(mocked.clientAppPermissions.mock.calls.length).toBeGreaterThan(asked));
     const del = within(c).getByRole('combobox', { name: 'Setting for delete_file in qwen-code' }) as HTMLSelectElement;
     expect(del.value).toBe('deny');
     await user.selectOptions(del, 'default');

@@ -14,6 +14,10 @@ export function List() {
   return window['go']['app']['ClientAppsService']['List']();
 }
 
+export function Permissions(arg1) {
+  return window['go']['app']['ClientAppsService']['Permissions'](arg1);
+}
+
 export function Update(arg1) {
   return window['go']['app']['ClientAppsService']['Update'](arg1);
 }
