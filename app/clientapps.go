@@ -100,17 +100,5 @@ func (s *ClientAppsService) Permissions(id string) ([]ServerPolicyView, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := s.core.Store.Servers()
-	if err != nil {
-		return nil, err
-	}
-	views := make([]ServerPolicyView, 0, len(servers))
-	for _, srv := range servers {
-		v, err := s.core.policyViewWith(srv, func(p store.ToolPolicy) store.ToolPolicy { return app.Policy(srv.ID, p) })
-		if err != nil {
-			return nil, err
-		}
-		views = append(views, v)
-	}
-	return views, nil
+	return s.core.policyViews(app.Policy)
 }

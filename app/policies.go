@@ -76,13 +76,23 @@ func NewPoliciesService(core *Core) *PoliciesService { return &PoliciesService{c
 
 // List returns every configured server's policies, in the servers' order.
 func (s *PoliciesService) List() ([]ServerPolicyView, error) {
-	servers, err := s.core.Store.Servers()
+	return s.core.policyViews(nil)
+}
+
+// policyViews returns every configured server's policies, in the servers'
+// order, each under the policy over makes of the server's (nil: as it is).
+func (c *Core) policyViews(over func(serverID string, p store.ToolPolicy) store.ToolPolicy) ([]ServerPolicyView, error) {
+	servers, err := c.Store.Servers()
 	if err != nil {
 		return nil, err
 	}
 	views := make([]ServerPolicyView, 0, len(servers))
 	for _, srv := range servers {
-		v, err := s.core.policyView(srv)
+		var f func(store.ToolPolicy) store.ToolPolicy
+		if over != nil {
+			f = func(p store.ToolPolicy) store.ToolPolicy { return over(srv.ID, p) }
+		}
+		v, err := c.policyViewWith(srv, f)
 		if err != nil {
 			return nil, err
 		}
