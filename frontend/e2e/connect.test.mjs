@@ -160,6 +160,11 @@ describe('Connect an app', () => {
 
     await card.getByRole('button', { name: 'Cut off' }).click();
     await card.getByText('Cut off: its requests are refused.').waitFor();
+    await page.getByLabel('Theme', { exact: true }).selectOption('dark');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(outputDir, 'e2e-connected-apps-dark.png') });
+    await page.getByLabel('Theme', { exact: true }).selectOption('light');
     client = await connect().catch((e) => e);
     if (!(client instanceof Error)) {
       const listed = await client.listTools().catch((e) => e);
