@@ -26,6 +26,11 @@ func (s *ClientAppsService) List() ([]store.ClientApp, error) {
 // own tool modes, cut off or not; see store.PutClientAppSettings) and
 // applies it to its open sessions.
 func (s *ClientAppsService) Update(app store.ClientApp) (store.ClientApp, error) {
+	before, err := s.core.Store.ClientApp(app.ID)
+	if err != nil {
+		return store.ClientApp{}, err
+	}
+	app.Tools = s.bindAllows(before, app.Tools)
 	saved, err := s.core.Store.PutClientAppSettings(app)
 	if err != nil {
 		return store.ClientApp{}, err
@@ -53,4 +58,47 @@ func (s *ClientAppsService) Forget(id string) error {
 	}
 	s.core.gatewayAppChanged(id)
 	return nil
+}
+
+// bindAllows binds each allow of one tool in modes to what the person saw
+// of the tool, as Settings → Tool permissions binds the chat's: an allow
+// the app had already keeps what was seen then (a tool that changed since
+// stays held), a new one takes the tool as its server offers it now (none
+// when it is not offered: its calls are asked). Whatever Seen the window
+// sent is not believed.
+func (s *ClientAppsService) bindAllows(before store.ClientApp, modes []store.ClientToolMode) []store.ClientToolMode {
+	out := make([]store.ClientToolMode, len(modes))
+	for i, m := range modes {
+		m.Seen = nil
+		if m.Mode == store.ToolAllow && m.Tool != "" {
+			if old := ownMode(before, m.ServerID, m.Tool); old != nil && old.Mode == store.ToolAllow {
+				m.Seen = old.Seen
+			} else if seen, offered := s.core.toolSeen(m.ServerID, m.Tool); offered {
+				m.Seen = &seen
+			}
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// ownMode returns the app's own mode for the server's tool, or nil.
+func ownMode(app store.ClientApp, serverID, tool string) *store.ClientToolMode {
+	for i, m := range app.Tools {
+		if m.ServerID == serverID && m.Tool == tool {
+			return &app.Tools[i]
+		}
+	}
+	return nil
+}
+
+// Permissions returns every server's tool permissions as they apply to the
+// app (as PoliciesService.List, with the app's own modes over the chat's):
+// each tool's Effective and Why say what a call of it from this app does.
+func (s *ClientAppsService) Permissions(id string) ([]ServerPolicyView, error) {
+	app, err := s.core.Store.ClientApp(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.core.policyViews(app.Policy)
 }

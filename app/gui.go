@@ -177,7 +177,7 @@ func RunGUI(opts GUIOptions) error {
 	bind := []any{&QuestionService{}, servers, NewToolsService(core), settings,
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core),
-		NewAppsService(core))
+		NewAppsService(core), NewClientAppsService(core), NewConnectService(core))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := core.Chat() // the command line's turns run there too

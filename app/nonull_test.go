@@ -50,9 +50,33 @@ func TestViewsNeverSendNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Settings → Connected apps: an app that used the gateway, what its calls do, and Connect an app.
+	clientApp, err := core.Store.SeeClientApp(store.ClientApp{Name: "cursor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientApps, err := NewClientAppsService(core).List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	appPermissions, err := NewClientAppsService(core).Permissions(clientApp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := &ConnectService{core: core, exe: "/usr/bin/gatehouse", home: t.TempDir()}
+	connectApps, err := connect.Apps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preview, err := connect.Preview(ConnectRequest{App: "qwen", Replace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, v := range map[string]any{
 		"servers": list, "tools": toolList, "a tool result": echo, "the snapshot": snapshot,
 		"the question": q, "history": history, "tool permissions": permissions,
+		"connected apps": clientApps, "an app's permissions": appPermissions, "apps to connect": connectApps,
+		"a connect preview": preview,
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {

@@ -76,13 +76,23 @@ func NewPoliciesService(core *Core) *PoliciesService { return &PoliciesService{c
 
 // List returns every configured server's policies, in the servers' order.
 func (s *PoliciesService) List() ([]ServerPolicyView, error) {
-	servers, err := s.core.Store.Servers()
+	return s.core.policyViews(nil)
+}
+
+// policyViews returns every configured server's policies, in the servers'
+// order, each under the policy over makes of the server's (nil: as it is).
+func (c *Core) policyViews(over func(serverID string, p store.ToolPolicy) store.ToolPolicy) ([]ServerPolicyView, error) {
+	servers, err := c.Store.Servers()
 	if err != nil {
 		return nil, err
 	}
 	views := make([]ServerPolicyView, 0, len(servers))
 	for _, srv := range servers {
-		v, err := s.core.policyView(srv)
+		var f func(store.ToolPolicy) store.ToolPolicy
+		if over != nil {
+			f = func(p store.ToolPolicy) store.ToolPolicy { return over(srv.ID, p) }
+		}
+		v, err := c.policyViewWith(srv, f)
 		if err != nil {
 			return nil, err
 		}
@@ -301,9 +311,18 @@ func (c *Core) emitPolicies(serverID string) (ServerPolicyView, error) {
 // policyView reads a server's policies and, when it is connected, the
 // tools it offers the model now.
 func (c *Core) policyView(srv store.Server) (ServerPolicyView, error) {
+	return c.policyViewWith(srv, nil)
+}
+
+// policyViewWith is policyView under the policy over makes of the
+// server's (an app's own modes over the chat's); nil over is policyView.
+func (c *Core) policyViewWith(srv store.Server, over func(store.ToolPolicy) store.ToolPolicy) (ServerPolicyView, error) {
 	p, err := c.Store.ToolPolicy(srv.ID)
 	if err != nil {
 		return ServerPolicyView{}, err
+	}
+	if over != nil {
+		p = over(p)
 	}
 	requests, mutedUntil, err := c.requestPolicy(srv.ID)
 	if err != nil {

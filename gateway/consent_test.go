@@ -182,3 +182,55 @@ func TestGateway_ElicitationIsTheBrokers(t *testing.T) {
 		t.Errorf("the person was asked %d forms", len(forms))
 	}
 }
+
+// TestGateway_TheAppsOwnAllow: an app's own allow of a tool (the chat
+// asks) runs its calls without asking while the tool is the one the person
+// saw when allowing it for the app; an allow bound to nothing is asked.
+func TestGateway_TheAppsOwnAllow(t *testing.T) {
+	f := newFixture(t, func(q *mcp.Question) mcp.Response { return mcp.Response{Action: mcp.ActionDecline} }, Limits{})
+	ledger := filepath.Join(t.TempDir(), "ledger")
+	bank := f.add(t, "Bank", "ledger-server.mjs", ledger)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs := f.connect(t, clientOptions{name: "claude-code"})
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	apps, _ := f.st.ClientApps()
+	allow := func(seen *store.ToolSeen) {
+		t.Helper()
+		if _, err := f.st.PutClientAppSettings(store.ClientApp{ID: apps[0].ID,
+			Tools: []store.ClientToolMode{{ServerID: bank.ID, Tool: "send_payment", Mode: store.ToolAllow, Seen: seen}}}); err != nil {
+			t.Fatal(err)
+		}
+		f.gw.AppChanged(apps[0].ID)
+	}
+	pay := func(to string) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": to, "amount": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	allow(nil)
+	if res := pay("eve"); !res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
+		t.Fatalf("an allow bound to nothing: %+v; asked %d", res, len(f.person.questions(mcp.KindToolCall)))
+	}
+	peer, err := f.m.Peer(bank.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := f.m.Tool(bank.ID, "send_payment")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := mcp.ToolFingerprint(peer.Server, tool)
+	allow(&seen)
+	if res := pay("ada"); res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
+		t.Fatalf("an allow bound to the tool: %+v; asked %d", res, len(f.person.questions(mcp.KindToolCall)))
+	}
+	if got := readLedger(t, ledger); strings.Contains(got, "eve") || !strings.Contains(got, "paid 1 to ada") {
+		t.Errorf("ledger: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +52,10 @@ type ClientToolMode struct {
 	ServerID string   `json:"serverId"`
 	Tool     string   `json:"tool,omitempty"`
 	Mode     ToolMode `json:"mode"`
+	// Seen is what the person saw of the tool when they set it to ToolAllow
+	// for this app: as the chat's allowance (ToolPolicy.Approved), it holds
+	// only while the tool is the same; without it the call is asked.
+	Seen *ToolSeen `json:"seen,omitempty"`
 }
 
 // Sees reports whether the app may see the server.
@@ -59,7 +64,9 @@ func (c ClientApp) Sees(serverID string) bool {
 }
 
 // Policy is the server's tool policy p as it applies to this app: its own
-// modes, where it has any, over p's.
+// modes, where it has any, over p's. An allow of the app's own is bound to
+// what the person saw of the tool for this app (ClientToolMode.Seen), not
+// to what they saw when allowing it in the chat.
 func (c ClientApp) Policy(serverID string, p ToolPolicy) ToolPolicy {
 	out := p
 	copied := false
@@ -72,13 +79,21 @@ func (c ClientApp) Policy(serverID string, p ToolPolicy) ToolPolicy {
 			continue
 		}
 		if !copied {
-			out.Tools = make(map[string]ToolMode, len(p.Tools)+1)
-			for k, v := range p.Tools {
-				out.Tools[k] = v
+			out.Tools = maps.Clone(p.Tools)
+			if out.Tools == nil {
+				out.Tools = map[string]ToolMode{}
 			}
+			out.Approved = maps.Clone(p.Approved)
 			copied = true
 		}
 		out.Tools[m.Tool] = m.Mode
+		delete(out.Approved, m.Tool)
+		if m.Mode == ToolAllow && m.Seen != nil {
+			if out.Approved == nil {
+				out.Approved = map[string]ToolSeen{}
+			}
+			out.Approved[m.Tool] = *m.Seen
+		}
 	}
 	return out
 }

@@ -135,3 +135,27 @@ func TestSeeClientApp_BoundsClaims(t *testing.T) {
 		t.Errorf("kept %d, %d, %d bytes", len(c.Name), len(c.Version), len(c.Command))
 	}
 }
+
+// TestClientApp_PolicyAllowIsBoundToWhatWasSeen: an app's own allow of a
+// tool holds for the tool as the person saw it for that app; one without
+// it (or the chat's approval of the tool) is no approval for the app.
+func TestClientApp_PolicyAllowIsBoundToWhatWasSeen(t *testing.T) {
+	chatSeen := ToolSeen{Fingerprint: "chat"}
+	appSeen := ToolSeen{Fingerprint: "app"}
+	base := ToolPolicy{Tools: map[string]ToolMode{"read": ToolAllow, "write": ToolAllow},
+		Approved: map[string]ToolSeen{"read": chatSeen, "write": chatSeen}}
+	app := ClientApp{Tools: []ClientToolMode{
+		{ServerID: "s1", Tool: "read", Mode: ToolAllow, Seen: &appSeen},
+		{ServerID: "s1", Tool: "write", Mode: ToolAllow},
+		{ServerID: "s1", Tool: "fetch", Mode: ToolAllow, Seen: &appSeen},
+	}}
+	got := app.Policy("s1", base)
+	for tool, want := range map[string]*ToolSeen{"read": &appSeen, "write": nil, "fetch": &appSeen} {
+		if a := got.Approval(tool); (a == nil) != (want == nil) || (a != nil && a.Fingerprint != want.Fingerprint) {
+			t.Errorf("%s: approval %+v, want %+v", tool, a, want)
+		}
+	}
+	if base.Approved["write"] != chatSeen || len(base.Approved) != 2 {
+		t.Errorf("the chat's approvals were changed: %+v", base.Approved)
+	}
+}

@@ -19,8 +19,10 @@ import * as ImportGo from '../../wailsjs/go/app/ImportService';
 import * as ResourcesGo from '../../wailsjs/go/app/ResourcesService';
 import * as PromptsGo from '../../wailsjs/go/app/PromptsService';
 import * as AppsGo from '../../wailsjs/go/app/AppsService';
+import * as ClientAppsGo from '../../wailsjs/go/app/ClientAppsService';
+import * as ConnectGo from '../../wailsjs/go/app/ConnectService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
-import type { app, chat, forms, i18n, importcfg, linkcheck, mcp, store, visible } from '../../wailsjs/go/models';
+import type { app, chat, connectapp, forms, i18n, importcfg, linkcheck, mcp, store, visible } from '../../wailsjs/go/models';
 import * as ev from './events';
 import { isGoMessage, msg, t, type GoMessage } from './i18n.svelte';
 
@@ -66,6 +68,8 @@ const Import = bound(ImportGo);
 const Resources = bound(ResourcesGo);
 const Prompts = bound(PromptsGo);
 const Apps = bound(AppsGo);
+const ClientApps = bound(ClientAppsGo);
+const Connect = bound(ConnectGo);
 
 /** A sentence from Go (i18n.Message): a catalogue key, its arguments, and its English text. Show it with msg(); never write such sentences here. */
 export type Message = GoMessage;
@@ -134,6 +138,14 @@ export type CheckedLink = Plain<app.CheckedLink>;
 export type AppView = Plain<app.AppView>;
 export type AppLimits = Plain<app.AppLimits>;
 export type ToolAppView = Plain<app.ToolAppView>;
+/** Another app that used the gateway, and what the person chose for it (store.ClientApp); firstSeen and lastSeen are RFC 3339. */
+export type ClientApp = Omit<Plain<store.ClientApp>, 'firstSeen' | 'lastSeen'> & { firstSeen: string; lastSeen: string };
+export type ClientToolMode = Plain<store.ClientToolMode>;
+export type ConnectStatus = Plain<connectapp.Status>;
+export type ConnectRequest = Plain<app.ConnectRequest>;
+export type ConnectChange = Plain<connectapp.Change>;
+export type ConnectWritten = Plain<connectapp.Written>;
+export type ConnectUndone = Plain<connectapp.Undone>;
 
 // The payloads of events no bound method returns, so that Wails generates
 // no class for them; app/events_test.go checks their fields against Go's.
@@ -454,6 +466,36 @@ export const conversationGrants = (conversationID: string) => call(() => Policie
 /** Ends one tool's allowance in a conversation (refused while a turn runs there); returns those left. */
 export const revokeConversationGrant = (conversationID: string, serverID: string, tool: string) =>
   call(() => Policies.RevokeConversationGrant(conversationID, serverID, tool));
+
+// --- Connected apps and Connect an app (Settings) -------------------------------
+
+/** The other apps that used the gateway, the latest seen first. */
+export const listClientApps = () => call(() => ClientApps.List()) as Promise<ClientApp[]>;
+
+/** Saves what the person chose for an app (servers it sees, its own tool modes, cut off); the record as stored. */
+export const updateClientApp = (a: ClientApp) =>
+  call(() => ClientApps.Update(a as unknown as Plain<store.ClientApp>)) as Promise<ClientApp>;
+
+/** Every server's tool permissions as they apply to the app: its own modes over the chat's; each tool's effective mode is what a call from the app does. */
+export const clientAppPermissions = (id: string) => call(() => ClientApps.Permissions(id));
+
+/** Cuts an app off from the person's servers (cut true), or lets it back in. */
+export const cutOffClientApp = (id: string, cut: boolean) => call(() => ClientApps.CutOff(id, cut)) as Promise<ClientApp>;
+
+/** Forgets an app: its next session is a first one, seeing every server. */
+export const forgetClientApp = (id: string) => call(() => ClientApps.Forget(id));
+
+/** The apps Gatehouse can connect to its gateway, with the state of each one's file. */
+export const connectApps = () => call(() => Connect.Apps());
+
+/** The exact change connecting an app would make to its file; nothing is written. */
+export const previewConnect = (req: ConnectRequest) => call(() => Connect.Preview(req));
+
+/** Writes the change the person confirmed (req carries its preview's digest and result); refused when the file changed since. */
+export const connectApp = (req: ConnectRequest) => call(() => Connect.Connect(req));
+
+/** Takes back the last change Gatehouse made to the app's file. */
+export const undoConnect = (appID: string) => call(() => Connect.Undo(appID));
 
 // --- Questions (consent dialog, queue, opened pages) ---------------------------
 

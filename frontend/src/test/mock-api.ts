@@ -113,5 +113,14 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     resetPolicies: vi.fn(async () => {}),
     onPoliciesChanged: vi.fn(() => () => {}),
     quitApp: vi.fn(),
+    listClientApps: vi.fn(async () => []),
+    updateClientApp: vi.fn(),
+    cutOffClientApp: vi.fn(),
+    clientAppPermissions: vi.fn(async () => []),
+    forgetClientApp: vi.fn(async () => {}),
+    connectApps: vi.fn(async () => []),
+    previewConnect: vi.fn(),
+    connectApp: vi.fn(),
+    undoConnect: vi.fn(),
   };
 }

@@ -184,6 +184,24 @@ export namespace app {
 	        this.offered = source["offered"];
 	    }
 	}
+	export class ConnectRequest {
+	    app: string;
+	    replace: boolean;
+	    digest: string;
+	    result: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.replace = source["replace"];
+	        this.digest = source["digest"];
+	        this.result = source["result"];
+	    }
+	}
 	export class ContentView {
 	    type: string;
 	    text: string;
@@ -1674,6 +1692,156 @@ export namespace chat {
 
 }
 
+export namespace connectapp {
+	
+	export class Entry {
+	    name: string;
+	    command: string;
+	    args: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	    }
+	}
+	export class Change {
+	    app: string;
+	    appName: string;
+	    file: string;
+	    exists: boolean;
+	    digest: string;
+	    entry: Entry;
+	    unchanged: boolean;
+	    removed: string[];
+	    kept: string[];
+	    diff: string;
+	    result: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Change(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.appName = source["appName"];
+	        this.file = source["file"];
+	        this.exists = source["exists"];
+	        this.digest = source["digest"];
+	        this.entry = this.convertValues(source["entry"], Entry);
+	        this.unchanged = source["unchanged"];
+	        this.removed = source["removed"];
+	        this.kept = source["kept"];
+	        this.diff = source["diff"];
+	        this.result = source["result"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Status {
+	    app: string;
+	    appName: string;
+	    file: string;
+	    exists: boolean;
+	    connected: boolean;
+	    problem: i18n.Message;
+	    canUndo: boolean;
+	    undoTime: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.appName = source["appName"];
+	        this.file = source["file"];
+	        this.exists = source["exists"];
+	        this.connected = source["connected"];
+	        this.problem = this.convertValues(source["problem"], i18n.Message);
+	        this.canUndo = source["canUndo"];
+	        this.undoTime = source["undoTime"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Undone {
+	    file: string;
+	    removed: boolean;
+	    time: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Undone(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.removed = source["removed"];
+	        this.time = source["time"];
+	    }
+	}
+	export class Written {
+	    file: string;
+	    backup: string;
+	    created: boolean;
+	    removed: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Written(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.backup = source["backup"];
+	        this.created = source["created"];
+	        this.removed = source["removed"];
+	    }
+	}
+
+}
+
 export namespace forms {
 	
 	export class Option {
@@ -2485,6 +2653,97 @@ export namespace store {
 	        this.at = source["at"];
 	    }
 	}
+	export class ClientToolMode {
+	    serverId: string;
+	    tool?: string;
+	    mode: ToolMode;
+	    seen?: ToolSeen;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientToolMode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverId = source["serverId"];
+	        this.tool = source["tool"];
+	        this.mode = source["mode"];
+	        this.seen = this.convertValues(source["seen"], ToolSeen);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ClientApp {
+	    id: string;
+	    name: string;
+	    version?: string;
+	    launcher?: string;
+	    command?: string;
+	    // Go type: time
+	    firstSeen: any;
+	    // Go type: time
+	    lastSeen: any;
+	    calls: number;
+	    limited?: boolean;
+	    servers?: string[];
+	    tools?: ClientToolMode[];
+	    cutOff?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientApp(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.launcher = source["launcher"];
+	        this.command = source["command"];
+	        this.firstSeen = this.convertValues(source["firstSeen"], null);
+	        this.lastSeen = this.convertValues(source["lastSeen"], null);
+	        this.calls = source["calls"];
+	        this.limited = source["limited"];
+	        this.servers = source["servers"];
+	        this.tools = this.convertValues(source["tools"], ClientToolMode);
+	        this.cutOff = source["cutOff"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class ToolGrant {
 	    serverId: string;
 	    tool: string;
