@@ -1,21 +1,19 @@
 // Command gatewaycheck checks, for tests/package, that an installed
 // `gatehouse gateway` runs the installed gatehouse-gateway program and
-// pipes the other app's messages both ways. It stands in for the running
-// app: it listens on the gateway socket of a data folder, runs the command
-// given (which must reach that data folder), and then, once the command
-// connects:
-//
-//   - reads the process's executable from /proc: `gatehouse gateway`
-//     replaces itself by gatehouse-gateway (same process), so it must be
-//     the path given by -want;
-//   - writes a line on the command's stdin and expects it on the socket,
-//     then writes a line on the socket and expects it on the command's
-//     stdout.
+// pipes the other app's messages both ways:
 //
 //	go run ./tests/package/gatewaycheck -data DIR -want /usr/bin/gatehouse-gateway -- /usr/bin/gatehouse --data-dir DIR gateway
 //
-// It prints one line per check, "ok ..." or "FAIL ...", and exits 1 when
-// one failed. XDG_RUNTIME_DIR must be set, the same for it and the command.
+// It stands in for the running app: it listens on the gateway socket of
+// the data folder DIR and runs the command given, which must reach that
+// data folder. Once the command connects, it reads the process's
+// executable from /proc (`gatehouse gateway` replaces itself by
+// gatehouse-gateway, the same process, so it must be the path -want
+// says), writes a line on the command's stdin and expects it on the
+// socket, then writes a line on the socket and expects it on the
+// command's stdout. It prints one line per check, "ok ..." or "FAIL ...",
+// and exits 1 when one failed. XDG_RUNTIME_DIR must be set, the same for
+// it and the command.
 package main
 
 import (
