@@ -115,10 +115,11 @@ func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
 }
 
 // maxFingerprintKey and maxFingerprints bound what ToolFingerprint
-// remembers: a tool's JSON up to 64 KiB, 1,024 tools (then it starts
-// over), at most 64 MiB held and usually far less.
+// remembers: a tool's JSON up to 16 KiB (a bigger one is computed each
+// time), 1,024 tools (then it starts over), at most 16 MiB held and
+// usually far less (a tool is one or two KiB).
 const (
-	maxFingerprintKey = 64 << 10
+	maxFingerprintKey = 16 << 10
 	maxFingerprints   = 1024
 )
 
