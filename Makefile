@@ -170,7 +170,7 @@ clean:
 
 ## Performance
 
-# Issue 6's benchmarks P1–P6, issue 11's P8 and issue 15's P7 (bench/, README "Performance"):
+# Issue 6's benchmarks P1–P6, issue 11's P8, issue 15's P7 and issue 25's P11 (bench/, README "Performance"):
 # the bench server, Gatehouse's core, a go-sdk and a TypeScript SDK client, the
 # production window on Xvfb, the MCP Inspector and a stand-in model provider,
 # in one run. Prints the table at the

@@ -1,5 +1,5 @@
-// Package bench holds Gatehouse's performance benchmarks (issues 6, 11, 15
-// and 24), run by `make bench` and, with tiny sizes, by `make test-bench`:
+// Package bench holds Gatehouse's performance benchmarks (issues 6, 11, 15,
+// 24 and 25), run by `make bench` and, with tiny sizes, by `make test-bench`:
 //
 //	P1 elicitation round trip: Gatehouse's core vs a bare go-sdk client
 //	P2 the same against a TypeScript SDK client
@@ -21,11 +21,15 @@
 //	   window, beside the MCP Inspector's Apps view, for the pinned example
 //	   server server-basic-vanillajs (behind bench/apptap, which notes when
 //	   the result passes); and the memory of 1, 5 and 10 open apps
+//	P11 the gateway (issue 25): a tool call another app makes through
+//	   `gatehouse gateway` to the running app vs the same client on the
+//	   server directly; tools/list over 20 servers; the memory of the
+//	   gateway process
 //
 // Every benchmark runs once (-benchtime 1x); its size comes from the flags
 // below (go test ./bench -bench . -benchtime 1x -args -n 2000). Figures are
 // reported with b.ReportMetric, ratios computed in the same run, and
-// bench/report turns the output into the P1–P10 table.
+// bench/report turns the output into the P1–P11 table.
 //
 // bench/server is the MCP server every client is measured against, and
 // bench/node the Node side (TypeScript SDK client, MCP Inspector, Chromium

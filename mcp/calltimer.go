@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -14,32 +15,44 @@ const pauseCheckEvery = 100 * time.Millisecond
 // form being filled in, or a page open in the browser, must not time the
 // call out. The context ends with the cause context.DeadlineExceeded when
 // the limit is reached; d <= 0 means no limit.
+//
+// The clock is a timer that looks every pauseCheckEvery, not a goroutine
+// waiting on the call: a call that ends sooner (most do) only stops the
+// timer, and wakes nothing that the answer would have to wait behind.
 func (b *Broker) CallTimeout(parent context.Context, serverID string, d time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	if d <= 0 {
 		return ctx, func() { cancel(context.Canceled) }
 	}
-	go func() {
-		ticker := time.NewTicker(pauseCheckEvery)
-		defer ticker.Stop()
-		left, last := d, time.Now()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-ticker.C:
-				if !b.Busy(serverID) {
-					left -= now.Sub(last)
-				}
-				last = now
-				if left <= 0 {
-					cancel(context.DeadlineExceeded)
-					return
-				}
-			}
+	var (
+		mu         sync.Mutex // one look at a time; the timer's own
+		left, last = d, time.Now()
+		timer      *time.Timer
+	)
+	look := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			return
 		}
-	}()
-	return ctx, func() { cancel(context.Canceled) }
+		now := time.Now()
+		if !b.Busy(serverID) {
+			left -= now.Sub(last)
+		}
+		last = now
+		if left <= 0 {
+			cancel(context.DeadlineExceeded)
+			return
+		}
+		timer.Reset(pauseCheckEvery)
+	}
+	mu.Lock()
+	timer = time.AfterFunc(pauseCheckEvery, look)
+	mu.Unlock()
+	return ctx, func() {
+		cancel(context.Canceled)
+		timer.Stop()
+	}
 }
 
 // Asking reports whether the snapshot holds a request of serverID that the

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,6 +68,11 @@ func ToolTitle(t *sdk.Tool) string {
 // wrote them) of the server's command line or URL, the tool's name, its
 // title, description, input schema and annotations. At is left zero for
 // the caller to set.
+//
+// Every tool call asks for it (the consent path compares it with the
+// grant), so it is remembered by the plain JSON of what it is made of: the
+// same bytes give the same fingerprint, and anything that differs — a
+// changed description, schema or command line — is computed anew.
 func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
 	where := map[string]any{"transport": srv.Transport}
 	if srv.Stdio != nil {
@@ -83,7 +89,16 @@ func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
 		"inputSchema": t.InputSchema,
 		"annotations": t.Annotations,
 	}
-	return store.ToolSeen{
+	// JSON makes invalid UTF-8 in a string U+FFFD: such a description is
+	// not remembered, its cut text would differ.
+	key, err := json.Marshal(parts)
+	memo := err == nil && len(key) <= maxFingerprintKey && utf8.ValidString(t.Description)
+	if memo {
+		if seen, ok := fingerprints.get(string(key)); ok {
+			return seen
+		}
+	}
+	seen := store.ToolSeen{
 		Fingerprint:     hashJSON(parts),
 		Server:          hashJSON(where),
 		Name:            hashJSON(t.Name),
@@ -93,6 +108,44 @@ func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
 		Schema:          hashJSON(t.InputSchema),
 		Annotations:     hashJSON(t.Annotations),
 	}
+	if memo {
+		fingerprints.put(string(key), seen)
+	}
+	return seen
+}
+
+// maxFingerprintKey and maxFingerprints bound what ToolFingerprint
+// remembers: a tool's JSON up to 16 KiB (a bigger one is computed each
+// time), 1,024 tools (then it starts over), at most 16 MiB held and
+// usually far less (a tool is one or two KiB).
+const (
+	maxFingerprintKey = 16 << 10
+	maxFingerprints   = 1024
+)
+
+// fingerprints are the tools' fingerprints computed so far, by the JSON of
+// what each is made of.
+var fingerprints = fingerprintMemo{m: map[string]store.ToolSeen{}}
+
+type fingerprintMemo struct {
+	mu sync.Mutex
+	m  map[string]store.ToolSeen
+}
+
+func (f *fingerprintMemo) get(key string) (store.ToolSeen, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	seen, ok := f.m[key]
+	return seen, ok
+}
+
+func (f *fingerprintMemo) put(key string, seen store.ToolSeen) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.m) >= maxFingerprints {
+		clear(f.m)
+	}
+	f.m[key] = seen
 }
 
 // ToolChanges says how the tool now differs from what the person allowed

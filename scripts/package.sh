@@ -4,10 +4,14 @@
 #
 #   scripts/package.sh BINARY OUTDIR      (make package runs it)
 #
+# BINARY's folder must also hold gatehouse-gateway (make build makes both): the
+# small program `gatehouse gateway` runs for another app's session, installed
+# beside gatehouse.
+#
 # Writes OUTDIR/gatehouse_VERSION_ARCH.deb and OUTDIR/gatehouse-VERSION-linux-ARCH.tar.gz
 # (the same files with install.sh and uninstall.sh, for other distributions) and
 # prints their paths. The package holds
-# /usr/bin/gatehouse, the menu entry (packaging/linux/gatehouse.desktop), the
+# /usr/bin/gatehouse, /usr/bin/gatehouse-gateway, the menu entry (packaging/linux/gatehouse.desktop), the
 # icons in the hicolor theme (icon/) and a DEP-5 copyright file written from
 # packaging/linux/bundled.txt. It has no maintainer scripts: Debian's
 # desktop-file-utils and hicolor-icon-theme refresh their caches through dpkg
@@ -23,7 +27,12 @@ if (($# != 2)); then
 	exit 2
 fi
 bin=$(realpath "$1")
+gwbin=$(dirname "$bin")/gatehouse-gateway
 outdir=$(realpath -m "$2")
+[[ -x $gwbin ]] || {
+	echo "package.sh: $gwbin is missing: make build builds it beside $bin" >&2
+	exit 1
+}
 cd "$(dirname "$0")/.."
 root=$PWD
 pkg=packaging/linux
@@ -53,6 +62,7 @@ mkdir -p "$stage/DEBIAN" "$outdir"
 printf 'Source: gatehouse\n\nPackage: gatehouse\nArchitecture: any\n' >"$work/debian/control"
 
 install -D -m 0755 "$bin" "$stage/usr/bin/gatehouse"
+install -D -m 0755 "$gwbin" "$stage/usr/bin/gatehouse-gateway"
 install -D -m 0644 "$pkg/gatehouse.desktop" "$stage/usr/share/applications/gatehouse.desktop"
 desktop-file-validate "$stage/usr/share/applications/gatehouse.desktop"
 for png in icon/png/gatehouse-*.png; do
@@ -87,7 +97,8 @@ add() { # name version licence folder
 	licences+=("${words[@]}")
 }
 add "The Go standard library" "$(go env GOVERSION)" "${licence_of[go:std]}" "$(go env GOROOT)"
-mapfile -t modules < <(go version -m "$bin" | awk '$1 == "dep" {print $2 "@" $3}')
+# gatehouse-gateway's modules are among gatehouse's; both are read all the same.
+mapfile -t modules < <(go version -m "$bin" "$gwbin" | awk '$1 == "dep" {print $2 "@" $3}' | sort -u)
 # One go list for all: it finds each module's folder in the module cache.
 while read -r path modversion dir; do
 	licence=${licence_of["go:$path"]:-}
@@ -114,15 +125,17 @@ field() { sed -E 's/^$/./; s/^/ /'; }
 	echo "Upstream-Name: Gatehouse"
 	echo "Comment: /usr/bin/gatehouse is one program that has compiled in the Go"
 	echo " standard library, Go modules and JavaScript packages named in the paragraph"
-	echo " for usr/bin/gatehouse. The shared libraries it loads (GTK, WebKitGTK, GLib,"
-	echo " libsoup, the C library) come from their own packages, whose copyright files"
-	echo " are beside this one."
+	echo " for usr/bin/gatehouse; /usr/bin/gatehouse-gateway, the small program it runs"
+	echo " for another app's session, is built from the same sources and a part of"
+	echo " the same modules. The shared libraries gatehouse loads (GTK, WebKitGTK,"
+	echo " GLib, libsoup, the C library) come from their own packages, whose copyright"
+	echo " files are beside this one."
 	echo
 	echo "Files: *"
 	echo "Copyright: Gatehouse developers"
 	echo "License: all-rights-reserved"
 	echo
-	echo "Files: usr/bin/gatehouse"
+	echo "Files: usr/bin/gatehouse usr/bin/gatehouse-gateway"
 	echo "Copyright: Gatehouse developers"
 	printf '%s\n' "${holders[@]}" | awk '!seen[$0]++' | field
 	echo "License: all-rights-reserved and $(printf '%s\n' "${licences[@]}" | sort -u | paste -sd' ' | sed 's/ / and /g')"
@@ -199,6 +212,7 @@ name=gatehouse-$version-linux-$arch
 tarstage=$root/build/tar/$name
 rm -rf "$root/build/tar"
 install -D -m 0755 "$bin" "$tarstage/gatehouse"
+install -D -m 0755 "$gwbin" "$tarstage/gatehouse-gateway"
 install -m 0644 "$pkg/gatehouse.desktop" "$pkg/INSTALL" "$work/copyright" "$tarstage/"
 install -m 0755 "$pkg/install.sh" "$pkg/uninstall.sh" "$tarstage/"
 cp -r "$stage/usr/share/icons" "$tarstage/icons"

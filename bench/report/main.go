@@ -1,5 +1,5 @@
 // Command report reads the output of Gatehouse's benchmarks (go test -bench
-// on ./bench and ./mcp) from stdin and prints the P1–P10 table: each figure
+// on ./bench and ./mcp) from stdin and prints the P1–P11 table: each figure
 // against its target, pass or miss. Every ratio in it was computed by the
 // benchmarks within one run; this only formats.
 //
@@ -293,7 +293,24 @@ func main() {
 		add("P10", "MCP Apps memory", "not run", "", yes(false))
 	}
 
-	// Rows in the order of their figures (P1 … P10), whichever block added them.
+	const gw = "BenchmarkP11Gateway"
+	if _, ok := res[gw]; ok {
+		added, ratio := g(gw, "added-median-µs"), g(gw, "ratio-median")
+		add("P11", fmt.Sprintf("tool call through `gatehouse gateway` (policy allow) vs the same go-sdk client on the server directly, median of %.0f, interleaved", g(gw, "calls")),
+			fmt.Sprintf("%.0f / %.0f µs: +%.0f µs = %.2f× (p99 %.0f / %.0f µs)", g(gw, "gateway-median-µs"), g(gw, "direct-median-µs"), added, ratio,
+				g(gw, "gateway-p99-µs"), g(gw, "direct-p99-µs")), "≤ +1 ms and ≤ 1.3×", yes(added <= 1000 && ratio <= 1.3))
+		add("P11", "the same on the app's gateway socket, without the pipe process",
+			fmt.Sprintf("%.0f µs (the pipe's hop: %.0f µs)", g(gw, "socket-median-µs"), g(gw, "gateway-median-µs")-g(gw, "socket-median-µs")), "(info)", nil)
+		list := g(gw, "list-median-ms")
+		add("P11", fmt.Sprintf("tools/list through the gateway over %.0f servers (%.0f tools), median", g(gw, "servers"), g(gw, "list-tools")),
+			fmt.Sprintf("%.1f ms", list), "≤ 50 ms", yes(list <= 50))
+		rss := g(gw, "gateway-rss-MB")
+		add("P11", "RSS of the gateway process the other app launched (gatehouse-gateway)", fmt.Sprintf("%.1f MB", rss), "≤ 20 MB", yes(rss <= 20))
+	} else {
+		add("P11", "gateway", "not run", "", yes(false))
+	}
+
+	// Rows in the order of their figures (P1 … P11), whichever block added them.
 	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(figureNumber(a.id), figureNumber(b.id)) })
 
 	// Where the core's time goes (./mcp micro-benchmarks), when they ran.

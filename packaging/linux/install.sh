@@ -27,7 +27,8 @@ usage() {
 	cat <<'EOF'
 Usage: ./install.sh [--prefix DIR]
 
-Installs Gatehouse: the program, its menu entry and its icons.
+Installs Gatehouse: the program (and gatehouse-gateway, which it runs for
+other apps), its menu entry and its icons.
 
   (no option)          for you alone: ~/.local/bin/gatehouse, the menu entry and
                        icons in ~/.local/share (no root needed)
@@ -62,7 +63,7 @@ while [ $# -gt 0 ]; do
 done
 
 here=$(cd "$(dirname "$0")" && pwd -P)
-for f in gatehouse gatehouse.desktop copyright uninstall.sh icons/hicolor/scalable/apps/gatehouse.svg; do
+for f in gatehouse gatehouse-gateway gatehouse.desktop copyright uninstall.sh icons/hicolor/scalable/apps/gatehouse.svg; do
 	[ -f "$here/$f" ] || die "$here/$f is missing: unpack the whole tarball and run install.sh from its folder"
 done
 
@@ -204,6 +205,8 @@ exec_value() {
 }
 
 put "$here/gatehouse" "$bindir/gatehouse" 0755
+# What `gatehouse gateway` runs for another app's session: found beside gatehouse.
+put "$here/gatehouse-gateway" "$bindir/gatehouse-gateway" 0755
 
 # The menu entry starts the program by its full path: a desktop session's PATH
 # often lacks ~/.local/bin.
@@ -228,7 +231,7 @@ printf '%s' "$old_files" | while IFS= read -r old; do
 	*"${nl}file $old$nl"*) ;;
 	*)
 		case $old in
-		*/bin/gatehouse | */applications/gatehouse.desktop | */icons/hicolor/*/apps/gatehouse.png | \
+		*/bin/gatehouse | */bin/gatehouse-gateway | */applications/gatehouse.desktop | */icons/hicolor/*/apps/gatehouse.png | \
 			*/icons/hicolor/*/apps/gatehouse.svg | */doc/gatehouse/copyright) rm -f "$old" ;;
 		esac
 		;;

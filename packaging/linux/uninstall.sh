@@ -76,7 +76,7 @@ ours() {
 	*/./* | */../*) return 1 ;;
 	esac
 	case $1 in
-	*/bin/gatehouse | */applications/gatehouse.desktop | */icons/hicolor/*/apps/gatehouse.png | \
+	*/bin/gatehouse | */bin/gatehouse-gateway | */applications/gatehouse.desktop | */icons/hicolor/*/apps/gatehouse.png | \
 		*/icons/hicolor/*/apps/gatehouse.svg | */doc/gatehouse/copyright | \
 		*/lib/gatehouse/uninstall.sh | */lib/gatehouse/install-manifest) return 0 ;;
 	esac

@@ -89,6 +89,26 @@ check "gatehouse foo says the command is unknown (exit $code)" \
 data=$home/.config/gatehouse/gatehouse.db
 check "the person's data is in $data" test -s "$data"
 
+# What another app runs, `gatehouse gateway`: the session's process is the
+# small gatehouse-gateway installed beside it (no window libraries), and it
+# pipes the app's messages both ways. tests/package/gatewaycheck stands in
+# for the running app on the gateway socket.
+check "/usr/bin/gatehouse-gateway is installed, executable" test -x /usr/bin/gatehouse-gateway
+check "  … and needs no shared library (built without cgo)" bash -c '! ldd /usr/bin/gatehouse-gateway >/dev/null 2>&1'
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if (cd "$root" && go build -o "$tmp/gatewaycheck" ./tests/package/gatewaycheck); then
+	run_dir=$tmp/run gw_data=$home/gateway-data
+	mkdir -m 0700 "$run_dir"
+	mkdir -p "$gw_data"
+	gw_out=$(XDG_RUNTIME_DIR=$run_dir "$tmp/gatewaycheck" -data "$gw_data" -want /usr/bin/gatehouse-gateway -- \
+		env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 XDG_RUNTIME_DIR="$run_dir" /usr/bin/gatehouse --data-dir "$gw_data" gateway 2>&1) &&
+		gw_code=0 || gw_code=$?
+	echo "$gw_out" | sed 's/^/     /'
+	check "gatehouse gateway runs /usr/bin/gatehouse-gateway, which pipes stdin and stdout to the app's socket" test "$gw_code" -eq 0
+else
+	fail "go build ./tests/package/gatewaycheck"
+fi
+
 # The menu entry and its icons.
 desktop=/usr/share/applications/gatehouse.desktop
 check "desktop-file-validate $desktop" desktop-file-validate "$desktop"
@@ -118,6 +138,7 @@ apt_logged() { # log file, apt-get arguments...
 }
 check "apt-get remove gatehouse" apt_logged "$tmp/remove.log" remove "${apt_quiet[@]}" gatehouse
 check "/usr/bin/gatehouse is gone after remove" test ! -e /usr/bin/gatehouse
+check "/usr/bin/gatehouse-gateway is gone after remove" test ! -e /usr/bin/gatehouse-gateway
 # With no configuration files, remove leaves dpkg nothing to purge (and apt-get
 # then no longer finds the package by name).
 if [[ -n $(installed_version) ]]; then

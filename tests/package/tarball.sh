@@ -40,6 +40,9 @@ contains() { [[ $1 == *"$2"* ]]; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Stands in for the running app on the gateway socket (check_use).
+gatewaycheck=$tmp/gatewaycheck
+(cd "$root" && go build -o "$gatewaycheck" ./tests/package/gatewaycheck)
 
 ## The archive
 
@@ -49,12 +52,12 @@ check "every entry of the tarball has the same time (the last commit's)" \
 	test "$(awk '{print $4, $5}' <<<"$listing" | sort -u | wc -l)" -eq 1
 # A gzip header's bytes 4 to 7 are its time; gzip -n leaves them zero.
 check "the gzip header holds no time" test "$(od -An -tu1 -j4 -N4 "$tarball" | tr -d ' ')" = 0000
-want_files=(INSTALL copyright gatehouse gatehouse.desktop install.sh uninstall.sh
+want_files=(INSTALL copyright gatehouse gatehouse-gateway gatehouse.desktop install.sh uninstall.sh
 	icons/hicolor/scalable/apps/gatehouse.svg)
 sizes=(16 32 48 64 128 256 512)
 for size in "${sizes[@]}"; do want_files+=("icons/hicolor/${size}x${size}/apps/gatehouse.png"); done
 got_files=$(tar -tzf "$tarball" | grep -v '/$' | sed "s|^$name/||" | sort)
-check "the tarball holds the program, menu entry, icons, copyright, INSTALL and the two scripts in $name/" \
+check "the tarball holds the program and gatehouse-gateway, menu entry, icons, copyright, INSTALL and the two scripts in $name/" \
 	test "$got_files" = "$(printf '%s\n' "${want_files[@]}" | sort)"
 
 tar -xzf "$tarball" -C "$tmp"
@@ -188,6 +191,18 @@ check_use() { # home, prefix
 	check "  … as $line" contains "$out" "$line"
 	run "$home" "$bin" call "Demo server" add '{"a": 2, "b": 3}'
 	check "gatehouse call \"Demo server\" add 2 + 3 gives 5 (\"$out\")" contains "$out" "= 5"
+	# What another app runs: the session's process is the gatehouse-gateway
+	# installed beside gatehouse, piping both ways to the app's socket
+	# (gatewaycheck stands in for the running app).
+	local run_dir=$home/run gw_data="$home/gateway data"
+	mkdir -p -m 0700 "$run_dir"
+	mkdir -p "$gw_data"
+	out=$(XDG_RUNTIME_DIR=$run_dir "$gatewaycheck" -data "$gw_data" -want "$2/bin/gatehouse-gateway" -- \
+		env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 XDG_RUNTIME_DIR="$run_dir" "$bin" --data-dir "$gw_data" gateway 2>&1) &&
+		code=0 || code=$?
+	echo "$out" | sed 's/^/     /'
+	check "gatehouse gateway runs $2/bin/gatehouse-gateway, which pipes stdin and stdout to the app's socket" test "$code" -eq 0
+	rm -rf "$run_dir" "$gw_data"
 }
 
 manifest_files() { sed -n 's/^file //p' "$1" | LC_ALL=C sort; }
@@ -203,7 +218,7 @@ echo "$out" | sed 's/^/     /'
 check "install.sh (for one person) succeeds (exit $code)" test "$code" -eq 0
 check "it says ~/.local/bin is not on PATH and the line that puts it there" \
 	bash -c '[[ $1 == *"$2 is not on your PATH"* && $1 == *"PATH=\"\$HOME/.local/bin:\$PATH\""* ]]' _ "$out" "$local_/bin"
-want_installed=(bin/gatehouse share/applications/gatehouse.desktop share/doc/gatehouse/copyright
+want_installed=(bin/gatehouse bin/gatehouse-gateway share/applications/gatehouse.desktop share/doc/gatehouse/copyright
 	lib/gatehouse/uninstall.sh lib/gatehouse/install-manifest share/icons/hicolor/scalable/apps/gatehouse.svg)
 for size in "${sizes[@]}"; do want_installed+=("share/icons/hicolor/${size}x${size}/apps/gatehouse.png"); done
 manifest=$local_/lib/gatehouse/install-manifest
@@ -212,6 +227,8 @@ check "it installs the program, menu entry, icons, copyright, uninstall.sh and i
 check "its manifest lists each of those files" \
 	test "$(manifest_files "$manifest")" = "$(printf '%s\n' "${want_installed[@]/#/$local_/}" | LC_ALL=C sort)"
 check "$local_/bin/gatehouse is the tarball's program" cmp -s "$dir/gatehouse" "$local_/bin/gatehouse"
+check "$local_/bin/gatehouse-gateway is the tarball's, executable" \
+	bash -c 'cmp -s "$1" "$2" && test -x "$2"' _ "$dir/gatehouse-gateway" "$local_/bin/gatehouse-gateway"
 check_menu_entry "$local_" "Exec=\"$local_/bin/gatehouse\""
 check_use "$home" "$local_"
 
