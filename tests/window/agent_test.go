@@ -107,6 +107,16 @@ func TestWindowAgentQwenCode(t *testing.T) {
 	waitForDrawing(t, app, display, win, scratch)
 	waitForProcess(t, app, ledgerPeer)
 
+	// Qwen Code's own settings, there before Gatehouse: no usage statistics
+	// or update checks sent from a test. Connect an app must keep them.
+	settings := filepath.Join(home, ".qwen", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(qwenSettings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
 	// Connect an app, from the command line, answered by the running app.
 	connect := exec.Command(bin, "--data-dir", data, "connect", "qwen", "--yes")
 	connect.Env = append(cleanEnv(), person...)
@@ -115,7 +125,6 @@ func TestWindowAgentQwenCode(t *testing.T) {
 		t.Fatalf("gatehouse connect qwen --yes: %v\n%s\nlog:\n%s", err, connected, readLog(app.logPath))
 	}
 	t.Logf("gatehouse connect qwen --yes:\n%s", connected)
-	settings := filepath.Join(home, ".qwen", "settings.json")
 	checkQwenSettings(t, settings, bin, data)
 
 	w := &windowInput{t: t, display: display, win: win}
@@ -247,19 +256,34 @@ func findButton(t *testing.T, shot, color string) (int, int) {
 	return x, y
 }
 
+// qwenSettings is the person's own ~/.qwen/settings.json before Connect an
+// app: Qwen Code sends no usage statistics and checks for no update.
+const qwenSettings = `{
+  "privacy": { "usageStatisticsEnabled": false },
+  "general": { "enableAutoUpdate": false }
+}
+`
+
 // checkQwenSettings checks the entry Connect an app wrote into Qwen Code's
-// settings: the installed program, the data folder, the gateway command.
+// settings (the installed program, the data folder, the gateway command),
+// and that the person's own settings are still there.
 func checkQwenSettings(t *testing.T, path, bin, data string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("Connect an app wrote no %s: %v", path, err)
+		t.Fatalf("read %s after Connect an app: %v", path, err)
 	}
 	var settings struct {
 		MCPServers map[string]struct {
 			Command string   `json:"command"`
 			Args    []string `json:"args"`
 		} `json:"mcpServers"`
+		Privacy struct {
+			UsageStatisticsEnabled *bool `json:"usageStatisticsEnabled"`
+		} `json:"privacy"`
+		General struct {
+			EnableAutoUpdate *bool `json:"enableAutoUpdate"`
+		} `json:"general"`
 	}
 	if err := json.Unmarshal(b, &settings); err != nil {
 		t.Fatalf("%s is not JSON: %v\n%s", path, err, b)
@@ -269,6 +293,9 @@ func checkQwenSettings(t *testing.T, path, bin, data string) {
 	realBin, _ := filepath.EvalSymlinks(bin)
 	if !ok || e.Command != realBin || !slices.Equal(e.Args, want) {
 		t.Fatalf("%s should run %s %q as %q; it holds:\n%s", path, realBin, want, agentServer, b)
+	}
+	if p, g := settings.Privacy.UsageStatisticsEnabled, settings.General.EnableAutoUpdate; p == nil || *p || g == nil || *g {
+		t.Fatalf("Connect an app lost Qwen Code's own settings in %s:\n%s", path, b)
 	}
 }
 
