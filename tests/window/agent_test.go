@@ -201,6 +201,16 @@ func TestWindowAgentQwenCode(t *testing.T) {
 	waitForDrawing(t, app, display, win, history)
 	t.Logf("History pane: screenshot %s", history)
 
+	// Undo puts Qwen Code's settings back as they were, byte for byte.
+	undo := exec.Command(bin, "--data-dir", data, "connect", "--undo", "qwen", "--yes")
+	undo.Env = append(cleanEnv(), person...)
+	if outb, err := undo.CombinedOutput(); err != nil {
+		t.Fatalf("gatehouse connect --undo qwen --yes: %v\n%s", err, outb)
+	}
+	if b, err := os.ReadFile(settings); err != nil || string(b) != qwenSettings {
+		t.Fatalf("after undo %s should read as before Connect an app:\n%s\nit reads (%v):\n%s", settings, qwenSettings, err, b)
+	}
+
 	// History, read from the data file once the app has closed it: both
 	// calls, from the app, named as it claims and as the system reports.
 	stopGroup(t, app.pid, app.done)
@@ -257,10 +267,18 @@ func findButton(t *testing.T, shot, color string) (int, int) {
 }
 
 // qwenSettings is the person's own ~/.qwen/settings.json before Connect an
-// app: Qwen Code sends no usage statistics and checks for no update.
+// app: Qwen Code sends no usage statistics and checks for no update. It is
+// as Qwen Code itself writes it, with its "$version": a file without one,
+// Qwen Code rewrites at its start (checked with 0.24.4), and Gatehouse then
+// refuses to undo, rightly, since the file changed after it wrote it.
 const qwenSettings = `{
-  "privacy": { "usageStatisticsEnabled": false },
-  "general": { "enableAutoUpdate": false }
+  "privacy": {
+    "usageStatisticsEnabled": false
+  },
+  "general": {
+    "enableAutoUpdate": false
+  },
+  "$version": 4
 }
 `
 
