@@ -218,10 +218,11 @@ func TestWindowAgentQwenCode(t *testing.T) {
 	t.Logf("the whole test took %v", time.Since(started).Round(time.Second))
 }
 
-// The colours that find the approval dialog's buttons in a screenshot: Allow
-// once is the one primary button (white text on this blue), Deny the one
-// button in red (its text and outline). The page behind the dialog is
-// dimmed by the backdrop, so its own primary buttons are darker.
+// The colours that find the approval dialog's buttons in a screenshot, the
+// light theme's --accent and --bad (frontend/src/app.css): Allow once is
+// the largest patch of the accent (the one primary button), Deny the one
+// word in red. The page behind the dialog is dimmed by the backdrop, so its
+// own primary buttons are darker.
 const (
 	allowOnceColor = "rgb(31,95,191)"
 	denyColor      = "rgb(179,38,30)"
