@@ -15,6 +15,7 @@ BIN := $(ROOT)/build/bin/gatehouse
 DEV_BIN := $(ROOT)/build/bin/gatehouse-dev
 OUT := $(ROOT)/test-output
 PEERS := testdata/peers
+AGENTS := testdata/agents
 # Debian 12 ships WebKitGTK 4.1 only; Wails needs the tag to link against it.
 WEBKIT_TAG := webkit2_41
 # The production binary's tags and flags; bench/floorapp (P4's floor) is built with them too.
@@ -25,7 +26,7 @@ NPM_CI := npm ci --no-audit --no-fund
 # Xvfb's default screen is 640x480 at 8 bits, smaller than the window.
 XVFB_RUN := xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp"
 
-.PHONY: build run dev-bin frontend peers deps deps-test deps-package vet bindings clean package \
+.PHONY: build run dev-bin frontend peers agents deps deps-test deps-package vet bindings clean package \
 	test test-go test-fuzz test-frontend test-e2e test-window test-package
 
 ## Build
@@ -90,6 +91,19 @@ $(PEERS)/node_modules/.package-lock.json: $(wildcard $(PEERS)/package.json $(PEE
 # Real MCP servers (server-everything, TypeScript SDK) that the Go tests start.
 peers: deps $(PEERS)/node_modules/.package-lock.json
 
+# npm install, not npm ci: the registry here has no copy of some of Qwen Code's
+# optional packages for other systems (macOS, Windows), so the lockfile cannot
+# list them and npm ci calls it out of sync. npm install still takes every
+# version and checksum from the lockfile, and leaves it as it is.
+$(AGENTS)/node_modules/.package-lock.json: $(wildcard $(AGENTS)/package.json $(AGENTS)/package-lock.json)
+	@test -f $(AGENTS)/package-lock.json || { echo "$(AGENTS)/package-lock.json is missing: it pins the agents"; exit 1; }
+	cd $(AGENTS) && npm install --no-audit --no-fund
+	touch $@
+
+# Real coding agents from npm (Qwen Code, pinned) that the window tests drive
+# through `gatehouse gateway`. Installed in the folder, never globally.
+agents: deps $(AGENTS)/node_modules/.package-lock.json
+
 vet: frontend
 	go vet ./...
 	go vet -tags windowtest ./tests/window/ ./appframe/
@@ -119,7 +133,8 @@ test-e2e: deps-test dev-bin
 # About a dozen starts of the app, 10-30 s each on a loaded 2-core machine.
 # appframe's tests run a WebKit view set up as Wails does, on their own Xvfb too:
 # the window's bridge out of reach of every frame (issue 24).
-test-window: deps-test build
+# agent_test.go drives Qwen Code (testdata/agents) through the gateway (issue 25).
+test-window: deps-test build peers agents
 	mkdir -p $(OUT)
 	GATEHOUSE_BIN=$(BIN) GATEHOUSE_TEST_OUTPUT=$(OUT) \
 		go test -tags windowtest -count=1 -timeout 10m -v ./tests/window/ ./appframe/
@@ -162,7 +177,7 @@ conformance-client:
 test-conformance: deps conformance-client $(CONFORMANCE)/node_modules/.package-lock.json $(CONFORMANCE)/alpha/node_modules/.package-lock.json
 	$(CONFORMANCE)/run.sh $(CONFORMANCE_BIN) $(OUT)
 
-test: deps-test frontend peers vet test-go test-fuzz test-conformance test-frontend test-e2e test-window test-bench test-package
+test: deps-test frontend peers agents vet test-go test-fuzz test-conformance test-frontend test-e2e test-window test-bench test-package
 	@echo "make test: all steps passed; artifacts in $(OUT)"
 
 clean:
