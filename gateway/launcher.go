@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gatehouse-app/gatehouse/importcfg"
 )
 
 // Launcher is what Gatehouse knows for sure of the program that launched
@@ -20,7 +22,9 @@ type Launcher struct {
 	// Exe is its executable (/proc/PID/exe); "" when unknown.
 	Exe string
 	// Command is its command line, arguments joined by spaces, cut at
-	// maxCommand bytes.
+	// maxCommand bytes, with secret-looking values masked (an agent
+	// started with --api-key KEY must not show the key in the approval or
+	// keep it in History).
 	Command string
 }
 
@@ -47,7 +51,8 @@ func ReadLauncher(pid int) Launcher {
 		raw, _ := io.ReadAll(io.LimitReader(f, maxCommand))
 		f.Close()
 		raw = bytes.TrimRight(raw, "\x00")
-		l.Command = strings.ToValidUTF8(string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '})), "?")
+		args := strings.Split(strings.ToValidUTF8(string(raw), "?"), "\x00")
+		l.Command = strings.Join(importcfg.MaskArgs(args), " ")
 	}
 	return l
 }

@@ -93,6 +93,12 @@ func maskArgs(args []string, scripts map[int]bool) []string {
 	return out
 }
 
+// MaskArgs masks the secret parts of a command line's arguments as the
+// import preview does (the value of --api-key VALUE, TOKEN=VALUE,
+// well-known keys and URL secrets anywhere), for showing the command line
+// of a program Gatehouse did not start (the gateway's launcher).
+func MaskArgs(args []string) []string { return maskArgs(args, nil) }
+
 // isSecretOption reports whether a is an option (-x, --x) named like a secret.
 func isSecretOption(a string) bool {
 	return strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && secretName.MatchString(strings.TrimLeft(a, "-"))

@@ -168,6 +168,21 @@ describe('HistoryPane', () => {
     }
   });
 
+  it("a tool call another app asked for through the gateway says so, not the model's, in either language", async () => {
+    serve([entry(1, { mode: 'tool-call', tool: 'send_payment', message: '', source: 'client', outcome: 'declined', client: 'qwen 0.0.1', launcher: '/usr/bin/node' })]);
+    const { unmount } = render(HistoryPane);
+    await screen.findByRole('button', { name: /Another app asked to call send_payment/ });
+    expect(screen.queryByText(/model asked/i)).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await screen.findByRole('button', { name: /其他应用请求调用 send_payment/ });
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it("a tool call an app asked for says so, not the model's, in either language", async () => {
     serve([entry(1, { mode: 'tool-call', tool: 'set-allocation', message: '', source: 'app', outcome: 'declined' })]);
     const { unmount } = render(HistoryPane);
