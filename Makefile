@@ -109,7 +109,8 @@ vet: frontend
 	go vet -tags windowtest ./tests/window/ ./appframe/
 
 # Missing peers fail the Go tests instead of skipping them.
-test-go: frontend peers
+# MCP Inspector's CLI (bench/node) is a real client of the gateway's tests.
+test-go: frontend peers bench/node/node_modules/.package-lock.json
 	mkdir -p $(OUT)
 	GATEHOUSE_REQUIRE_PEERS=1 GATEHOUSE_TEST_OUTPUT=$(OUT) scripts/go-test.sh $(OUT)/go-test.log
 

@@ -102,12 +102,17 @@ func (f *gatewayFixture) ledgerText(t *testing.T) string {
 }
 
 // inspectorCLI returns MCP Inspector's CLI (bench/node's pinned 2.12),
-// skipping the test when it is not installed (make bench-deps installs it).
+// skipping the test when it is not installed (make test-go and make
+// bench-deps install it), and failing it then under
+// GATEHOUSE_REQUIRE_PEERS=1, as make test runs.
 func inspectorCLI(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(file), "..", "bench", "node", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
 	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("GATEHOUSE_REQUIRE_PEERS") == "1" {
+			t.Fatal("MCP Inspector is not installed in bench/node (run: make bench-deps)")
+		}
 		t.Skip("MCP Inspector is not installed in bench/node (run: make bench-deps)")
 	}
 	return path
