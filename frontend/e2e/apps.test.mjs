@@ -578,16 +578,23 @@ describe('MCP Apps in the real window, with the official example servers and a h
     keptData = win.dataDir;
     await win.close({ keepData: true });
     win = await startWindow({ env, dataDir: keptData });
+    // What the window shows when the Chat section does not come (for the failure's message).
+    const shown = () => run(`return document.body.innerText.slice(0, 600);`).catch((e) => String(e));
+    // The test reads English: the language the hostile app's test set last is not this test's concern.
+    await run(`await window.go.app.SettingsService.SetLanguage('en'); await until(() => byText('nav[aria-label="Sections"] button', 'Chat'), 30000, 'the Chat section');`).catch(async (e) => {
+      await win.screenshot('e2e-apps-restarted-no-chat').catch(() => {});
+      throw new Error(`${e.message}; the window shows: ${await shown()}`);
+    });
     const src = await run(`
-      (await until(() => byText('nav[aria-label="Sections"] button', 'Chat'), 30000, 'the Chat section')).click();
+      byText('nav[aria-label="Sections"] button', 'Chat').click();
       (await until(() => byText('button', 'What time is it on the server?'), 10000, 'the conversation in the list')).click();
       await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('It is ')), 30000, "the stored answer");
       const card = await until(() => [...document.querySelectorAll('section[aria-label="Tool call get-time"]')].pop(), 30000, 'the stored tool call card');
       const f = await until(() => card.querySelector('iframe[src^="gatehouse-app:"]'), 30000, 'the app in the stored card');
       return f.src;
     `);
-    const shown = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
-    assert.match(shown, /\d/, "after the restart the app shows the call's stored result");
+    const time = await inApp(src, `const t = document.querySelector('#server-time'); return t && t.textContent !== 'Loading...' && t.textContent;`);
+    assert.match(time, /\d/, "after the restart the app shows the call's stored result");
     await shot('e2e-apps-chat-restarted', src);
   });
 });
