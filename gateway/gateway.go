@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,6 +78,8 @@ type Gateway struct {
 	closed   bool
 	wake     chan struct{}
 	wg       sync.WaitGroup
+
+	handedOver atomic.Int64 // sessions served on a client's own pipes (serveSocket)
 }
 
 // serverLists are what one server offers, as its last listing said.
@@ -162,11 +165,7 @@ func (g *Gateway) ServeUnix(path string) error {
 	go func() {
 		defer g.wg.Done()
 		applink.AcceptPeers(l, "gateway", nil, func(c *net.UnixConn, p applink.Peer) {
-			launcher := g.opts.Launcher(p.PID)
-			t := &sdk.IOTransport{Reader: c, Writer: c, MaxLineLength: MaxMessage}
-			if _, err := g.Connect(g.ctx, t, launcher); err != nil {
-				c.Close()
-			}
+			g.serveSocket(c, g.opts.Launcher(p.PID))
 		})
 	}()
 	return nil

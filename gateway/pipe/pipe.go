@@ -1,7 +1,9 @@
 // Package pipe is `gatehouse gateway`, the MCP server another app launches
 // (issue 25): a pipe, nothing more, from its standard input and output to
 // the running app's gateway socket, where the app serves the person's
-// servers under their consent (package gateway). When no app runs on the
+// servers under their consent (package gateway). When its input and output
+// are pipes or sockets, as every app launching an MCP server gives, it
+// hands them to the app (SCM_RIGHTS) and only waits for the session's end. When no app runs on the
 // data folder it starts one (Gatehouse's own program, its window,
 // detached) and waits for the socket; it never opens the data file itself.
 // Every sentence goes to stderr: stdout is the MCP channel.
@@ -71,6 +73,14 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if err != nil {
 		return err
+	}
+	handed, err := handOver(conn, o.Stdin, o.Stdout)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	if handed {
+		return waitForEnd(ctx, conn)
 	}
 	return pipe(ctx, o.Stdin, o.Stdout, conn)
 }
