@@ -120,7 +120,7 @@ describe('HistoryPane', () => {
     const run = (id: number, source: string) => entry(id, { mode: 'tool-run', tool: `t${id}`, source, message: '', outcome: 'ok' });
     serve([run(5, 'tools'), run(4, 'chat'), run(3, 'cli'), run(2, 'app'), run(1, 'client')]);
     const { unmount } = render(HistoryPane);
-    for (const from of ['from the Tools pane', 'from the chat', 'from the command line', "from a server's app", 'from another client']) {
+    for (const from of ['from the Tools pane', 'from the chat', 'from the command line', "from a server's app", 'from another app']) {
       expect(await screen.findByText(from)).toBeTruthy();
     }
     unmount();
