@@ -34,6 +34,7 @@ type conn struct {
 	limiter  *rate.Limiter
 
 	syncMu     sync.Mutex // one sync at a time
+	rereadMu   sync.Mutex // one reading of the app's record at a time: the latest wins
 	identifyMu sync.Mutex // the first requests wait for one identification
 
 	mu         sync.Mutex
@@ -163,20 +164,24 @@ func (c *conn) identify(req sdk.Request) error {
 // reread reads the app's record again when this session is that app's,
 // and shows what it may see now.
 func (c *conn) reread(id string) {
+	c.rereadMu.Lock()
 	c.mu.Lock()
 	mine := c.identified && c.app.ID == id
 	c.mu.Unlock()
 	if !mine {
+		c.rereadMu.Unlock()
 		return
 	}
 	rec, err := c.g.opts.Store.ClientApp(id)
-	if err != nil {
-		return
+	if err == nil {
+		c.mu.Lock()
+		c.app = rec
+		c.mu.Unlock()
 	}
-	c.mu.Lock()
-	c.app = rec
-	c.mu.Unlock()
-	c.sync()
+	c.rereadMu.Unlock()
+	if err == nil {
+		c.sync()
+	}
 }
 
 // clientInfo is what the client says it is: in initialize (2025-11-25),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,7 @@ func TestGateway_TheAppsOwnModes(t *testing.T) {
 		Tools: []store.ClientToolMode{{ServerID: bank.ID, Tool: "send_payment", Mode: store.ToolAsk}}}); err != nil {
 		t.Fatal(err)
 	}
+	f.gw.AppChanged(apps[0].ID) // as Settings → Connected apps does
 	res, err := careful.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": "eve", "amount": 1}})
 	if err != nil || !res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
 		t.Fatalf("cursor's call: %+v, %v; asked %d", res, err, len(f.person.questions(mcp.KindToolCall)))
@@ -232,5 +234,69 @@ func TestGateway_TheAppsOwnAllow(t *testing.T) {
 	}
 	if got := readLedger(t, ledger); strings.Contains(got, "eve") || !strings.Contains(got, "paid 1 to ada") {
 		t.Errorf("ledger: %q", got)
+	}
+}
+
+// TestGateway_AlwaysAllowIsTheAppsOwn: "Always allow" answered on a call
+// from one app is that app's own allow of the tool (bound to the tool as
+// the person saw it): its next calls run without asking, while the chat's
+// Tool permissions stay as they were and another app is still asked.
+// Settings → Connected apps shows the app's allow.
+func TestGateway_AlwaysAllowIsTheAppsOwn(t *testing.T) {
+	f := newFixture(t, func(q *mcp.Question) mcp.Response {
+		if q.Kind == mcp.KindToolCall && q.ToolCall.Client != nil && q.ToolCall.Client.Name == "claude-code" {
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeAlways}
+		}
+		return mcp.Response{Action: mcp.ActionDecline}
+	}, Limits{})
+	ledger := filepath.Join(t.TempDir(), "ledger")
+	bank := f.add(t, "Bank", "ledger-server.mjs", ledger)
+	before, err := f.st.ToolPolicy(bank.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pay := func(cs *sdk.ClientSession, to string) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": to, "amount": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a := f.connect(t, clientOptions{name: "claude-code"})
+	for i, to := range []string{"ada", "bob"} {
+		if res := pay(a, to); res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
+			t.Fatalf("claude-code's call %d: %+v; asked %d", i+1, res, len(f.person.questions(mcp.KindToolCall)))
+		}
+	}
+	after, err := f.st.ToolPolicy(bank.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the chat's Tool permissions changed: %+v → %+v", before, after)
+	}
+	b := f.connect(t, clientOptions{name: "cursor"})
+	if res := pay(b, "eve"); !res.IsError || len(f.person.questions(mcp.KindToolCall)) != 2 {
+		t.Fatalf("cursor's call: %+v; asked %d", res, len(f.person.questions(mcp.KindToolCall)))
+	}
+	if got := readLedger(t, ledger); strings.Contains(got, "eve") || !strings.Contains(got, "paid 1 to bob") {
+		t.Errorf("ledger: %q", got)
+	}
+	apps, err := f.st.ClientApps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := f.m.Tool(bank.ID, "send_payment")
+	peer, _ := f.m.Peer(bank.ID)
+	want := mcp.ToolFingerprint(peer.Server, tool)
+	for _, app := range apps {
+		p := app.Policy(bank.ID, after)
+		allowed := p.Tools["send_payment"] == store.ToolAllow && p.Approval("send_payment").Same(want)
+		if allowed != (app.Name == "claude-code") {
+			t.Errorf("%s: its policy %+v", app.Name, p)
+		}
 	}
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// Settings are the person's Tool permissions, the chat's (an app's own
 	// modes go over them).
 	Settings chat.ToolSettings
+	// AppSaved, when set, is told that the gateway saved an app's own
+	// mode of one of the server's tools (the person's "Always allow" on a
+	// question about its call): Settings → Connected apps shows it.
+	AppSaved func(appID, serverID string)
 	// Version is the app's version, told to clients.
 	Version string
 	// CallTimeout is the time limit of one tool call (Settings); nil or
