@@ -87,6 +87,13 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		o.Broker.RecordToolRun(run)
 		return nil, err
 	}
+	if !consented.Allowed && consented.NoAnswer > 0 {
+		// The question could not reach the person in time: nothing was
+		// sent to the server, and the app reads why.
+		d := i18n.Duration(consented.NoAnswer)
+		return notRun(store.OutcomeTimedOut, i18n.M("mcp.history.noAnswer", "duration", d),
+			i18n.M("gateway.error.noAnswer", "tool", r.name, "duration", d))
+	}
 	if !consented.Allowed {
 		return notRun(store.OutcomeDenied, consented.Reason, i18n.M("gateway.error.denied", "tool", r.name, "why", consented.Reason))
 	}

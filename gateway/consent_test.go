@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -298,5 +299,59 @@ func TestGateway_AlwaysAllowIsTheAppsOwn(t *testing.T) {
 		if allowed != (app.Name == "claude-code") {
 			t.Errorf("%s: its policy %+v", app.Name, p)
 		}
+	}
+}
+
+// TestGateway_NoAnswerInTime: when no one answers Gatehouse's question
+// about another app's call within the answer time (Settings), the call
+// fails with a sentence the app shows, the server never sees it (its own
+// request log), and History records the question and the call as not
+// answered in time, with the app named.
+func TestGateway_NoAnswerInTime(t *testing.T) {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			f := newFixture(t, nil, Limits{}) // no one answers
+			if err := f.st.PutSettings(store.Settings{ElicitationTimeout: 200 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			ledger := filepath.Join(t.TempDir(), "ledger")
+			f.add(t, "Bank", "ledger-server.mjs", ledger)
+			cs := f.connect(t, clientOptions{name: "claude-code", revision: rev})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": "eve", "amount": 9}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "No one answered Gatehouse's question about calling send_payment within 200 ms, so it was not called."
+			if !res.IsError || !strings.Contains(resultText(res), want) {
+				t.Errorf("the client reads %q (error %v), want %q", resultText(res), res.IsError, want)
+			}
+			if len(f.person.questions(mcp.KindToolCall)) != 1 {
+				t.Errorf("asked %d times", len(f.person.questions(mcp.KindToolCall)))
+			}
+			if got := readLedger(t, ledger); strings.Contains(got, "tools/call") {
+				t.Fatalf("the server saw the call: %q", got)
+			}
+			var question, run *store.HistoryEntry
+			for _, e := range f.history(t) {
+				switch e.Mode {
+				case mcp.KindToolCall:
+					question = &e
+				case mcp.KindToolRun:
+					run = &e
+				}
+			}
+			for name, e := range map[string]*store.HistoryEntry{"question": question, "call": run} {
+				if e == nil {
+					t.Errorf("history has no %s", name)
+					continue
+				}
+				if e.Outcome != store.OutcomeTimedOut || e.Source != store.SourceClient || e.Client != "claude-code 1.2.3" ||
+					e.Detail.In(i18n.English) != "no answer within 200 ms" {
+					t.Errorf("history's %s: %s, %q, %s, %q", name, e.Outcome, e.Detail.In(i18n.English), e.Source, e.Client)
+				}
+			}
+		})
 	}
 }
