@@ -61,6 +61,14 @@ func (c *Core) gatewayAppChanged(id string) {
 	}
 }
 
+// gatewayResourceUpdated tells the gateway, if it runs, that a server's
+// resource changed: the clients subscribed to it hear of it.
+func (c *Core) gatewayResourceUpdated(serverID, uri string) {
+	if gw := c.runningGateway(); gw != nil {
+		gw.ResourceUpdated(serverID, uri)
+	}
+}
+
 // runningGateway is the gateway ServeGateway started, or nil.
 func (c *Core) runningGateway() *gateway.Gateway {
 	c.gatewayMu.Lock()

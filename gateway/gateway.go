@@ -84,6 +84,9 @@ type Gateway struct {
 	wg       sync.WaitGroup
 
 	handedOver atomic.Int64 // sessions served on a client's own pipes (serveSocket)
+
+	subsMu sync.Mutex // one change of the subscriptions at a time (subscriptions.go)
+	subs   map[subscription]map[*conn]bool
 }
 
 // serverLists are what one server offers, as its last listing said.
@@ -93,6 +96,9 @@ type serverLists struct {
 	resources []*sdk.Resource
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
+	// subscribe is set when the server lets clients subscribe to its
+	// resources' updates.
+	subscribe bool
 }
 
 // New returns a gateway serving nothing yet (ServeUnix, Connect).
@@ -104,7 +110,8 @@ func New(opts Options) *Gateway {
 		opts.Launcher = ReadLauncher
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1)}
+	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1),
+		subs: map[subscription]map[*conn]bool{}}
 	g.wg.Add(2)
 	go g.follow()
 	go g.countCalls()
@@ -201,6 +208,7 @@ func (g *Gateway) Connect(ctx context.Context, t sdk.Transport, launcher Launche
 		defer g.wg.Done()
 		_ = ss.Wait()
 		c.cancel() // a client that leaves cancels its calls on the servers
+		g.unsubscribeAll(c, nil)
 		g.mu.Lock()
 		delete(g.conns, c)
 		g.mu.Unlock()
@@ -302,7 +310,7 @@ func (g *Gateway) reload(ctx context.Context) {
 		// without resources says so at once).
 		lctx, cancel := context.WithTimeout(ctx, listTimeout)
 		if rl, err := g.opts.Manager.ResourceList(lctx, srv.ID); err == nil {
-			l.templates = rl.Templates
+			l.templates, l.subscribe = rl.Templates, rl.Subscribe
 		}
 		cancel()
 		lists = append(lists, l)

@@ -117,6 +117,11 @@ func newFixture(t testing.TB, answer func(*mcp.Question) mcp.Response, limits Li
 			if f.gw != nil {
 				f.gw.Changed(id)
 			}
+		},
+		OnResourceUpdated: func(id, uri string) {
+			if f.gw != nil {
+				f.gw.ResourceUpdated(id, uri)
+			}
 		}})
 	f.gw = New(Options{Store: f.st, Manager: f.m, Broker: f.broker, Version: "test", Limits: limits,
 		CallTimeout: func() time.Duration { return time.Minute }})
