@@ -138,7 +138,7 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 			}
 			c.gatewayResourceUpdated(id, uri)
 		},
-		OnLog:             c.logEvents.changed,
+		OnLog: c.logEvents.changed,
 	})
 	return c, nil
 }
