@@ -80,7 +80,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 			s, ok := c.allowed[k]
 			return s, ok
 		},
-		Here: i18n.M("gateway.why.session")})
+		Here: i18n.M("gateway.why.session"), Fingerprints: &c.g.fingerprints})
 	if err != nil {
 		// The client cancelled the call, or left, before the person answered.
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("mcp.history.stopped")

@@ -85,6 +85,8 @@ type Gateway struct {
 
 	handedOver atomic.Int64 // sessions served on a client's own pipes (serveSocket)
 
+	fingerprints mcp.FingerprintCache // of the tools called (chat.ConsentRequest)
+
 	subsMu sync.Mutex // one change of the subscriptions at a time (subscriptions.go)
 	subs   map[subscription]map[*conn]bool
 }
