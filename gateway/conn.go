@@ -99,7 +99,7 @@ func (c *conn) close() {
 var needsClient = map[string]bool{
 	"tools/list": true, "tools/call": true, "resources/list": true, "resources/templates/list": true,
 	"resources/read": true, "prompts/list": true, "prompts/get": true, "completion/complete": true,
-	"resources/subscribe": true, "resources/unsubscribe": true, methodListen: true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
 }
 
 // guard bounds a client's requests (in flight, rate) and makes sure it
@@ -124,7 +124,7 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		default:
 			return nil, refusal(i18n.M("gateway.error.busy", "max", cap(slots)))
 		}
-		if needsClient[method] {
+		if needsClient[method] || method == methodListen && listensToResources(req) {
 			if err := c.identify(req); err != nil {
 				return nil, err
 			}
@@ -145,6 +145,15 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 // methodListen is the request a 2026-07-28 client listens for
 // notifications with, its subscriptions among them.
 const methodListen = "subscriptions/listen"
+
+// listensToResources reports whether a subscriptions/listen subscribes to
+// resources: the client must have said who it is, and see the resources,
+// before the go-sdk takes their URIs. One that listens only for
+// list_changed is taken at once, so that it hears of every change.
+func listensToResources(req sdk.Request) bool {
+	p, ok := req.GetParams().(*sdk.SubscriptionsListenParams)
+	return ok && p != nil && p.Notifications != nil && len(p.Notifications.ResourceSubscriptions) > 0
+}
 
 // maxListens bounds a client's subscriptions/listen streams open at once.
 const maxListens = maxSubscriptions + 4
