@@ -9,6 +9,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // waitFor waits, at most d, until ok holds.
@@ -138,5 +140,34 @@ func TestGateway_SubscriptionsOnlyAsServersOfferThem(t *testing.T) {
 		if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "demo://nothing"}); err == nil && rev == "2025-11-25" {
 			t.Errorf("%s: a subscription to a resource no server offers was taken", rev)
 		}
+	}
+}
+
+// TestGateway_ASubscriptionEndsWithTheAppsView: once the person limits an
+// app to other servers, its subscriptions to the server it no longer sees
+// end there.
+func TestGateway_ASubscriptionEndsWithTheAppsView(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	every := f.add(t, "Everything", "everything")
+	cs := f.connect(t, clientOptions{name: "agent", revision: "2025-11-25"})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const doc = "demo://resource/static/document/features.md"
+	if _, err := cs.ListResources(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: doc}); err != nil {
+		t.Fatal(err)
+	}
+	if !f.m.SubscribedFor(every.ID, doc, holder) {
+		t.Fatal("not subscribed on the server")
+	}
+	apps, _ := f.st.ClientApps()
+	if _, err := f.st.PutClientAppSettings(store.ClientApp{ID: apps[0].ID, Limited: true, Servers: []string{"other"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.gw.AppChanged(apps[0].ID)
+	if f.m.SubscribedFor(every.ID, doc, holder) {
+		t.Error("still subscribed to a server the app no longer sees")
 	}
 }
