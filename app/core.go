@@ -130,8 +130,15 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 			c.listEvents.put(id)
 			c.gatewayChanged(id)
 		},
-		OnResourceUpdated: func(id, uri string) { c.resourceEvents.put(ResourceUpdate{ServerID: id, URI: uri}) },
-		OnLog:             c.logEvents.changed,
+		OnResourceUpdated: func(id, uri string) {
+			// The window hears of what it subscribed to, the gateway's
+			// clients of theirs.
+			if c.Manager.SubscribedFor(id, uri, "") {
+				c.resourceEvents.put(ResourceUpdate{ServerID: id, URI: uri})
+			}
+			c.gatewayResourceUpdated(id, uri)
+		},
+		OnLog: c.logEvents.changed,
 	})
 	return c, nil
 }

@@ -15,7 +15,10 @@ func (c *Core) ServeGateway() error {
 		return err
 	}
 	gw := gateway.New(gateway.Options{Store: c.Store, Manager: c.Manager, Broker: c.Broker,
-		Settings: storeToolSettings{c}, Version: Version, CallTimeout: c.toolCallTimeout})
+		Settings: storeToolSettings{c}, Version: Version, CallTimeout: c.toolCallTimeout,
+		// An app's own "Always allow": Settings → Connected apps reads its
+		// permissions again when a server's policies change.
+		AppSaved: func(_, serverID string) { _, _ = c.emitPolicies(serverID) }})
 	if err := gw.ServeUnix(path); err != nil {
 		gw.Close()
 		return err
@@ -55,6 +58,14 @@ func (c *Core) gatewayChanged(serverID string) {
 func (c *Core) gatewayAppChanged(id string) {
 	if gw := c.runningGateway(); gw != nil {
 		gw.AppChanged(id)
+	}
+}
+
+// gatewayResourceUpdated tells the gateway, if it runs, that a server's
+// resource changed: the clients subscribed to it hear of it.
+func (c *Core) gatewayResourceUpdated(serverID, uri string) {
+	if gw := c.runningGateway(); gw != nil {
+		gw.ResourceUpdated(serverID, uri)
 	}
 }
 

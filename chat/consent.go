@@ -44,6 +44,9 @@ type ConsentRequest struct {
 	// Here says why a call allowed here runs without asking; empty means
 	// "allowed for this conversation".
 	Here i18n.Message
+	// Fingerprints, when set, remembers the tools' fingerprints (a caller
+	// whose tools come from the mcp.Manager as listed); nil computes it.
+	Fingerprints *mcp.FingerprintCache
 }
 
 // Consented is the outcome of Approve.
@@ -61,7 +64,12 @@ type Consented struct {
 // so. The error is the broker's: ctx ended before the person answered.
 func (c Consent) Approve(ctx context.Context, req ConsentRequest) (Consented, error) {
 	t := req.Tool
-	seen := mcp.ToolFingerprint(req.Peer.Server, t)
+	var seen store.ToolSeen
+	if req.Fingerprints != nil {
+		seen = req.Fingerprints.Get(req.Peer.Server, t)
+	} else {
+		seen = mcp.ToolFingerprint(req.Peer.Server, t)
+	}
 	d := c.decide(req, seen)
 	call := req.Call
 	call.Tool, call.Title, call.Description = t.Name, mcp.ToolTitle(t), t.Description

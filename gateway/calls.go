@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,9 +38,9 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noTool", "tool", req.Params.Name).String()}
 	}
 	o := c.g.opts
-	if rec, err := o.Store.ClientApp(app.ID); err == nil {
-		app = rec // the person may have changed its settings, or cut it off
-	}
+	// app is the session's copy of the app's record, read again at once
+	// when the person changes it (Gateway.AppChanged): no read of the data
+	// file on a call's way.
 	if app.CutOff || !app.Sees(r.serverID) {
 		return failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
 	}
@@ -71,7 +72,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		return notRun(store.OutcomeError, m, m)
 	}
 	run.Arguments = args
-	consented, err := chat.Consent{Broker: o.Broker, Settings: clientSettings{c.g.settings(), app}}.Approve(ctx, chat.ConsentRequest{
+	consented, err := chat.Consent{Broker: o.Broker, Settings: clientSettings{base: c.g.settings(), app: app, allowAlways: c.allowAlways}}.Approve(ctx, chat.ConsentRequest{
 		Peer: peer, Tool: tool, Call: mcp.ToolCall{Arguments: raw, Client: client},
 		AllowedHere: func(k store.ToolKey) (*store.ToolSeen, bool) {
 			c.mu.Lock()
@@ -79,12 +80,19 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 			s, ok := c.allowed[k]
 			return s, ok
 		},
-		Here: i18n.M("gateway.why.session")})
+		Here: i18n.M("gateway.why.session"), Fingerprints: &c.g.fingerprints})
 	if err != nil {
 		// The client cancelled the call, or left, before the person answered.
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("mcp.history.stopped")
 		o.Broker.RecordToolRun(run)
 		return nil, err
+	}
+	if !consented.Allowed && consented.NoAnswer > 0 {
+		// The question could not reach the person in time: nothing was
+		// sent to the server, and the app reads why.
+		d := i18n.Duration(consented.NoAnswer)
+		return notRun(store.OutcomeTimedOut, i18n.M("mcp.history.noAnswer", "duration", d),
+			i18n.M("gateway.error.noAnswer", "tool", r.name, "duration", d))
 	}
 	if !consented.Allowed {
 		return notRun(store.OutcomeDenied, consented.Reason, i18n.M("gateway.error.denied", "tool", r.name, "why", consented.Reason))
@@ -239,10 +247,11 @@ func (g *Gateway) settings() chat.ToolSettings {
 }
 
 // clientSettings are the person's Tool permissions with an app's own
-// modes over them.
+// modes over them; an "Always allow" is the app's own (allowAlways).
 type clientSettings struct {
-	base chat.ToolSettings
-	app  store.ClientApp
+	base        chat.ToolSettings
+	app         store.ClientApp
+	allowAlways func(appID, serverID, tool string, seen store.ToolSeen) error
 }
 
 // ToolPolicy is the server's policy as it applies to the app.
@@ -251,9 +260,25 @@ func (s clientSettings) ToolPolicy(serverID string) (store.ToolPolicy, error) {
 	return s.app.Policy(serverID, p), err
 }
 
-// AllowAlways records "Always allow this tool" in the person's settings.
+// AllowAlways records "Always allow this tool" as the app's own mode of
+// the tool, bound to what the person saw: the chat and the other apps
+// still ask.
 func (s clientSettings) AllowAlways(serverID, tool string, seen store.ToolSeen) error {
-	return s.base.AllowAlways(serverID, tool, seen)
+	return s.allowAlways(s.app.ID, serverID, tool, seen)
+}
+
+// allowAlways saves the person's "Always allow" of a tool for the app
+// (store.AllowClientToolAlways), makes its sessions read its record again
+// and tells the window (Options.AppSaved).
+func (c *conn) allowAlways(appID, serverID, tool string, seen store.ToolSeen) error {
+	if _, err := c.g.opts.Store.AllowClientToolAlways(appID, serverID, tool, seen); err != nil {
+		return fmt.Errorf("saving the app's own allow of %s: %w", tool, err)
+	}
+	c.g.AppChanged(appID)
+	if f := c.g.opts.AppSaved; f != nil {
+		f(appID, serverID)
+	}
+	return nil
 }
 
 // storeSettings are the Tool permissions in the store, for a gateway

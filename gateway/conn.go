@@ -31,9 +31,11 @@ type conn struct {
 	cancel context.CancelFunc
 
 	inFlight chan struct{}
+	listens  chan struct{} // subscriptions/listen streams open
 	limiter  *rate.Limiter
 
 	syncMu     sync.Mutex // one sync at a time
+	rereadMu   sync.Mutex // one reading of the app's record at a time: the latest wins
 	identifyMu sync.Mutex // the first requests wait for one identification
 
 	mu         sync.Mutex
@@ -46,6 +48,9 @@ type conn struct {
 	templates  map[string]route // URI template → its server
 	shown      map[string]string
 	allowed    map[store.ToolKey]*store.ToolSeen // allowed for this session
+	subscribed map[string]string                 // URI → its server, subscribed to (subscriptions.go)
+	updates    map[string]bool                   // URIs whose update waits to be sent
+	sending    bool                              // a goroutine sends the updates
 	sessionRef *sdk.ServerSession
 }
 
@@ -55,10 +60,10 @@ type route struct {
 }
 
 func newConn(g *Gateway, launcher Launcher) *conn {
-	c := &conn{g: g, launcher: launcher, inFlight: make(chan struct{}, g.opts.Limits.InFlight),
+	c := &conn{g: g, launcher: launcher, inFlight: make(chan struct{}, g.opts.Limits.InFlight), listens: make(chan struct{}, maxListens),
 		limiter: rate.NewLimiter(rate.Limit(g.opts.Limits.PerSecond), g.opts.Limits.Burst),
 		tools:   map[string]route{}, prompts: map[string]route{}, resources: map[string]route{}, templates: map[string]route{},
-		shown: map[string]string{}, allowed: map[store.ToolKey]*store.ToolSeen{}}
+		shown: map[string]string{}, allowed: map[store.ToolKey]*store.ToolSeen{}, subscribed: map[string]string{}}
 	c.ctx, c.cancel = context.WithCancel(g.ctx)
 	c.srv = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: g.opts.Version}, &sdk.ServerOptions{
 		// Declared from the start: the lists fill in once the client says
@@ -69,8 +74,10 @@ func newConn(g *Gateway, launcher Launcher) *conn {
 			Prompts:     &sdk.PromptCapabilities{ListChanged: true},
 			Completions: &sdk.CompletionCapabilities{},
 		},
-		CompletionHandler: c.complete,
-		Instructions:      "Gatehouse: the tools, resources and prompts of the person's MCP servers. Each name says which server it belongs to. Every tool call is under the person's consent in Gatehouse's window.",
+		CompletionHandler:  c.complete,
+		SubscribeHandler:   c.subscribe,
+		UnsubscribeHandler: c.unsubscribe,
+		Instructions:       "Gatehouse: the tools, resources and prompts of the person's MCP servers. Each name says which server it belongs to. Every tool call is under the person's consent in Gatehouse's window.",
 	})
 	c.srv.AddReceivingMiddleware(c.guard)
 	return c
@@ -105,13 +112,19 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		if !c.limiter.Allow() {
 			return nil, refusal(i18n.M("gateway.error.flood"))
 		}
-		select {
-		case c.inFlight <- struct{}{}:
-			defer func() { <-c.inFlight }()
-		default:
-			return nil, refusal(i18n.M("gateway.error.busy", "max", cap(c.inFlight)))
+		// A subscriptions/listen (2026-07-28) stays open while the client
+		// listens: bounded on its own, not among the requests in flight.
+		slots := c.inFlight
+		if method == methodListen {
+			slots = c.listens
 		}
-		if needsClient[method] {
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+		default:
+			return nil, refusal(i18n.M("gateway.error.busy", "max", cap(slots)))
+		}
+		if needsClient[method] || method == methodListen && listensToResources(req) {
 			if err := c.identify(req); err != nil {
 				return nil, err
 			}
@@ -121,8 +134,52 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		defer cancel()
 		stop := context.AfterFunc(c.ctx, cancel)
 		defer stop()
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		if err == nil && (method == "initialize" || method == "server/discover") {
+			c.advertise(req, res)
+		}
+		return res, err
 	}
+}
+
+// methodListen is the request a 2026-07-28 client listens for
+// notifications with, its subscriptions among them.
+const methodListen = "subscriptions/listen"
+
+// listensToResources reports whether a subscriptions/listen subscribes to
+// resources: the client must have said who it is, and see the resources,
+// before the go-sdk takes their URIs. One that listens only for
+// list_changed is taken at once, so that it hears of every change.
+func listensToResources(req sdk.Request) bool {
+	p, ok := req.GetParams().(*sdk.SubscriptionsListenParams)
+	return ok && p != nil && p.Notifications != nil && len(p.Notifications.ResourceSubscriptions) > 0
+}
+
+// maxListens bounds a client's subscriptions/listen streams open at once.
+const maxListens = maxSubscriptions + 4
+
+// advertise says, in the capabilities of an initialize or server/discover
+// result, that the client may subscribe to resources only when a server
+// the app may see lets clients subscribe (the servers still connecting
+// are waited for, at most firstWait).
+func (c *conn) advertise(req sdk.Request, res sdk.Result) {
+	var caps *sdk.ServerCapabilities
+	switch r := res.(type) {
+	case *sdk.InitializeResult:
+		caps = r.Capabilities
+	case *sdk.DiscoverResult:
+		caps = r.Capabilities
+	}
+	if caps == nil || caps.Resources == nil {
+		return
+	}
+	c.g.waitConnecting(c.ctx)
+	info := clientInfo(req)
+	app, err := c.g.opts.Store.ClientApp(store.ClientAppID(info.Name, c.launcher.Exe))
+	if err != nil {
+		app = store.ClientApp{} // a first session sees every server
+	}
+	caps.Resources.Subscribe = c.g.subscribable(app)
 }
 
 // refusal is a request refused with a sentence the client shows.
@@ -163,20 +220,26 @@ func (c *conn) identify(req sdk.Request) error {
 // reread reads the app's record again when this session is that app's,
 // and shows what it may see now.
 func (c *conn) reread(id string) {
+	c.rereadMu.Lock()
 	c.mu.Lock()
 	mine := c.identified && c.app.ID == id
 	c.mu.Unlock()
 	if !mine {
+		c.rereadMu.Unlock()
 		return
 	}
 	rec, err := c.g.opts.Store.ClientApp(id)
-	if err != nil {
-		return
+	if err == nil {
+		c.mu.Lock()
+		c.app = rec
+		c.mu.Unlock()
 	}
-	c.mu.Lock()
-	c.app = rec
-	c.mu.Unlock()
-	c.sync()
+	c.rereadMu.Unlock()
+	if err == nil {
+		c.sync()
+		// What it may no longer see it no longer hears of.
+		c.g.unsubscribeAll(c, func(serverID string) bool { return !rec.CutOff && rec.Sees(serverID) })
+	}
 }
 
 // clientInfo is what the client says it is: in initialize (2025-11-25),

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -131,6 +133,7 @@ func TestGateway_TheAppsOwnModes(t *testing.T) {
 		Tools: []store.ClientToolMode{{ServerID: bank.ID, Tool: "send_payment", Mode: store.ToolAsk}}}); err != nil {
 		t.Fatal(err)
 	}
+	f.gw.AppChanged(apps[0].ID) // as Settings → Connected apps does
 	res, err := careful.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": "eve", "amount": 1}})
 	if err != nil || !res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
 		t.Fatalf("cursor's call: %+v, %v; asked %d", res, err, len(f.person.questions(mcp.KindToolCall)))
@@ -232,5 +235,123 @@ func TestGateway_TheAppsOwnAllow(t *testing.T) {
 	}
 	if got := readLedger(t, ledger); strings.Contains(got, "eve") || !strings.Contains(got, "paid 1 to ada") {
 		t.Errorf("ledger: %q", got)
+	}
+}
+
+// TestGateway_AlwaysAllowIsTheAppsOwn: "Always allow" answered on a call
+// from one app is that app's own allow of the tool (bound to the tool as
+// the person saw it): its next calls run without asking, while the chat's
+// Tool permissions stay as they were and another app is still asked.
+// Settings → Connected apps shows the app's allow.
+func TestGateway_AlwaysAllowIsTheAppsOwn(t *testing.T) {
+	f := newFixture(t, func(q *mcp.Question) mcp.Response {
+		if q.Kind == mcp.KindToolCall && q.ToolCall.Client != nil && q.ToolCall.Client.Name == "claude-code" {
+			return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeAlways}
+		}
+		return mcp.Response{Action: mcp.ActionDecline}
+	}, Limits{})
+	ledger := filepath.Join(t.TempDir(), "ledger")
+	bank := f.add(t, "Bank", "ledger-server.mjs", ledger)
+	before, err := f.st.ToolPolicy(bank.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pay := func(cs *sdk.ClientSession, to string) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": to, "amount": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a := f.connect(t, clientOptions{name: "claude-code"})
+	for i, to := range []string{"ada", "bob"} {
+		if res := pay(a, to); res.IsError || len(f.person.questions(mcp.KindToolCall)) != 1 {
+			t.Fatalf("claude-code's call %d: %+v; asked %d", i+1, res, len(f.person.questions(mcp.KindToolCall)))
+		}
+	}
+	after, err := f.st.ToolPolicy(bank.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the chat's Tool permissions changed: %+v → %+v", before, after)
+	}
+	b := f.connect(t, clientOptions{name: "cursor"})
+	if res := pay(b, "eve"); !res.IsError || len(f.person.questions(mcp.KindToolCall)) != 2 {
+		t.Fatalf("cursor's call: %+v; asked %d", res, len(f.person.questions(mcp.KindToolCall)))
+	}
+	if got := readLedger(t, ledger); strings.Contains(got, "eve") || !strings.Contains(got, "paid 1 to bob") {
+		t.Errorf("ledger: %q", got)
+	}
+	apps, err := f.st.ClientApps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := f.m.Tool(bank.ID, "send_payment")
+	peer, _ := f.m.Peer(bank.ID)
+	want := mcp.ToolFingerprint(peer.Server, tool)
+	for _, app := range apps {
+		p := app.Policy(bank.ID, after)
+		allowed := p.Tools["send_payment"] == store.ToolAllow && p.Approval("send_payment").Same(want)
+		if allowed != (app.Name == "claude-code") {
+			t.Errorf("%s: its policy %+v", app.Name, p)
+		}
+	}
+}
+
+// TestGateway_NoAnswerInTime: when no one answers Gatehouse's question
+// about another app's call within the answer time (Settings), the call
+// fails with a sentence the app shows, the server never sees it (its own
+// request log), and History records the question and the call as not
+// answered in time, with the app named.
+func TestGateway_NoAnswerInTime(t *testing.T) {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			f := newFixture(t, nil, Limits{}) // no one answers
+			if err := f.st.PutSettings(store.Settings{ElicitationTimeout: 200 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			ledger := filepath.Join(t.TempDir(), "ledger")
+			f.add(t, "Bank", "ledger-server.mjs", ledger)
+			cs := f.connect(t, clientOptions{name: "claude-code", revision: rev})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Bank__send_payment", Arguments: map[string]any{"to": "eve", "amount": 9}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "No one answered Gatehouse's question about calling send_payment within 200 ms, so it was not called."
+			if !res.IsError || !strings.Contains(resultText(res), want) {
+				t.Errorf("the client reads %q (error %v), want %q", resultText(res), res.IsError, want)
+			}
+			if len(f.person.questions(mcp.KindToolCall)) != 1 {
+				t.Errorf("asked %d times", len(f.person.questions(mcp.KindToolCall)))
+			}
+			if got := readLedger(t, ledger); strings.Contains(got, "tools/call") {
+				t.Fatalf("the server saw the call: %q", got)
+			}
+			var question, run *store.HistoryEntry
+			for _, e := range f.history(t) {
+				switch e.Mode {
+				case mcp.KindToolCall:
+					question = &e
+				case mcp.KindToolRun:
+					run = &e
+				}
+			}
+			for name, e := range map[string]*store.HistoryEntry{"question": question, "call": run} {
+				if e == nil {
+					t.Errorf("history has no %s", name)
+					continue
+				}
+				if e.Outcome != store.OutcomeTimedOut || e.Source != store.SourceClient || e.Client != "claude-code 1.2.3" ||
+					e.Detail.In(i18n.English) != "no answer within 200 ms" {
+					t.Errorf("history's %s: %s, %q, %s, %q", name, e.Outcome, e.Detail.In(i18n.English), e.Source, e.Client)
+				}
+			}
+		})
 	}
 }

@@ -13,7 +13,10 @@
 // take a name from another), with their titles, descriptions, schemas and
 // annotations as the servers list them. When Gatehouse's servers or their
 // lists change, the lists are read again and the client is told
-// (list_changed).
+// (list_changed). A client's resource subscriptions go to the servers that
+// offer the resources, and their updates reach only the clients subscribed
+// (subscriptions.go); the gateway says it offers them only when a server
+// the app sees does.
 //
 // Every tools/call goes through the same consent as the chat's and the
 // window's (chat.Consent: the person's Tool permissions, with the app's own
@@ -21,7 +24,10 @@
 // as it claims and as the kernel says); a server's questions during the
 // call are put to the person in Gatehouse's window, never to the client;
 // the call's time limit pauses while the person answers (mcp.Broker.CallTimeout);
-// History records the run with the app named. Progress is passed on to the
+// History records the run with the app named. "Always allow" answered
+// there is that app's own allow of the tool (store.AllowClientToolAlways),
+// never the chat's; a question no one answers in time fails the call with
+// a sentence, and nothing reaches the server. Progress is passed on to the
 // client; a client's cancellation, or its leaving, cancels its calls on
 // the servers. A client's requests in flight are bounded, and one that
 // floods is refused for a while.

@@ -25,6 +25,10 @@ type Options struct {
 	// Settings are the person's Tool permissions, the chat's (an app's own
 	// modes go over them).
 	Settings chat.ToolSettings
+	// AppSaved, when set, is told that the gateway saved an app's own
+	// mode of one of the server's tools (the person's "Always allow" on a
+	// question about its call): Settings → Connected apps shows it.
+	AppSaved func(appID, serverID string)
 	// Version is the app's version, told to clients.
 	Version string
 	// CallTimeout is the time limit of one tool call (Settings); nil or
@@ -80,6 +84,11 @@ type Gateway struct {
 	wg       sync.WaitGroup
 
 	handedOver atomic.Int64 // sessions served on a client's own pipes (serveSocket)
+
+	fingerprints mcp.FingerprintCache // of the tools called (chat.ConsentRequest)
+
+	subsMu sync.Mutex // one change of the subscriptions at a time (subscriptions.go)
+	subs   map[subscription]map[*conn]bool
 }
 
 // serverLists are what one server offers, as its last listing said.
@@ -89,6 +98,9 @@ type serverLists struct {
 	resources []*sdk.Resource
 	templates []*sdk.ResourceTemplate
 	prompts   []*sdk.Prompt
+	// subscribe is set when the server lets clients subscribe to its
+	// resources' updates.
+	subscribe bool
 }
 
 // New returns a gateway serving nothing yet (ServeUnix, Connect).
@@ -100,7 +112,8 @@ func New(opts Options) *Gateway {
 		opts.Launcher = ReadLauncher
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1)}
+	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1),
+		subs: map[subscription]map[*conn]bool{}}
 	g.wg.Add(2)
 	go g.follow()
 	go g.countCalls()
@@ -197,6 +210,7 @@ func (g *Gateway) Connect(ctx context.Context, t sdk.Transport, launcher Launche
 		defer g.wg.Done()
 		_ = ss.Wait()
 		c.cancel() // a client that leaves cancels its calls on the servers
+		g.unsubscribeAll(c, nil)
 		g.mu.Lock()
 		delete(g.conns, c)
 		g.mu.Unlock()
@@ -298,7 +312,7 @@ func (g *Gateway) reload(ctx context.Context) {
 		// without resources says so at once).
 		lctx, cancel := context.WithTimeout(ctx, listTimeout)
 		if rl, err := g.opts.Manager.ResourceList(lctx, srv.ID); err == nil {
-			l.templates = rl.Templates
+			l.templates, l.subscribe = rl.Templates, rl.Subscribe
 		}
 		cancel()
 		lists = append(lists, l)

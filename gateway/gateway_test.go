@@ -50,11 +50,17 @@ type person struct {
 	asked  []*mcp.Question
 }
 
-func (p *person) Present(_ context.Context, q *mcp.Question) (mcp.Response, error) {
+// Present answers q as p.answer says; with no answer, no one answers (the
+// question waits until the broker withdraws it).
+func (p *person) Present(ctx context.Context, q *mcp.Question) (mcp.Response, error) {
 	p.mu.Lock()
 	p.asked = append(p.asked, q)
 	answer := p.answer
 	p.mu.Unlock()
+	if answer == nil {
+		<-ctx.Done()
+		return mcp.Response{}, ctx.Err()
+	}
 	return answer(q), nil
 }
 func (p *person) Notify(mcp.Notice)              {}
@@ -110,6 +116,11 @@ func newFixture(t testing.TB, answer func(*mcp.Question) mcp.Response, limits Li
 		OnListsChanged: func(id string) {
 			if f.gw != nil {
 				f.gw.Changed(id)
+			}
+		},
+		OnResourceUpdated: func(id, uri string) {
+			if f.gw != nil {
+				f.gw.ResourceUpdated(id, uri)
 			}
 		}})
 	f.gw = New(Options{Store: f.st, Manager: f.m, Broker: f.broker, Version: "test", Limits: limits,

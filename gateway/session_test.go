@@ -157,27 +157,42 @@ func TestGateway_Limits(t *testing.T) {
 			t.Fatal(err)
 		}
 		apps, _ := f.st.ClientApps()
-		if _, err := f.st.PutClientAppSettings(store.ClientApp{ID: apps[0].ID, Limited: true, Servers: []string{"other"}}); err != nil {
-			t.Fatal(err)
+		// As Settings → Connected apps saves it (app.ClientAppsService):
+		// the store, then the gateway's open sessions.
+		put := func(c store.ClientApp) {
+			t.Helper()
+			if _, err := f.st.PutClientAppSettings(c); err != nil {
+				t.Fatal(err)
+			}
+			f.gw.AppChanged(c.ID)
 		}
+		put(store.ClientApp{ID: apps[0].ID, Limited: true, Servers: []string{"other"}})
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Everything__echo", Arguments: map[string]any{"message": "x"}})
-		if err != nil || !res.IsError {
-			t.Errorf("a call of a server no longer seen: %+v, %v", res, err)
+		if err == nil && !res.IsError {
+			t.Errorf("a call of a server no longer seen ran: %+v", res)
 		}
 		limited := f.connect(t, clientOptions{name: "agent"})
 		tools, err := limited.ListTools(ctx, nil)
 		if err != nil || len(tools.Tools) != 0 {
 			t.Errorf("a limited app's tools: %+v, %v", tools, err)
 		}
-		if _, err := f.st.PutClientAppSettings(store.ClientApp{ID: apps[0].ID, Servers: []string{every.ID}, CutOff: true}); err != nil {
-			t.Fatal(err)
+		put(store.ClientApp{ID: apps[0].ID})
+		if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Everything__echo", Arguments: map[string]any{"message": "x"}}); err != nil || res.IsError {
+			t.Errorf("a call once the app sees the server again: %+v, %v", res, err)
+		}
+		// Cut off while its session is open: its very next call is refused.
+		put(store.ClientApp{ID: apps[0].ID, Servers: []string{every.ID}, CutOff: true})
+		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "Everything__echo", Arguments: map[string]any{"message": "x"}})
+		if err == nil && (!res.IsError || !strings.Contains(resultText(res), "cut agent off")) ||
+			err != nil && !strings.Contains(err.Error(), "cut agent off") {
+			t.Errorf("the open session's call once cut off: %+v, %v", res, err)
 		}
 		cut := f.connect(t, clientOptions{name: "agent"})
 		if _, err := cut.ListTools(ctx, nil); err == nil || !strings.Contains(err.Error(), "cut agent off") {
 			t.Errorf("a cut-off app lists: %v", err)
 		}
-		if len(f.person.questions(mcp.KindToolCall)) != 0 {
-			t.Error("a refused call was asked")
+		if len(f.person.questions(mcp.KindToolCall)) != 1 {
+			t.Errorf("asked %d times, want 1 (the call allowed again)", len(f.person.questions(mcp.KindToolCall)))
 		}
 	})
 }

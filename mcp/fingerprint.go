@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -111,6 +112,48 @@ func ToolFingerprint(srv store.Server, t *sdk.Tool) store.ToolSeen {
 	if memo {
 		fingerprints.put(string(key), seen)
 	}
+	return seen
+}
+
+// FingerprintCache remembers ToolFingerprint of the tools a Manager
+// lists, by the tool itself (the *sdk.Tool Manager.Tool returns: a listing
+// makes new ones, and nothing changes one once listed) and the server's
+// command line or URL: a call of a tool already seen costs no JSON. At
+// most maxFingerprints tools are remembered (then it starts over). The
+// zero value is ready; it is safe for concurrent use. Only tools as a
+// Manager lists them may be given to it.
+type FingerprintCache struct {
+	mu sync.Mutex
+	m  map[*sdk.Tool]cachedSeen
+}
+
+type cachedSeen struct {
+	where string
+	seen  store.ToolSeen
+}
+
+// Get returns ToolFingerprint(srv, t), remembered.
+func (c *FingerprintCache) Get(srv store.Server, t *sdk.Tool) store.ToolSeen {
+	where := string(srv.Transport)
+	if srv.Stdio != nil {
+		where += "\x00" + srv.Stdio.Command + "\x00" + strings.Join(srv.Stdio.Args, "\x00")
+	}
+	if srv.HTTP != nil {
+		where += "\x01" + srv.HTTP.URL
+	}
+	c.mu.Lock()
+	e, ok := c.m[t]
+	c.mu.Unlock()
+	if ok && e.where == where {
+		return e.seen
+	}
+	seen := ToolFingerprint(srv, t)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxFingerprints {
+		c.m = map[*sdk.Tool]cachedSeen{}
+	}
+	c.m[t] = cachedSeen{where, seen}
+	c.mu.Unlock()
 	return seen
 }
 

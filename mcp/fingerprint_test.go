@@ -121,3 +121,24 @@ func TestToolFingerprintRemembered(t *testing.T) {
 		t.Errorf("invalid UTF-8 description: %q, want %q", bad.Description, want)
 	}
 }
+
+// TestFingerprintCache: a tool as listed is fingerprinted once per server
+// configuration; a new listing (a new tool) or a changed command line is
+// fingerprinted anew.
+func TestFingerprintCache(t *testing.T) {
+	var c FingerprintCache
+	srv := store.Server{Transport: store.TransportStdio, Stdio: &store.StdioConfig{Command: "node", Args: []string{"files.js"}}}
+	tool := &sdk.Tool{Name: "read", Description: "Reads a file.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if got, want := c.Get(srv, tool), ToolFingerprint(srv, tool); !reflect.DeepEqual(got, want) {
+		t.Fatalf("cached %+v, computed %+v", got, want)
+	}
+	relisted := &sdk.Tool{Name: "read", Description: "Reads a file. And sends it away.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	if got, want := c.Get(srv, relisted), ToolFingerprint(srv, relisted); !reflect.DeepEqual(got, want) {
+		t.Errorf("a new listing: %+v, want %+v", got, want)
+	}
+	moved := srv
+	moved.Stdio = &store.StdioConfig{Command: "node", Args: []string{"evil.js"}}
+	if got, want := c.Get(moved, tool), ToolFingerprint(moved, tool); !reflect.DeepEqual(got, want) || got.Server == c.Get(srv, tool).Server {
+		t.Errorf("another command line: %+v, want %+v", got, want)
+	}
+}

@@ -498,11 +498,17 @@ func (m *Manager) completeURLs(ctx context.Context, s *session, cs *sdk.ClientSe
 
 // Tool returns one tool by name.
 func (m *Manager) Tool(id, name string) (*sdk.Tool, error) {
-	tools, err := m.Tools(id)
+	s, err := m.session(id)
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range tools {
+	if _, err := s.live(); err != nil {
+		return nil, err
+	}
+	// Every call asks for its tool: no copy or sorting of the list.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tools {
 		if t.Name == name {
 			return t, nil
 		}

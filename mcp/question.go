@@ -278,6 +278,9 @@ type Approval struct {
 	// Reason says why a call was not allowed, for the model (in English)
 	// and the card (in the person's language).
 	Reason i18n.Message
+	// NoAnswer is the answer time the question waited in vain: no one
+	// answered it (0 when it was answered, or not asked).
+	NoAnswer time.Duration
 }
 
 // Response is a person's answer to a Question.

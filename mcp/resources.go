@@ -299,11 +299,20 @@ func ExpandTemplate(template string, values map[string]string) (string, error) {
 	return uri, nil
 }
 
-// Subscribe asks the server for notifications/resources/updated of uri;
-// each arrives through Options.OnResourceUpdated. The subscription is made
-// again on every reconnection of the server until Unsubscribe (or the
-// server's configuration changes).
+// Subscribe asks the server for notifications/resources/updated of uri,
+// for the window (SubscribeFor, holder ""); each arrives through
+// Options.OnResourceUpdated. The subscription is made again on every
+// reconnection of the server until Unsubscribe (or the server's
+// configuration changes).
 func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
+	return m.SubscribeFor(ctx, id, uri, "")
+}
+
+// SubscribeFor subscribes to uri for holder (the window is "", another
+// part of Gatehouse names itself, e.g. the gateway): the server is asked
+// once, for the first holder, and told to stop once the last one ends
+// (UnsubscribeFor), so that one holder's end does not end another's.
+func (m *Manager) SubscribeFor(ctx context.Context, id, uri, holder string) error {
 	s, cs, err := m.liveSession(id)
 	if err != nil {
 		return err
@@ -312,8 +321,13 @@ func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
 	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
 		return i18n.Wrap(ErrNotOffered, "mcp.resources.noSubscribe", "server", m.config(id, s.srv).Name)
 	}
+	s.subMu.Lock() // one change of the subscriptions at a time, with the server's answer
+	defer s.subMu.Unlock()
 	s.mu.Lock()
-	already := s.subscribed[uri]
+	already := len(s.subscribed[uri]) > 0
+	if already {
+		s.subscribed[uri][holder] = true
+	}
 	s.mu.Unlock()
 	if already {
 		return nil
@@ -341,25 +355,40 @@ func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
 	}
 	s.mu.Lock()
 	if s.subscribed == nil {
-		s.subscribed = map[string]bool{}
+		s.subscribed = map[string]map[string]bool{}
 	}
-	s.subscribed[uri] = true
+	if s.subscribed[uri] == nil {
+		s.subscribed[uri] = map[string]bool{}
+	}
+	s.subscribed[uri][holder] = true
 	s.mu.Unlock()
 	return nil
 }
 
-// Unsubscribe ends a subscription; the server is told when it is connected.
+// Unsubscribe ends the window's subscription (UnsubscribeFor, holder "").
 func (m *Manager) Unsubscribe(ctx context.Context, id, uri string) error {
+	return m.UnsubscribeFor(ctx, id, uri, "")
+}
+
+// UnsubscribeFor ends holder's subscription to uri; the server is told
+// when it was the last one and the server is connected.
+func (m *Manager) UnsubscribeFor(ctx context.Context, id, uri, holder string) error {
 	s, err := m.session(id)
 	if err != nil {
 		return err
 	}
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
 	s.mu.Lock()
-	was := s.subscribed[uri]
-	delete(s.subscribed, uri)
+	was := s.subscribed[uri][holder]
+	delete(s.subscribed[uri], holder)
+	last := was && len(s.subscribed[uri]) == 0
+	if last {
+		delete(s.subscribed, uri)
+	}
 	cs := s.cs
 	s.mu.Unlock()
-	if !was || cs == nil {
+	if !last || cs == nil {
 		return nil
 	}
 	if err := cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: uri}); err != nil {
@@ -368,7 +397,8 @@ func (m *Manager) Unsubscribe(ctx context.Context, id, uri string) error {
 	return nil
 }
 
-// Subscriptions returns the URIs subscribed to on the server.
+// Subscriptions returns the URIs the window subscribed to on the server
+// (holder "").
 func (m *Manager) Subscriptions(id string) ([]string, error) {
 	s, err := m.session(id)
 	if err != nil {
@@ -377,10 +407,23 @@ func (m *Manager) Subscriptions(id string) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	uris := make([]string, 0, len(s.subscribed))
-	for uri := range s.subscribed {
-		uris = append(uris, uri)
+	for uri, holders := range s.subscribed {
+		if holders[""] {
+			uris = append(uris, uri)
+		}
 	}
 	return uris, nil
+}
+
+// SubscribedFor reports whether holder is subscribed to the server's uri.
+func (m *Manager) SubscribedFor(id, uri, holder string) bool {
+	s, err := m.session(id)
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subscribed[uri][holder]
 }
 
 // resubscribe makes the session's subscriptions again on a new connection.
@@ -421,7 +464,7 @@ func (s *session) onResourceUpdated(req *sdk.ResourceUpdatedNotificationRequest)
 		return
 	}
 	s.mu.Lock()
-	subscribed := s.subscribed[req.Params.URI]
+	subscribed := len(s.subscribed[req.Params.URI]) > 0
 	s.mu.Unlock()
 	if subscribed && s.m.opts.OnResourceUpdated != nil {
 		s.m.opts.OnResourceUpdated(s.srv.ID, req.Params.URI)

@@ -445,3 +445,39 @@ func TestExpandTemplate(t *testing.T) {
 		})
 	}
 }
+
+// TestSubscribeFor_EachHolderKeepsItsOwn: the window and the gateway
+// subscribe to the same resource; the server is asked once, the end of
+// one's subscription leaves the other's (updates still arrive), and the
+// last one's end ends it on the server.
+func TestSubscribeFor_EachHolderKeepsItsOwn(t *testing.T) {
+	m, ups := contentManager(t, "")
+	srv := everythingServers()[0].srv(t)
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const doc = "demo://resource/static/document/features.md"
+	if err := m.Subscribe(ctx, srv.ID, doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SubscribeFor(ctx, srv.ID, doc, "gateway"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unsubscribe(ctx, srv.ID, doc); err != nil {
+		t.Fatal(err)
+	}
+	if subs, _ := m.Subscriptions(srv.ID); len(subs) != 0 || !m.SubscribedFor(srv.ID, doc, "gateway") || m.SubscribedFor(srv.ID, doc, "") {
+		t.Fatalf("after the window's end: window %v, gateway %v", subs, m.SubscribedFor(srv.ID, doc, "gateway"))
+	}
+	if _, err := m.CallTool(ctx, srv.ID, "toggle-subscriber-updates", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "an update for the gateway's subscription", 15*time.Second, func() bool { return ups.count(srv.ID, doc) > 0 })
+	if err := m.UnsubscribeFor(ctx, srv.ID, doc, "gateway"); err != nil {
+		t.Fatal(err)
+	}
+	if m.SubscribedFor(srv.ID, doc, "gateway") {
+		t.Error("still subscribed after the last holder's end")
+	}
+}

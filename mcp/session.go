@@ -84,9 +84,11 @@ type session struct {
 	// the person asks for next.
 	signInNeeded chan struct{}
 	stepUp       *challenge
-	// subscribed are the resource URIs subscribed to (resources.go), made
-	// again on every connection.
-	subscribed map[string]bool
+	// subscribed are the resource URIs subscribed to (resources.go), each
+	// with its holders ("" the window), made again on every connection;
+	// subMu keeps their changes, with the server's answers, in order.
+	subscribed map[string]map[string]bool
+	subMu      sync.Mutex
 	// acks are the subscriptions waiting for the server to take them
 	// (subscriptions.go).
 	acks subscriptionAcks

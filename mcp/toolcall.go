@@ -57,7 +57,7 @@ func (b *Broker) ApproveToolCall(ctx context.Context, peer Peer, call ToolCall, 
 		case store.OutcomeRateLimited:
 			return Approval{Reason: i18n.M("mcp.approval.flood")}, ended(e, outcome, i18n.Message{}, nil)
 		case store.OutcomeTimedOut:
-			return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut")}, ended(e, outcome, why, nil)
+			return Approval{Asked: true, Reason: i18n.M("mcp.approval.timedOut"), NoAnswer: timeout}, ended(e, outcome, why, nil)
 		}
 		// Its context is the chat's: the person pressed Stop.
 		return Approval{}, ended(e, store.OutcomeCancelled, i18n.M("mcp.history.stopped"), err)

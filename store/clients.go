@@ -216,6 +216,29 @@ func (s *Store) PutClientAppSettings(c ClientApp) (ClientApp, error) {
 	return out, err
 }
 
+// AllowClientToolAlways saves the person's "Always allow" of a tool for
+// one app alone (a question about its call, answered in the window): the
+// app's own mode for the tool becomes ToolAllow, bound to what the person
+// saw of it (seen, as ClientToolMode.Seen), and the chat's and other apps'
+// permissions stay as they were. It returns the app's record as saved,
+// ErrNotFound for an unknown app, ErrInvalid without a server, a tool or
+// seen's fingerprint.
+func (s *Store) AllowClientToolAlways(id, serverID, tool string, seen ToolSeen) (ClientApp, error) {
+	switch {
+	case serverID == "" || strings.TrimSpace(tool) == "":
+		return ClientApp{}, fmt.Errorf("%w: an app's tool mode needs a server and a tool", ErrInvalid)
+	case seen.Fingerprint == "":
+		return ClientApp{}, fmt.Errorf("%w: an allowed tool needs the fingerprint of what the person saw", ErrInvalid)
+	}
+	var out ClientApp
+	err := s.editClientApp(id, func(c *ClientApp) {
+		c.Tools = slices.DeleteFunc(slices.Clone(c.Tools), func(m ClientToolMode) bool { return m.ServerID == serverID && m.Tool == tool })
+		c.Tools = append(c.Tools, ClientToolMode{ServerID: serverID, Tool: tool, Mode: ToolAllow, Seen: &seen})
+		out = *c
+	})
+	return out, err
+}
+
 // DeleteClientApp forgets the app: its next session is a first one. An
 // unknown app is no error.
 func (s *Store) DeleteClientApp(id string) error {

@@ -159,3 +159,48 @@ func TestClientApp_PolicyAllowIsBoundToWhatWasSeen(t *testing.T) {
 		t.Errorf("the chat's approvals were changed: %+v", base.Approved)
 	}
 }
+
+// TestAllowClientToolAlways: "Always allow" for one app is that app's own
+// allow of the tool, bound to what the person saw; it replaces the app's
+// earlier mode of the tool and keeps its others; the chat's policy is not
+// touched.
+func TestAllowClientToolAlways(t *testing.T) {
+	s := openT(t, t.TempDir())
+	app, err := s.SeeClientApp(ClientApp{Name: "cursor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutClientAppSettings(ClientApp{ID: app.ID, Tools: []ClientToolMode{
+		{ServerID: "s1", Tool: "write", Mode: ToolDeny}, {ServerID: "s1", Tool: "read", Mode: ToolAsk}}}); err != nil {
+		t.Fatal(err)
+	}
+	seen := ToolSeen{Fingerprint: "f1", Description: "writes"}
+	got, err := s.AllowClientToolAlways(app.ID, "s1", "write", seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := s.ClientApp(app.ID)
+	for _, c := range []ClientApp{got, stored} {
+		want := []ClientToolMode{{ServerID: "s1", Tool: "read", Mode: ToolAsk}, {ServerID: "s1", Tool: "write", Mode: ToolAllow, Seen: &seen}}
+		if !reflect.DeepEqual(c.Tools, want) {
+			t.Errorf("the app's modes: %+v", c.Tools)
+		}
+	}
+	if p, err := s.ToolPolicy("s1"); err != nil || len(p.Tools) != 0 || len(p.Approved) != 0 {
+		t.Errorf("the chat's policy changed: %+v, %v", p, err)
+	}
+	for _, tc := range []struct {
+		name, id, server, tool string
+		seen                   ToolSeen
+		want                   error
+	}{
+		{"an unknown app", "nope", "s1", "write", seen, ErrNotFound},
+		{"no server", app.ID, "", "write", seen, ErrInvalid},
+		{"no tool", app.ID, "s1", " ", seen, ErrInvalid},
+		{"no fingerprint", app.ID, "s1", "write", ToolSeen{}, ErrInvalid},
+	} {
+		if _, err := s.AllowClientToolAlways(tc.id, tc.server, tc.tool, tc.seen); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
