@@ -187,7 +187,7 @@ func TestChatService_UpdateConversationRefuses(t *testing.T) {
 	}{
 		{"while the model answers", running.ID, p.ID, nil, "still answering"},
 		{"a provider that does not exist", conv.ID, "0123456789abcdef", nil, "no longer exists"},
-		{"no provider", conv.ID, "", nil, "choose a model provider"},
+		{"no provider", conv.ID, "", nil, "Choose a model provider"},
 		{"a server that does not exist", conv.ID, p.ID, []string{demo, "gone"}, `no server with ID "gone"`},
 	}
 	for _, tc := range cases {

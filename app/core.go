@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/gatehouse-app/gatehouse/appframe"
 	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/gateway"
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -171,9 +172,12 @@ func (c *Core) seedDemo(command string) error {
 }
 
 // ApplyLanguage makes Go's sentences render in the language a choice means
-// ("" for the system's, from the environment: see i18n.FromEnv).
+// ("" for the system's, from the environment: see i18n.FromEnv), and the
+// window's WebKit follow it (its date and time fields: appframe.SetLanguage).
 func ApplyLanguage(choice string) {
-	i18n.SetLanguage(i18n.Choice(choice).Resolve(systemLanguage()))
+	l := i18n.Choice(choice).Resolve(systemLanguage())
+	i18n.SetLanguage(l)
+	appframe.SetLanguage(string(l))
 }
 
 // systemLanguage is the language the environment asks for.

@@ -213,17 +213,17 @@ func TestPoliciesService_Refusals(t *testing.T) {
 		do   func() (ServerPolicyView, error)
 		want string
 	}{
-		{"an unknown server", func() (ServerPolicyView, error) { return svc.SetMode("0123456789abcdef", "allow") }, `no server has the ID "0123456789abcdef"`},
-		{"an unknown server's view", func() (ServerPolicyView, error) { return svc.Server("nope") }, `no server has the ID "nope"`},
-		{"an unknown server's tool", func() (ServerPolicyView, error) { return svc.SetToolMode("nope", "echo", "allow") }, `no server has the ID "nope"`},
-		{"an unknown server's trust", func() (ServerPolicyView, error) { return svc.SetTrusted("nope", true) }, `no server has the ID "nope"`},
-		{"an unknown server's reset", func() (ServerPolicyView, error) { return svc.Reset("nope") }, `no server has the ID "nope"`},
-		{"an unknown server's requests", func() (ServerPolicyView, error) { return svc.SetRequests("nope", "ask") }, `no server has the ID "nope"`},
+		{"an unknown server", func() (ServerPolicyView, error) { return svc.SetMode("0123456789abcdef", "allow") }, `No server has the ID "0123456789abcdef"`},
+		{"an unknown server's view", func() (ServerPolicyView, error) { return svc.Server("nope") }, `No server has the ID "nope"`},
+		{"an unknown server's tool", func() (ServerPolicyView, error) { return svc.SetToolMode("nope", "echo", "allow") }, `No server has the ID "nope"`},
+		{"an unknown server's trust", func() (ServerPolicyView, error) { return svc.SetTrusted("nope", true) }, `No server has the ID "nope"`},
+		{"an unknown server's reset", func() (ServerPolicyView, error) { return svc.Reset("nope") }, `No server has the ID "nope"`},
+		{"an unknown server's requests", func() (ServerPolicyView, error) { return svc.SetRequests("nope", "ask") }, `No server has the ID "nope"`},
 		{"a server mode that does not exist", func() (ServerPolicyView, error) { return svc.SetMode(demo, "sometimes") }, `"sometimes" is not a choice for a server's tools`},
 		{"default is for tools only", func() (ServerPolicyView, error) { return svc.SetMode(demo, "default") }, `"default" is not a choice for a server's tools`},
 		{"a tool mode that does not exist", func() (ServerPolicyView, error) { return svc.SetToolMode(demo, "echo", "never") }, `"never" is not a choice for a tool`},
-		{"a tool without a name", func() (ServerPolicyView, error) { return svc.SetToolMode(demo, " ", "deny") }, "name the tool"},
-		{"a request policy that does not exist", func() (ServerPolicyView, error) { return svc.SetRequests(demo, "mute") }, `unknown policy "mute"`},
+		{"a tool without a name", func() (ServerPolicyView, error) { return svc.SetToolMode(demo, " ", "deny") }, "Name the tool"},
+		{"a request policy that does not exist", func() (ServerPolicyView, error) { return svc.SetRequests(demo, "mute") }, `Unknown policy "mute"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

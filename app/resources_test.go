@@ -220,7 +220,7 @@ func TestPromptsService_Demo(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Name != "weekend_plan" || len(list[0].Arguments) != 2 || !list[0].Arguments[0].Required {
 		t.Fatalf("prompts: %+v, %v", list, err)
 	}
-	if _, err := svc.Get(id, "weekend_plan", map[string]string{"pace": "busy"}); err == nil || err.Error() != "the prompt weekend_plan needs city" {
+	if _, err := svc.Get(id, "weekend_plan", map[string]string{"pace": "busy"}); err == nil || err.Error() != "The prompt weekend_plan needs city" {
 		t.Errorf("without the city: %v", err)
 	}
 	if _, err := svc.Get(id, "nope", nil); err == nil || err.Error() != "Demo server has no prompt named nope" {
@@ -247,8 +247,8 @@ func TestParsePromptArgs(t *testing.T) {
 		{"none", "", "map[]", ""},
 		{"text", `{"city":"Oslo"}`, "map[city:Oslo]", ""},
 		{"a number and a boolean as written", `{"days":3,"kids":true}`, "map[days:3 kids:true]", ""},
-		{"a list is refused", `{"cities":["a"]}`, "", "the prompt argument cities must be text (or a number), not a list or an object"},
-		{"not an object", `[1]`, "", "the prompt's arguments must be a JSON object, such as {\"city\": \"Oslo\"}"},
+		{"a list is refused", `{"cities":["a"]}`, "", "The prompt argument cities must be text (or a number), not a list or an object"},
+		{"not an object", `[1]`, "", "The prompt's arguments must be a JSON object, such as {\"city\": \"Oslo\"}"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

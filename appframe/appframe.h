@@ -14,6 +14,11 @@ int appframeInstall(const char *world, const char *handler, const char *relay, c
 // and registers the scheme; the hook calls it. Returns 0 on failure.
 int appframeIsolate(WebKitWebView *view);
 
+// appframeSetLanguage makes the window's web context prefer the language
+// tag (a copy is kept), on GTK's main thread: now when the hook has found
+// the context, else as soon as it does.
+void appframeSetLanguage(const char *tag);
+
 // appframeFinish answers req with status, the headers (n names and values)
 // and a copy of the body.
 void appframeFinish(WebKitURISchemeRequest *req, int status, const char *contentType,

@@ -8,6 +8,31 @@
 static char *world, *handler, *relay, *shim, *scheme;
 static int isolatedOnce;
 
+// The window's web context once the hook found it, and the language its
+// pages should use (a BCP 47 tag), set before or after that; both are only
+// touched on GTK's main thread.
+static WebKitWebContext *context;
+static char *language;
+
+static void applyLanguage(void) {
+	if (context == NULL || language == NULL) {
+		return;
+	}
+	const gchar *const langs[] = {language, NULL};
+	webkit_web_context_set_preferred_languages(context, langs);
+}
+
+static gboolean setLanguageOnMain(gpointer data) {
+	g_free(language);
+	language = data;
+	applyLanguage();
+	return G_SOURCE_REMOVE;
+}
+
+void appframeSetLanguage(const char *tag) {
+	g_main_context_invoke(NULL, setLanguageOnMain, g_strdup(tag));
+}
+
 static void serveRequest(WebKitURISchemeRequest *req, gpointer data) {
 	appframeServe(req);
 }
@@ -38,6 +63,8 @@ int appframeIsolate(WebKitWebView *view) {
 	WebKitWebContext *ctx = webkit_web_view_get_context(view);
 	webkit_web_context_register_uri_scheme(ctx, scheme, serveRequest, NULL, NULL);
 	webkit_security_manager_register_uri_scheme_as_secure(webkit_web_context_get_security_manager(ctx), scheme);
+	context = ctx;
+	applyLanguage();
 	isolatedOnce = 1;
 	return 1;
 }

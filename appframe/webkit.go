@@ -53,6 +53,19 @@ func Install() error {
 	return err
 }
 
+// SetLanguage makes the window's pages speak tag (BCP 47: "en", "zh-CN")
+// as WebKit sees it: navigator.language, the Accept-Language of their
+// requests, and the format of date and time fields, which WebKitGTK takes
+// from the process's locale (an English mm/dd/yyyy whenever the system's
+// locale is English or not generated, also in a Chinese window; the lang
+// attribute does not change it). Safe to call from any goroutine, before
+// or after Install's hook ran (issue 26).
+func SetLanguage(tag string) {
+	c := C.CString(tag)
+	defer C.free(unsafe.Pointer(c))
+	C.appframeSetLanguage(c)
+}
+
 //export appframeIsolated
 func appframeIsolated(ok C.int) {
 	if ok == 0 {

@@ -33,9 +33,9 @@ func TestCLI_ResourcesAndPrompts(t *testing.T) {
 		{"a prompt's messages", []string{"prompt", "Demo server", "weekend_plan", `{"city":"Oslo"}`}, 0,
 			[]string{"A relaxed weekend in Oslo\n\n[user]\nPlan a relaxed weekend in Oslo for me.", "\n\n[user]\n[resource gatehouse-demo://forecast/Oslo]\n{\"city\":\"Oslo\""}, nil},
 		{"a required argument missing", []string{"prompt", "Demo server", "weekend_plan", `{"pace":"busy"}`}, 1, nil,
-			[]string{"gatehouse: the prompt weekend_plan needs city\n"}},
+			[]string{"gatehouse: The prompt weekend_plan needs city\n"}},
 		{"prompt arguments that are a list", []string{"prompt", "Demo server", "weekend_plan", `{"city":["Oslo"]}`}, 1, nil,
-			[]string{"gatehouse: the prompt argument city must be text (or a number), not a list or an object\n"}},
+			[]string{"gatehouse: The prompt argument city must be text (or a number), not a list or an object\n"}},
 		{"read without a URI", []string{"read", "Demo server"}, 2, nil, []string{"gatehouse: read needs SERVER and URI, and optionally --out FILE\n"}},
 	}
 	for _, tc := range cases {

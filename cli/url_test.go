@@ -346,7 +346,7 @@ func TestCLI_URLTyped(t *testing.T) {
 		{"c after the server's request", "connect_account", "o\nc\n", 0, "Opened the sign-in page; finish there.",
 			[]string{"You stopped waiting for the web page."}, 1},
 		{"Enter retries a -32042 call", "sync_calendar", "o\n\n", 1, "",
-			[]string{"You said the web page is finished.", "Connect your calendar account first.", "the server needs a web page opened first, and you chose cancel"}, 1},
+			[]string{"You said the web page is finished.", "Connect your calendar account first.", "The server needs a web page opened first, and you chose cancel"}, 1},
 		{"c ends a -32042 call", "sync_calendar", "open\nc\n", 1, "",
 			[]string{"You stopped waiting for the web page.", mcp.ErrURLCancelled.Error()}, 1},
 		{"decline", "connect_account", "d\n", 0, "decline", []string{urlPrompt()}, 0},

@@ -84,11 +84,11 @@ func TestStdioDir(t *testing.T) {
 		{name: "no folder set: the person's home", home: home, want: home},
 		{name: "a folder set: that folder", home: home, dir: other, want: other},
 		{name: "no folder set and no home: a sentence saying to set one", home: "",
-			wantErr: "invalid server settings: No working folder: the home folder is not known ($HOME is not defined), so set one for this server."},
+			wantErr: "Invalid server settings: No working folder: the home folder is not known ($HOME is not defined), so set one for this server."},
 		{name: "a folder that does not exist", home: home, dir: filepath.Join(other, "gone"),
-			wantErr: "invalid server settings: Working folder not found: " + filepath.Join(other, "gone")},
+			wantErr: "Invalid server settings: Working folder not found: " + filepath.Join(other, "gone")},
 		{name: "a home that does not exist", home: filepath.Join(other, "nohome"),
-			wantErr: "invalid server settings: Working folder not found: " + filepath.Join(other, "nohome")},
+			wantErr: "Invalid server settings: Working folder not found: " + filepath.Join(other, "nohome")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,8 +14,10 @@ set -euo pipefail
 # Build: make, cgo (gcc, libc6-dev, pkg-config) against GTK 3 and WebKitGTK 4.1 (Debian
 # 12 has no 4.0, hence the webkit2_41 build tag). Run: xdg-open, which Wails uses to open
 # a URL in the system browser after the user consents. ca-certificates and git: the Go
-# module download and VCS stamping of the binary.
-run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils)
+# module download and VCS stamping of the binary. fonts-noto-color-emoji: emoji in server
+# and model text would otherwise show as empty boxes (the .deb recommends it too).
+run_pkgs=(ca-certificates git make gcc libc6-dev pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xdg-utils
+	fonts-noto-color-emoji)
 # Package: dpkg-deb and dpkg-shlibdeps (dpkg-dev) build the .deb and derive its library
 # dependencies; desktop-file-validate (desktop-file-utils) checks the menu entry, before
 # packaging and again once installed (tests/package).

@@ -173,6 +173,9 @@ for dep in "${deps[@]}"; do
 	depends+=("$dep")
 done
 
+# Recommends: xdg-utils opens the pages a person consents to in the browser;
+# fonts-noto-color-emoji draws the emoji in server and model text, which are
+# empty boxes without a colour emoji font (issue 26).
 installed_size=$(du -sk --apparent-size "$stage/usr" | cut -f1)
 cat >"$stage/DEBIAN/control" <<EOF
 Package: gatehouse
@@ -181,7 +184,7 @@ Architecture: $arch
 Maintainer: Gatehouse developers
 Installed-Size: $installed_size
 Depends: $(printf '%s\n' "${depends[@]}" | paste -sd, | sed 's/,/, /g')
-Recommends: xdg-utils
+Recommends: xdg-utils, fonts-noto-color-emoji
 Section: utils
 Priority: optional
 Description: desktop host for MCP servers

@@ -67,6 +67,9 @@ dpkg -L gatehouse | sort >"$tmp/files"
 depends=$(dpkg-query -W -f='${Depends}' gatehouse)
 check "it depends on GTK 3 and WebKitGTK 4.1 ($depends)" \
 	bash -c '[[ $1 == *libgtk-3-0* && $1 == *libwebkit2gtk-4.1-0* && $1 == *libc6* ]]' _ "$depends"
+recommends=$(dpkg-deb -f "$deb" Recommends)
+check "it recommends xdg-utils and a colour emoji font, fonts-noto-color-emoji ($recommends)" \
+	bash -c '[[ $1 == *xdg-utils* && $1 == *fonts-noto-color-emoji* ]]' _ "$recommends"
 check "every library /usr/bin/gatehouse needs is found" bash -c '! ldd /usr/bin/gatehouse | grep -q "not found"'
 
 # Use it, as a person without a desktop session would: a fresh home, no display.

@@ -69,6 +69,8 @@ for size in "${sizes[@]}"; do
 done
 cmp -s "$root/icon/gatehouse.svg" "$dir/icons/hicolor/scalable/apps/gatehouse.svg" || icons_same=false
 check "its icons are the ones the .deb installs (icon/)" "$icons_same"
+check "its INSTALL says how to install the colour emoji font (fonts-noto-color-emoji)" \
+	grep -q "apt-get install fonts-noto-color-emoji" "$dir/INSTALL"
 check "its menu entry is the .deb's" cmp -s "$root/packaging/linux/gatehouse.desktop" "$dir/gatehouse.desktop"
 check "its copyright file is machine-readable (DEP-5) and has the licence texts" \
 	bash -c 'grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" "$1" && grep -q "^License: Apache-2.0" "$1"' _ "$dir/copyright"

@@ -29,6 +29,6 @@ describe('errorText', () => {
   it('a GoError knows which sentence it is', () => {
     const e = new GoError({ key: 'mcp.error.notOpen', args: {}, text: '' }, 'x');
     expect(e.is('mcp.error.notOpen')).toBe(true);
-    expect(errorText(e)).toMatch(/^this request is no longer open/);
+    expect(errorText(e)).toMatch(/^This request is no longer open/);
   });
 });

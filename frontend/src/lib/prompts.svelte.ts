@@ -8,7 +8,8 @@ import * as api from './api';
 import type { PromptResultView, PromptView } from './api';
 import { resourceKey } from './resources.svelte';
 import { latest } from './latest';
-import { ServerLists } from './serverlists.svelte';
+import { ServerFilter, ServerLists } from './serverlists.svelte';
+import { tools } from './tools.svelte';
 
 /** A prompt's latest preview: the messages it produced, or why it could not. */
 export interface PromptPreview {
@@ -24,8 +25,14 @@ class PromptsStore {
   });
   /** The chosen prompt per server, by name. */
   chosen = $state<Record<string, string>>({});
-  /** What is typed in the filter. */
-  filter = $state('');
+  private filters = new ServerFilter(() => tools.serverID);
+  /** What is typed in the filter of the server the Tools pane shows; each server keeps its own. */
+  get filter(): string {
+    return this.filters.value;
+  }
+  set filter(v: string) {
+    this.filters.value = v;
+  }
   /** Each prompt's typed arguments, by resourceKey(server, prompt name). */
   args = $state<Record<string, Record<string, string>>>({});
   /** Each prompt's latest preview, by the same key. */
@@ -42,7 +49,7 @@ class PromptsStore {
   reset(): void {
     this.lists.reset();
     this.chosen = {};
-    this.filter = '';
+    this.filters.reset();
     this.args = {};
     this.previews = {};
     this.gets = latest();

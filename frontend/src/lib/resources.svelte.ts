@@ -14,7 +14,8 @@ import type { ResourceListView, ResourceReadView } from './api';
 import { t } from './i18n.svelte';
 import { imageTypes, mediaURL } from './links';
 import { latest } from './latest';
-import { ServerLists } from './serverlists.svelte';
+import { ServerFilter, ServerLists } from './serverlists.svelte';
+import { tools } from './tools.svelte';
 
 /** A size in bytes as a person reads it: 512 bytes, 1.5 KB, 2.0 MB. */
 export function byteSize(n: number): string {
@@ -136,8 +137,14 @@ class ResourcesStore {
   lists = new ServerLists<ResourceListView | null>(api.listResources, null, 'mcp.resources.notOffered');
   /** The chosen resource or template per server. */
   chosen = $state<Record<string, ResourceChoice>>({});
-  /** What is typed in the filter. */
-  filter = $state('');
+  private filters = new ServerFilter(() => tools.serverID);
+  /** What is typed in the filter of the server the Tools pane shows; each server keeps its own. */
+  get filter(): string {
+    return this.filters.value;
+  }
+  set filter(v: string) {
+    this.filters.value = v;
+  }
   /** Each template's form, by resourceKey(server, uriTemplate). */
   templates = $state<Record<string, TemplateDraft>>({});
   /** When each subscribed resource last changed (ms since the epoch), by resourceKey. */
@@ -163,7 +170,7 @@ class ResourcesStore {
   reset(): void {
     this.lists.reset();
     this.chosen = {};
-    this.filter = '';
+    this.filters.reset();
     this.templates = {};
     this.updated = {};
     this.subscribeProblems = {};

@@ -71,3 +71,29 @@ export class ServerLists<T> {
     this.reads = latest();
   }
 }
+
+/**
+ * What is typed in a filter of the Tools pane, kept per server: the filter of
+ * the server shown (shown()) is the one read and written, so that switching
+ * servers neither carries one server's filter to another ("0 of 2 tools")
+ * nor loses it on the way back (issue 26).
+ */
+export class ServerFilter {
+  private text = $state<Record<string, string>>({});
+
+  constructor(private readonly shown: () => string) {}
+
+  /** The shown server's filter ('' when nothing is typed). */
+  get value(): string {
+    return this.text[this.shown()] ?? '';
+  }
+
+  set value(v: string) {
+    this.text[this.shown()] = v;
+  }
+
+  /** Forgets every server's filter. */
+  reset(): void {
+    this.text = {};
+  }
+}

@@ -10,7 +10,7 @@ import * as api from './api';
 import type { ArgumentCheck, Form, Progress, ToolResultView, ToolView } from './api';
 import { formValues, initialState, type FormState } from './formvalues';
 import { latest } from './latest';
-import { ServerLists } from './serverlists.svelte';
+import { ServerFilter, ServerLists } from './serverlists.svelte';
 
 /** One tool's latest call: running, or its result or failure. */
 export interface CallState {
@@ -107,8 +107,14 @@ class ToolsStore {
   serverID = $state('');
   /** The tool chosen on each server, by name. */
   chosen = $state<Record<string, string>>({});
-  /** What is typed in the tool filter. */
-  filter = $state('');
+  private filters = new ServerFilter(() => this.serverID);
+  /** What is typed in the tool filter of the shown server; each server keeps its own. */
+  get filter(): string {
+    return this.filters.value;
+  }
+  set filter(v: string) {
+    this.filters.value = v;
+  }
   /** The pane's tab: the server's tools, its resources or its prompts. */
   tab = $state<'tools' | 'resources' | 'prompts'>('tools');
   /** Each tool's typed arguments, by callKey. */
@@ -141,7 +147,7 @@ class ToolsStore {
     this.calls = {};
     this.serverID = '';
     this.chosen = {};
-    this.filter = '';
+    this.filters.reset();
     this.tab = 'tools';
     this.drafts = {};
     this.forms = {};

@@ -126,6 +126,21 @@ describe('tools store', () => {
     expect(mocked.listTools).toHaveBeenCalledTimes(2);
   });
 
+  it('each server keeps its own filter: switching servers neither carries it over nor loses it (issue 26)', () => {
+    tools.serverID = 's1';
+    tools.filter = 'weather';
+    tools.serverID = 's2';
+    expect(tools.filter).toBe('');
+    tools.filter = 'files';
+    tools.serverID = 's1';
+    expect(tools.filter).toBe('weather');
+    tools.serverID = 's2';
+    expect(tools.filter).toBe('files');
+    tools.reset();
+    tools.serverID = 's1';
+    expect(tools.filter).toBe('');
+  });
+
   it('choose shows the tool and clears the filter, so that the list shows it', () => {
     tools.filter = 'weather';
     tools.choose('demo', 'plan_trip');

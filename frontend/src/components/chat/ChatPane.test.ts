@@ -334,12 +334,14 @@ describe('ChatPane', () => {
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Trip plans')]);
     const user = userEvent.setup();
     await startPane();
-    await user.click(await screen.findByRole('button', { name: 'Delete Trip plans' }));
+    await user.click(await screen.findByRole('button', { name: 'Actions for Trip plans' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete Trip plans' }));
     let dialog = screen.getByRole('dialog', { name: 'Delete this conversation?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(mocked.deleteConversation).not.toHaveBeenCalled();
 
-    await user.click(screen.getByRole('button', { name: 'Delete Trip plans' }));
+    await user.click(screen.getByRole('button', { name: 'Actions for Trip plans' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete Trip plans' }));
     dialog = screen.getByRole('dialog', { name: 'Delete this conversation?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(mocked.deleteConversation).toHaveBeenCalledWith('c1'));
@@ -349,7 +351,8 @@ describe('ChatPane', () => {
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Trip plans')]);
     const user = userEvent.setup();
     await startPane();
-    await user.click(await screen.findByRole('button', { name: 'Rename Trip plans' }));
+    await user.click(await screen.findByRole('button', { name: 'Actions for Trip plans' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Rename Trip plans' }));
     const input = screen.getByRole('textbox', { name: 'New title' });
     await user.clear(input);
     await user.type(input, 'Lisbon in May{Enter}');

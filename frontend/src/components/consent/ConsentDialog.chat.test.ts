@@ -35,6 +35,13 @@ describe('a tool call', () => {
     expect(screen.getByText(/may change or delete things/)).toBeTruthy();
   });
 
+  it("writes the tool's name as code, in the app's monospace face at its regular weight, not bold (issue 26)", () => {
+    show(toolCall());
+    const name = screen.getByText('echo');
+    expect(name.tagName).toBe('CODE');
+    expect(name.closest('strong, b')).toBeNull();
+  });
+
   it("shows hostile arguments as Go prepared them: hidden characters marked, numbers as written, nothing folded (issue 22, item 5)", () => {
     // Go's tree of {"note":"pay\u202Eexe.txt\u200B and\u2028more","big":9007199254740993,"huge":1e400,...}.
     show(toolCall({ arguments: {}, view: hostileTree as api.JsonNode }));

@@ -76,6 +76,15 @@ describe('HistoryPane', () => {
     expect(within(fields).getByRole('rowheader', { name: 'age' }).closest('tr')!.textContent).toContain('36');
   });
 
+  it('the When column of the wide table keeps the date and time on one line (issue 26)', async () => {
+    serve([entry(1)]);
+    render(HistoryPane);
+    await screen.findByText('Question 1');
+    const when = document.querySelector('tbody td.when .stamp') as HTMLElement;
+    expect(when.textContent).toBe(new Date('2026-11-22T10:00:00Z').toLocaleString('en'));
+    expect(when.classList.contains('one-line')).toBe(true);
+  });
+
   it('a form whose answers were not remembered says how to keep them', async () => {
     serve([entry(1, { message: 'Who are you?', fields: ['email'], titles: { email: 'Email address' } })]);
     render(HistoryPane);

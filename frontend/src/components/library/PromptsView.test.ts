@@ -111,12 +111,12 @@ describe('PromptsView', () => {
   });
 
   it("says Go's sentence when a required argument is missing", async () => {
-    const said = { key: 'prompts.error.missing', args: { prompt: 'weekend_plan', arguments: 'city' }, text: 'the prompt weekend_plan needs city' };
+    const said = { key: 'prompts.error.missing', args: { prompt: 'weekend_plan', arguments: 'city' }, text: 'The prompt weekend_plan needs city' };
     mocked.getPrompt.mockRejectedValue(new api.GoError(said, said.text));
     const { user } = await show();
     await user.click(screen.getByRole('button', { name: /Weekend plan/ }));
     await user.click(screen.getByRole('button', { name: 'Preview' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Could not get the prompt: the prompt weekend_plan needs city');
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not get the prompt: The prompt weekend_plan needs city');
   });
 
   it('keeps the typed arguments and the preview when the tab is shown again', async () => {

@@ -370,6 +370,26 @@ describe('ToolRunner', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Book a room' })).toBeTruthy();
   });
 
+  it("switching servers shows each server's own filter, not the last one's (\"0 of 2 tools\", issue 26)", async () => {
+    mocked.listTools.mockImplementation(async (id: string) => (id === 's3' ? [everyKind, jsonOnly] : [everyKind, jsonOnly, tool('weather')]));
+    servers.set([server('s1', 'Demo'), server('s3', 'Other')]);
+    const user = userEvent.setup();
+    render(ToolRunner);
+    await user.type(await screen.findByRole('searchbox', { name: 'Filter the tools of Demo' }), 'weather');
+    expect(screen.getByRole('status').textContent).toBe('1 of 3 tools');
+
+    await user.selectOptions(screen.getByLabelText('Server'), 's3');
+    const other = await screen.findByRole('searchbox', { name: 'Filter the tools of Other' });
+    expect((other as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('status').textContent).toBe('2 tools');
+    expect(screen.getByRole('button', { name: /complex/ })).toBeTruthy();
+
+    await user.selectOptions(screen.getByLabelText('Server'), 's1');
+    const demo = await screen.findByRole('searchbox', { name: 'Filter the tools of Demo' });
+    expect((demo as HTMLInputElement).value).toBe('weather');
+    expect(screen.getByRole('status').textContent).toBe('1 of 3 tools');
+  });
+
   it('a server that is not connected says why instead of listing tools', async () => {
     const user = userEvent.setup();
     render(ToolRunner);
