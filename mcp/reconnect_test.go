@@ -79,7 +79,7 @@ func TestManager_CrashAtStartKeepsItsWait(t *testing.T) {
 	m, _ := newTestManager(t)
 	srv := peerServer(t, "crasher", "exit", nil)
 	m.Set(srv)
-	calls, slow := 0, 0
+	calls, slow, reasoned := 0, 0, 0
 	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); calls++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		start := time.Now()
@@ -88,10 +88,16 @@ func TestManager_CrashAtStartKeepsItsWait(t *testing.T) {
 		if err == nil {
 			t.Fatal("a server that exits at start answered a call")
 		}
+		if calls == 0 || strings.Contains(err.Error(), "exited with code 3") {
+			reasoned++
+		}
 		if time.Since(start) > time.Second {
 			slow++
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if reasoned < calls/2 {
+		t.Errorf("only %d of %d calls said why the server is not connected", reasoned, calls)
 	}
 	st, _ := m.Status(srv.ID)
 	// Delays ~0.5, 1, 2, 4 s (each jittered down to half at most) → at most 5 attempts in 4 s.
@@ -101,7 +107,7 @@ func TestManager_CrashAtStartKeepsItsWait(t *testing.T) {
 	if slow > 0 {
 		t.Errorf("%d of %d calls waited more than a second; a server that cannot start fails them at once", slow, calls)
 	}
-	if !strings.Contains(st.Message.String(), "exited with code 3") {
+	if !strings.Contains(st.Message.String()+lastError(t, m, srv.ID), "exited with code 3") {
 		t.Errorf("message = %q, want the exit code", st.Message)
 	}
 }
