@@ -29,9 +29,27 @@ import (
 // in its own language, or its text when it is not Gatehouse's own sentence.
 // It is text either way, because Wails' runtime makes every error an Error
 // from what it is given (new Error(value)), which loses an object.
+//
+// An error with details the person may want (a *BrowserError: what the
+// browser opener said) adds them as "details", which the window shows
+// folded under the sentence; "key" stays first, as the window looks for it.
 func windowError(err error) any {
 	if m, ok := i18n.MessageOf(err); ok {
-		if b, jerr := json.Marshal(m); jerr == nil {
+		var v any = m
+		var d interface{ Details() string }
+		if errors.As(err, &d) && d.Details() != "" {
+			args := m.Args
+			if args == nil {
+				args = map[string]any{}
+			}
+			v = struct {
+				Key     string         `json:"key"`
+				Args    map[string]any `json:"args"`
+				Text    string         `json:"text"`
+				Details string         `json:"details"`
+			}{m.Key, args, m.String(), d.Details()}
+		}
+		if b, jerr := json.Marshal(v); jerr == nil {
 			return string(b)
 		}
 	}

@@ -1,12 +1,12 @@
 package app
 
 import (
-	"fmt"
 	"log"
 	"os/exec"
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
@@ -26,7 +26,8 @@ import (
 //
 // Wails' own BrowserOpenURL is not used: it silently drops valid URLs that
 // contain ( ) ! or ~ (see ../shared/NOTES.md). A failure is returned as a
-// sentence for the person.
+// sentence for the person; the opener's own words are in a *BrowserError
+// it wraps.
 func OpenLink(link *linkcheck.Report) error {
 	if link == nil {
 		return i18n.Err("links.error.none")
@@ -54,11 +55,7 @@ func OpenLink(link *linkcheck.Report) error {
 	select {
 	case err := <-done:
 		if err != nil {
-			msg := strings.TrimSpace(out.String())
-			if i := strings.IndexByte(msg, '\n'); i >= 0 {
-				msg = msg[:i]
-			}
-			return fmt.Errorf("your browser could not open the page (%s): %v %s", name, err, msg)
+			return i18n.Wrap(browserFailure(name, err, out.String()), "links.error.browserFailed")
 		}
 	case <-time.After(openerWait):
 		// Still running: some openers stay in the foreground with the
@@ -66,6 +63,45 @@ func OpenLink(link *linkcheck.Report) error {
 	}
 	log.Printf("gatehouse: opened %s in the browser", checked.ASCIIHost)
 	return nil
+}
+
+// A BrowserError is the system's opener failing to open a checked page
+// (issue 26: "exit status 4 /usr/bin/chromium: 9: [: …: unexpected
+// operator"). OpenLink says a sentence in the person's language
+// (links.error.browserFailed) and wraps this error, which keeps what the
+// program said, for the window's folded details (windowError) and the log.
+type BrowserError struct {
+	// Program is the opener that ran ("xdg-open").
+	Program string
+	// Detail is its exit status and what it wrote, as text, bounded.
+	Detail string
+}
+
+// Error is the details, untranslated: the system's words.
+func (e *BrowserError) Error() string { return e.Program + ": " + e.Detail }
+
+// Details is what the window shows folded under the sentence.
+func (e *BrowserError) Details() string { return e.Error() }
+
+// maxBrowserDetail bounds the details of a BrowserError: an opener may
+// write a whole browser's start-up noise.
+const maxBrowserDetail = 4000
+
+// browserFailure is the BrowserError of an opener that exited with err
+// after writing out.
+func browserFailure(program string, err error, out string) *BrowserError {
+	detail := err.Error()
+	if out = strings.TrimSpace(out); out != "" {
+		detail += "\n" + out
+	}
+	if len(detail) > maxBrowserDetail {
+		cut := maxBrowserDetail
+		for cut > 0 && !utf8.RuneStart(detail[cut]) {
+			cut--
+		}
+		detail = detail[:cut] + "…"
+	}
+	return &BrowserError{Program: program, Detail: strings.ToValidUTF8(detail, "�")}
 }
 
 // openerWait is how long OpenLink waits for the opener to report a failure.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -9,7 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/linkcheck"
 )
 
@@ -153,4 +157,63 @@ func postForm(ctx context.Context, url string) error {
 		return fmt.Errorf("POST %s: %s", url, resp.Status)
 	}
 	return nil
+}
+
+// TestOpenLink_BrowserFails (issue 26): an opener that fails (xdg-open
+// exiting 4 after a broken browser script's complaint) gives a sentence in
+// the person's language, and keeps what the program said apart: in the
+// error it wraps and in the window's JSON as "details", never in the
+// sentence.
+func TestOpenLink_BrowserFails(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho '/usr/bin/chromium: 9: [: --enable-features=x: unexpected operator' >&2\nexit 4\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	link, err := linkcheck.Check("https://example.com/sign-in?a=(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { i18n.SetLanguage(i18n.English) })
+	for _, tc := range []struct {
+		lang     i18n.Language
+		sentence string
+	}{
+		{i18n.English, "Your browser could not open the page. Copy the address and open it in your browser yourself."},
+		{i18n.Chinese, "浏览器未能打开此页面。请复制地址，在浏览器中自行打开。"},
+	} {
+		t.Run(string(tc.lang), func(t *testing.T) {
+			i18n.SetLanguage(tc.lang)
+			err := OpenLink(link)
+			if err == nil {
+				t.Fatal("a failed opener reported success")
+			}
+			if err.Error() != tc.sentence {
+				t.Errorf("sentence = %q, want %q", err.Error(), tc.sentence)
+			}
+			var be *BrowserError
+			if !errors.As(err, &be) || be.Program != "xdg-open" ||
+				!strings.Contains(be.Detail, "exit status 4") || !strings.Contains(be.Detail, "unexpected operator") {
+				t.Fatalf("details = %+v, want the exit status and the opener's words", be)
+			}
+			var sent struct {
+				Key     string `json:"key"`
+				Text    string `json:"text"`
+				Details string `json:"details"`
+			}
+			raw, _ := windowError(err).(string)
+			if !strings.HasPrefix(raw, `{"key":`) || json.Unmarshal([]byte(raw), &sent) != nil {
+				t.Fatalf("windowError = %q, want the message's JSON", raw)
+			}
+			if sent.Key != "links.error.browserFailed" || sent.Text != tc.sentence || sent.Details != be.Details() {
+				t.Errorf("the window gets %+v", sent)
+			}
+		})
+	}
+	// Details are bounded, and cut on a character.
+	long := browserFailure("xdg-open", errors.New("exit status 4"), strings.Repeat("é", maxBrowserDetail))
+	if len(long.Detail) > maxBrowserDetail+len("…") || !utf8.ValidString(long.Detail) {
+		t.Errorf("details of %d bytes, valid UTF-8 %v", len(long.Detail), utf8.ValidString(long.Detail))
+	}
 }

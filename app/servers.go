@@ -458,6 +458,7 @@ func (c *Core) serverView(srv store.Server) ServerView {
 		Since:           rfc3339(st.Since),
 		NextRetry:       rfc3339(st.NextRetry),
 		Counts:          ListCount{Tools: st.Tools, Resources: st.Resources, Prompts: st.Prompts},
+		Stderr:          append([]string{}, st.Stderr...),
 	}
 	return v
 }

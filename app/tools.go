@@ -167,6 +167,13 @@ type toolRun struct {
 // a tool with an interface from the Tools pane is kept for the app shown
 // beside its result (AppsService.Open).
 func (t *ToolsService) run(ctx context.Context, source, callID, serverID, tool, argsJSON string) (toolRun, error) {
+	// A server waiting to reconnect after a crash reconnects now, for this call (issue 26).
+	waitCtx, stop := context.WithTimeout(ctx, t.core.toolCallTimeout())
+	err := t.core.Manager.Await(waitCtx, serverID)
+	stop()
+	if err != nil {
+		return toolRun{}, err
+	}
 	def, err := t.core.Manager.Tool(serverID, tool)
 	if err != nil {
 		return toolRun{}, err

@@ -107,6 +107,10 @@ type StatusView struct {
 	Since           string       `json:"since"`        // RFC 3339 time of the last change
 	NextRetry       string       `json:"nextRetry"`    // RFC 3339, set while waiting to reconnect
 	Counts          ListCount    `json:"counts"`
+	// Stderr are the last lines a stdio server wrote to its stderr in the
+	// attempt that failed (State "error"): the server's text, a few lines,
+	// each bounded (mcp.Status.Stderr), shown as text on its card.
+	Stderr []string `json:"stderr"`
 }
 
 // ListCount tells how many tools, resources and prompts a server offers.

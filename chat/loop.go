@@ -348,8 +348,10 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 		return failed("The arguments were not a JSON object, so the tool was not called.", notJSON), nil
 	}
 
-	peer, err := r.Manager.Peer(offered.ServerID)
-	if err != nil {
+	// A server waiting to reconnect after a crash reconnects now, for this call (issue 26).
+	err = r.Manager.Await(ctx, offered.ServerID)
+	peer, perr := r.Manager.Peer(offered.ServerID)
+	if err != nil || perr != nil {
 		return failed(fmt.Sprintf("%s is not connected, so the tool was not called.", offered.ServerName),
 			i18n.M("chat.history.notConnected", "server", offered.ServerName)), nil
 	}

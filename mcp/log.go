@@ -3,10 +3,12 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,6 +50,8 @@ type LogLine struct {
 	Level  string `json:"level"`
 	Logger string `json:"logger"`
 	Text   string `json:"text"`
+
+	seq uint64 // a stderr line's number (serverLog.stderrSeen), for stderrSince
 }
 
 // String is the line as the plain-text log shows it: stderr as the server
@@ -77,6 +81,9 @@ type serverLog struct {
 	mu      sync.Mutex
 	lines   []LogLine
 	partial bytes.Buffer // a stderr line not yet ended by '\n'
+	// stderrSeen counts the stderr lines ever written, so that an attempt
+	// to connect can find the lines its own process wrote (stderrSince).
+	stderrSeen uint64
 }
 
 // Write splits p into lines and appends them.
@@ -94,7 +101,8 @@ func (l *serverLog) Write(p []byte) (int, error) {
 		if l.partial.Len() < logMaxLineSize {
 			l.partial.Write(p[:min(i, logMaxLineSize-l.partial.Len())])
 		}
-		l.appendLocked(LogLine{Source: LogStderr, Text: strings.TrimRight(l.partial.String(), "\r")})
+		l.stderrSeen++
+		l.appendLocked(LogLine{Source: LogStderr, Text: strings.TrimRight(l.partial.String(), "\r"), seq: l.stderrSeen})
 		l.partial.Reset()
 		p = p[i+1:]
 		added = true
@@ -175,6 +183,68 @@ func (l *serverLog) String() string {
 	}
 	return strings.Join(text, "\n")
 }
+
+// Bounds of the stderr lines a failed connection's status carries (Status.Stderr).
+const (
+	stderrTailLines    = 5
+	stderrTailLineSize = 300 // bytes; longer lines are cut and end with "…"
+)
+
+// stderrMark is where the stderr lines written from now on start, for
+// stderrSince.
+func (l *serverLog) stderrMark() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stderrSeen
+}
+
+// stderrSince returns what the stderr lines written after mark (a partial
+// last line included) say about a failure: from the last line that reads as
+// an error's head ("Error: Cannot find module 'x'", "ModuleNotFoundError:
+// …", "panic: …"), when there is one, else the last lines; blank lines and
+// stack frames left out, at most stderrTailLines, each cut to
+// stderrTailLineSize bytes on a character boundary. They are the server's
+// text, to be shown as text.
+func (l *serverLog) stderrSince(mark uint64) []string {
+	l.mu.Lock()
+	var lines []string
+	for _, line := range l.lines {
+		if line.Source == LogStderr && line.seq > mark {
+			lines = append(lines, line.Text)
+		}
+	}
+	lines = append(lines, l.partial.String())
+	l.mu.Unlock()
+	lines = slices.DeleteFunc(lines, func(t string) bool { return strings.TrimSpace(t) == "" || stackFrame.MatchString(t) })
+	from := max(len(lines)-stderrTailLines, 0)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if errorHead.MatchString(lines[i]) {
+			from = i
+			break
+		}
+	}
+	tail := slices.Clone(lines[from:min(from+stderrTailLines, len(lines))])
+	for i, t := range tail {
+		t = strings.TrimRight(t, " \t")
+		if len(t) > stderrTailLineSize {
+			cut := stderrTailLineSize
+			for cut > 0 && !utf8.RuneStart(t[cut]) {
+				cut--
+			}
+			t = t[:cut] + "…"
+		}
+		tail[i] = t
+	}
+	return tail
+}
+
+var (
+	// errorHead is a line that starts saying what went wrong, as Node,
+	// Python, Go and most runtimes write it.
+	errorHead = regexp.MustCompile(`^(Uncaught )?[A-Za-z_.]*(Error|Exception)\b|^(panic|fatal error|error|Error|ERROR|FATAL|Fatal):`)
+	// stackFrame is a line of a stack trace (Node's "    at …").
+	stackFrame = regexp.MustCompile(`^\s+at\s`)
+)
 
 // oneLine cuts s at its first line break and at max bytes.
 func oneLine(s string, max int) string {

@@ -55,7 +55,12 @@ type Status struct {
 	Since           time.Time // when this state began
 	NextRetry       time.Time // set in the error state while a reconnect is planned
 	Attempts        int       // connection attempts since the server was (re)configured
-	err             error
+	// Stderr are the last lines a stdio server's process wrote to its
+	// stderr during the attempt that failed (set in the error state; at
+	// most a few, each bounded): often the cause ("Error: Cannot find
+	// module …"). They are the server's text, never to be interpreted.
+	Stderr []string
+	err    error
 }
 
 // Err returns the error behind an error state, for errors.Is checks.
@@ -389,16 +394,15 @@ func (m *Manager) Prompts(id string) ([]*sdk.Prompt, error) {
 	return append([]*sdk.Prompt(nil), s.prompts...), nil
 }
 
-// CallTool calls a tool and returns its result. Cancelling ctx cancels the
+// CallTool calls a tool and returns its result. A server that is
+// connecting, or waiting to reconnect after its connection broke, is waited
+// for (reconnected at once) within ctx instead of failing the call (see
+// session.await). Cancelling ctx cancels the
 // call on the server (notifications/cancelled). The call asks for progress
 // notifications, which go to the report of ctx (WithProgress). A tool that
 // can only run as an MCP task is not called: ErrTaskRequired.
 func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string]any) (*sdk.CallToolResult, error) {
-	s, err := m.session(id)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := s.live()
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -494,6 +498,18 @@ func (m *Manager) completeURLs(ctx context.Context, s *session, cs *sdk.ClientSe
 		}
 	}
 	return nil
+}
+
+// Await waits, within ctx, until a server a call is about to use is
+// connected: one that is connecting, or waiting to reconnect after its
+// connection broke (which reconnects at once, see session.await). A server
+// that failed again, or never connected, fails at once with its reason.
+// The call paths that look at the server first (Peer, Tool: the person's
+// Tools pane, the chat) call it before them; CallTool, ReadResource,
+// GetPrompt and Complete wait this way themselves.
+func (m *Manager) Await(ctx context.Context, id string) error {
+	_, _, err := m.liveSession(ctx, id)
+	return err
 }
 
 // Tool returns one tool by name.

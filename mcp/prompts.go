@@ -22,7 +22,7 @@ var unknownContent = regexp.MustCompile(`unrecognized content type "([^"]*)"`)
 // whose messages hold a kind of content MCP does not define fails with a
 // sentence naming it.
 func (m *Manager) GetPrompt(ctx context.Context, id, name string, args map[string]string) (*sdk.GetPromptResult, error) {
-	s, cs, err := m.liveSession(id)
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ const MaxCompletions = 100
 // server that does not declare completions gets a sentence wrapping
 // ErrNotOffered.
 func (m *Manager) Complete(ctx context.Context, id string, ref CompletionRef, argument, value string, filled map[string]string) (*sdk.CompletionResultDetails, error) {
-	s, cs, err := m.liveSession(id)
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ type ResourceList struct {
 // saying so (wrapping ErrNotOffered); one that offers resources but not
 // templates (resources/templates/list unknown to it) has none.
 func (m *Manager) ResourceList(ctx context.Context, id string) (ResourceList, error) {
-	s, cs, err := m.liveSession(id)
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return ResourceList{}, err
 	}
@@ -144,7 +144,7 @@ type Contents struct {
 // go-sdk cannot decode (a blob that is not base64) fails with a sentence
 // saying so; an empty result is not an error.
 func (m *Manager) ReadResource(ctx context.Context, id, uri string) (*ReadResult, error) {
-	s, cs, err := m.liveSession(id)
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
 // once, for the first holder, and told to stop once the last one ends
 // (UnsubscribeFor), so that one holder's end does not end another's.
 func (m *Manager) SubscribeFor(ctx context.Context, id, uri, holder string) error {
-	s, cs, err := m.liveSession(id)
+	s, cs, err := m.liveSession(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -471,13 +471,14 @@ func (s *session) onResourceUpdated(req *sdk.ResourceUpdatedNotificationRequest)
 	}
 }
 
-// liveSession returns the server's session and its live connection.
-func (m *Manager) liveSession(id string) (*session, *sdk.ClientSession, error) {
+// liveSession returns the server's session and its live connection,
+// waiting within ctx for a server that is (re)connecting (session.await).
+func (m *Manager) liveSession(ctx context.Context, id string) (*session, *sdk.ClientSession, error) {
 	s, err := m.session(id)
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := s.live()
+	cs, err := s.await(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

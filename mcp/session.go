@@ -50,13 +50,20 @@ type session struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when run returns
 	kick   chan struct{} // a request to reconnect now
+	hurry  chan struct{} // a call waits: end the backoff wait now (await)
 
-	mu        sync.Mutex
-	status    Status
-	cs        *sdk.ClientSession
-	tools     []*sdk.Tool
-	resources []*sdk.Resource
-	prompts   []*sdk.Prompt
+	mu     sync.Mutex
+	status Status
+	// changed is closed and replaced at every status change, for await.
+	changed chan struct{}
+	// mayHurry lets one call end the backoff wait after a crash of a
+	// connection that was up; hurried is set while that reconnect is on
+	// its way. A server that keeps failing to start waits its backoff.
+	mayHurry, hurried bool
+	cs                *sdk.ClientSession
+	tools             []*sdk.Tool
+	resources         []*sdk.Resource
+	prompts           []*sdk.Prompt
 	// listers run the listings of each kind one at a time (lister.go).
 	listers  [listKinds]lister
 	attempts int // connection attempts since the session started
@@ -113,6 +120,8 @@ func newSession(m *Manager, srv store.Server, log *serverLog) *session {
 		log:      log,
 		done:     make(chan struct{}),
 		kick:     make(chan struct{}, 1),
+		hurry:    make(chan struct{}, 1),
+		changed:  make(chan struct{}),
 		roots:    srv.Roots,
 		logLevel: srv.LogLevel,
 
@@ -126,7 +135,7 @@ func (s *session) run(ctx context.Context) {
 	failures := 0
 	for {
 		s.setStatus(Status{State: StateConnecting})
-		started := time.Now()
+		started, mark := time.Now(), s.log.stderrMark()
 		err := s.connectAndServe(ctx)
 		if ctx.Err() != nil {
 			return
@@ -160,7 +169,7 @@ func (s *session) run(ctx context.Context) {
 			}
 		}
 		s.log.event(fmt.Sprintf("disconnected: %s; retrying in %s", Describe(err).In(i18n.English), i18n.Duration(delay).In(i18n.English)))
-		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, err: err})
+		s.setStatus(Status{State: StateError, Message: Describe(err), NextRetry: next, Stderr: s.log.stderrSince(mark), err: err})
 		timer := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
@@ -169,6 +178,11 @@ func (s *session) run(ctx context.Context) {
 		case <-s.kick:
 			timer.Stop()
 			failures = 0
+		case <-s.hurry:
+			// A call waits (await): reconnect now, but keep the count, so
+			// that a server that keeps crashing still waits longer each time.
+			timer.Stop()
+			s.log.event("reconnecting now: a call is waiting for the server")
 		case <-timer.C:
 		}
 	}
@@ -452,6 +466,19 @@ func (s *session) setStatus(st Status) {
 	}
 	st.Since = time.Now()
 	s.status = st
+	switch st.State {
+	case StateConnected:
+		s.mayHurry = true
+	case StateError:
+	default: // an attempt starts (or waits for sign-in): a hurry asked earlier is spent
+		s.hurried = false
+		select {
+		case <-s.hurry:
+		default:
+		}
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
 	out := s.statusLocked()
 	s.mu.Unlock()
 	s.m.notifyStatus(out)
@@ -462,6 +489,7 @@ func (s *session) statusLocked() Status {
 	st.ServerID = s.srv.ID
 	st.Attempts = s.attempts
 	st.Capabilities = slices.Clone(st.Capabilities)
+	st.Stderr = slices.Clone(st.Stderr)
 	return st
 }
 
@@ -476,6 +504,46 @@ func (s *session) live() (*sdk.ClientSession, error) {
 		return nil, ErrNotConnected
 	}
 	return s.cs, nil
+}
+
+// await returns the live connection for a call, waiting for it (until ctx
+// ends) while the server connects. A server waiting to reconnect after its
+// connection broke is reconnected at once for the first call, which waits
+// for it, instead of failing while the backoff runs; a server whose
+// attempt failed again (or that never connected) fails the call at once
+// with its reason, as live does, and keeps its growing wait.
+func (s *session) await(ctx context.Context) (*sdk.ClientSession, error) {
+	for {
+		s.mu.Lock()
+		st, changed := s.status, s.changed
+		hurry := st.State == StateError && s.mayHurry && !s.hurried
+		switch {
+		case s.cs != nil && st.State == StateConnected:
+			cs := s.cs
+			s.mu.Unlock()
+			return cs, nil
+		case hurry:
+			s.mayHurry, s.hurried = false, true
+			select {
+			case s.hurry <- struct{}{}:
+			default:
+			}
+		case st.State == StateError && !s.hurried:
+			s.mu.Unlock()
+			return nil, notConnected(st.Message)
+		case st.State == StateNeedsSignIn:
+			s.mu.Unlock()
+			return nil, ErrNotConnected
+		}
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-s.done:
+			return nil, ErrNotConnected
+		case <-ctx.Done():
+			return nil, i18n.Wrap(errors.Join(ErrNotConnected, ctx.Err()), "mcp.error.stillConnecting")
+		}
+	}
 }
 
 // stop ends the session and waits until its process (if any) is gone.

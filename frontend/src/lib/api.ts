@@ -213,6 +213,19 @@ export class GoError extends Error {
   is(key: string): boolean {
     return this.goMessage?.key === key;
   }
+  /** What Go sent beside the sentence to show folded (app.windowError: what the browser opener said); '' for none. */
+  get details(): string {
+    const d = (this.goMessage as { details?: unknown } | null)?.details;
+    return typeof d === 'string' ? d : '';
+  }
+}
+
+/** Whether a failed open of a checked page failed in the system's browser (not Gatehouse's checks): the person can still copy the address. */
+export function isBrowserFailure(e: unknown): e is GoError {
+  return (
+    e instanceof GoError &&
+    (e.is('links.error.browserFailed') || e.is('links.error.noBrowser') || e.is('links.error.browserStart'))
+  );
 }
 
 /**

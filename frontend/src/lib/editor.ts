@@ -138,3 +138,17 @@ export const editorFields = [
 export function fieldOf(key: string): string {
   return key.split(/[.[]/)[0];
 }
+
+/** The ServerInput fields an editor field is sent in, where their names differ. */
+const inputFields: Record<string, keyof ServerInput> = { env: 'envLines', headers: 'headerLines' };
+
+/**
+ * Whether an editor field's value in input differs from the one in checked (the input Go's errors
+ * are about; null before Go answered): an error about the older value must not be shown against
+ * the newer one.
+ */
+export function changedSince(checked: ServerInput | null, input: ServerInput, field: string): boolean {
+  if (!checked) return false;
+  const key = inputFields[field] ?? (field as keyof ServerInput);
+  return JSON.stringify(checked[key]) !== JSON.stringify(input[key]);
+}

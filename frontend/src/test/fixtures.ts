@@ -28,6 +28,7 @@ export function status(over: Partial<StatusView> = {}): StatusView {
     since: '2026-11-22T10:00:00Z',
     nextRetry: '',
     counts: { tools: 2, resources: 0, prompts: 0 },
+    stderr: [],
     ...over,
   };
 }

@@ -502,6 +502,7 @@ export namespace app {
 	    since: string;
 	    nextRetry: string;
 	    counts: ListCount;
+	    stderr: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new StatusView(source);
@@ -519,6 +520,7 @@ export namespace app {
 	        this.since = source["since"];
 	        this.nextRetry = source["nextRetry"];
 	        this.counts = this.convertValues(source["counts"], ListCount);
+	        this.stderr = source["stderr"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

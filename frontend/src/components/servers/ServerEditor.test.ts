@@ -257,4 +257,31 @@ describe('ServerEditor', () => {
     await user.click(saveButton());
     await waitFor(() => expect(mocked.updateServer).toHaveBeenCalledWith('abc', expect.objectContaining({ name: 'Files' })));
   });
+
+  it("never shows Go's answer about an older value against a newer one (issue 26: \"Give the server a name.\" beside \"Files\")", async () => {
+    const user = userEvent.setup();
+    render(ServerEditor, { server: null, onclose: () => {}, debounceMs: 0 });
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenCalled());
+    await user.click(saveButton());
+    expect(await screen.findByText('Give the server a name.')).toBeTruthy();
+
+    // Go is slow now (a loaded machine): the check of the new name has not answered yet.
+    const answers: Array<() => void> = [];
+    mocked.validateServer.mockImplementation(
+      (_id, input) =>
+        new Promise((resolve) => answers.push(() => resolve(input.name ? { command: 'Say which program to run.' } : { name: 'Give the server a name.' }))),
+    );
+    await user.type(screen.getByLabelText('Name'), 'Files');
+    await waitFor(() => expect(mocked.validateServer).toHaveBeenLastCalledWith('', expect.objectContaining({ name: 'Files' })));
+    expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Files');
+    expect(screen.queryByText('Give the server a name.')).toBeNull();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
+    // The command's answer was about the same (empty) command: it stays.
+    expect(screen.getByText('Say which program to run.')).toBeTruthy();
+
+    // The answers come back, oldest last: only the newest counts.
+    answers.reverse().forEach((answer) => answer());
+    await waitFor(() => expect(screen.getByText('Say which program to run.')).toBeTruthy());
+    expect(screen.queryByText('Give the server a name.')).toBeNull();
+  });
 });

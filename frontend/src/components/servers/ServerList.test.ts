@@ -69,6 +69,25 @@ describe('ServerList', () => {
     expect(screen.getAllByText(hostile).length).toBe(2);
   });
 
+  it("a server that exited at start shows its last stderr lines on its card, as text (issue 26)", () => {
+    const stderr = ["Error: Cannot find module 'x'", 'Require stack:', '- /srv/index.js', '<b onclick="x()">not markup</b>', 'bidi\u202egnp.exe'];
+    servers.set([
+      server('b', 'Broken', { state: 'error', message: msg('/usr/bin/node exited with code 1'), stderr }),
+      server('c', 'Fine', { state: 'connected' }),
+    ]);
+    const { container } = render(ServerList);
+    const r = row('Broken');
+    expect(within(r).getByText('/usr/bin/node exited with code 1')).toBeTruthy();
+    const tail = within(r).getByRole('generic', { name: 'What the server wrote last (stderr):' });
+    expect(tail.tagName).toBe('PRE');
+    const lines = tail.textContent!.split('\n');
+    expect(lines.slice(0, 4)).toEqual(stderr.slice(0, 4));
+    expect(lines[4]).not.toContain('\u202e'); // a hidden character is shown, not obeyed
+    expect(container.querySelector('b')).toBeNull();
+    // Only the failed server's card has it.
+    expect(within(row('Fine')).queryByText(/stderr/)).toBeNull();
+  });
+
   it('says so when there are no servers', () => {
     servers.set([]);
     render(ServerList);
