@@ -340,6 +340,13 @@ func (a *AppsService) CallTool(instanceID, tool, argsJSON string) (string, error
 	if len(argsJSON) > appMaxMessageBytes {
 		return "", i18n.Err("apps.error.tooLarge", "max", appMaxMessageBytes)
 	}
+	// A server waiting to reconnect after a crash reconnects now, for this call (issue 26).
+	waitCtx, stop := context.WithTimeout(inst.ctx, a.core.toolCallTimeout())
+	err = a.core.Manager.Await(waitCtx, v.ServerID)
+	stop()
+	if err != nil {
+		return "", err
+	}
 	def, err := a.core.Manager.Tool(v.ServerID, tool)
 	if err != nil {
 		// Only the app's own server is looked in: another server's tool is

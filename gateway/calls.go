@@ -52,7 +52,18 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		o.Broker.RecordToolRun(run)
 		return failed(say), nil
 	}
+	// A server waiting to reconnect after a crash reconnects now, for this
+	// call, within the call's time limit (issue 26).
+	waitCtx, stop := context.WithCancel(ctx)
+	if o.CallTimeout != nil && o.CallTimeout() > 0 {
+		waitCtx, stop = context.WithTimeout(ctx, o.CallTimeout())
+	}
+	awaitErr := o.Manager.Await(waitCtx, r.serverID)
+	stop()
 	peer, err := o.Manager.Peer(r.serverID)
+	if err == nil {
+		err = awaitErr
+	}
 	if err != nil {
 		m := i18n.M("gateway.error.notConnected", "server", r.serverName)
 		return notRun(store.OutcomeError, m, m)

@@ -292,6 +292,12 @@ func (g *Gateway) reload(ctx context.Context) {
 	if err != nil {
 		return
 	}
+	g.mu.Lock()
+	before := make(map[string]serverLists, len(g.lists))
+	for _, l := range g.lists {
+		before[l.id] = l
+	}
+	g.mu.Unlock()
 	var lists []serverLists
 	for _, srv := range servers {
 		if !srv.Enabled {
@@ -299,7 +305,13 @@ func (g *Gateway) reload(ctx context.Context) {
 		}
 		peer, err := g.opts.Manager.Peer(srv.ID)
 		if err != nil {
-			continue // not connected: it offers nothing now
+			// Not connected: it offers nothing now, unless it is on its
+			// way back after a crash, when a call reconnects it at once
+			// (Manager.Await): what it offered stays offered meanwhile.
+			if l, ok := before[srv.ID]; ok && g.reconnecting(srv.ID) {
+				lists = append(lists, l)
+			}
+			continue
 		}
 		tools, err := g.opts.Manager.Tools(srv.ID)
 		if err != nil {
@@ -320,6 +332,13 @@ func (g *Gateway) reload(ctx context.Context) {
 	g.mu.Lock()
 	g.lists, g.loaded = lists, true
 	g.mu.Unlock()
+}
+
+// reconnecting reports whether a server that was connected is on its way
+// back: connecting again, or between attempts after its connection broke.
+func (g *Gateway) reconnecting(id string) bool {
+	st, err := g.opts.Manager.Status(id)
+	return err == nil && (st.State == mcp.StateConnecting || st.State == mcp.StateError && st.Recovers)
 }
 
 // firstWait bounds how long a client's first listing waits for the

@@ -54,7 +54,11 @@ type Status struct {
 	Prompts         int
 	Since           time.Time // when this state began
 	NextRetry       time.Time // set in the error state while a reconnect is planned
-	Attempts        int       // connection attempts since the server was (re)configured
+	// Recovers is set in the error state of a server whose connection was
+	// up before it broke: the next call reconnects it at once and waits
+	// (Await), so what it offered may still be offered meanwhile.
+	Recovers bool
+	Attempts int // connection attempts since the server was (re)configured
 	// Stderr are the last lines a stdio server's process wrote to its
 	// stderr during the attempt that failed (set in the error state; at
 	// most a few, each bounded): often the cause ("Error: Cannot find

@@ -465,11 +465,11 @@ func (s *session) setStatus(st Status) {
 		st.Tools, st.Resources, st.Prompts = len(s.tools), len(s.resources), len(s.prompts)
 	}
 	st.Since = time.Now()
-	s.status = st
 	switch st.State {
 	case StateConnected:
 		s.mayHurry = true
 	case StateError:
+		st.Recovers = s.mayHurry && !s.hurried
 	default: // an attempt starts (or waits for sign-in): a hurry asked earlier is spent
 		s.hurried = false
 		select {
@@ -477,6 +477,7 @@ func (s *session) setStatus(st Status) {
 		default:
 		}
 	}
+	s.status = st
 	close(s.changed)
 	s.changed = make(chan struct{})
 	out := s.statusLocked()

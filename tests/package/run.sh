@@ -107,7 +107,7 @@ if (cd "$root" && go build -o "$tmp/gatewaycheck" ./tests/package/gatewaycheck);
 		env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 XDG_RUNTIME_DIR="$run_dir" /usr/bin/gatehouse --data-dir "$gw_data" gateway 2>&1) &&
 		gw_code=0 || gw_code=$?
 	echo "$gw_out" | sed 's/^/     /'
-	check "gatehouse gateway runs /usr/bin/gatehouse-gateway, which pipes stdin and stdout to the app's socket" test "$gw_code" -eq 0
+	check "gatehouse gateway runs /usr/bin/gatehouse-gateway, which hands its stdin and stdout to the app and ends with the session" test "$gw_code" -eq 0
 else
 	fail "go build ./tests/package/gatewaycheck"
 fi

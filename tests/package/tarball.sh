@@ -203,7 +203,7 @@ check_use() { # home, prefix
 		env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 XDG_RUNTIME_DIR="$run_dir" "$bin" --data-dir "$gw_data" gateway 2>&1) &&
 		code=0 || code=$?
 	echo "$out" | sed 's/^/     /'
-	check "gatehouse gateway runs $2/bin/gatehouse-gateway, which pipes stdin and stdout to the app's socket" test "$code" -eq 0
+	check "gatehouse gateway runs $2/bin/gatehouse-gateway, which hands its stdin and stdout to the app and ends with the session" test "$code" -eq 0
 	rm -rf "$run_dir" "$gw_data"
 }
 
