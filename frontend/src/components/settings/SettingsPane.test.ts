@@ -13,6 +13,7 @@ import { savedMark } from '../../lib/saved.svelte';
 import { settings } from '../../lib/settings.svelte';
 import { language } from '../../lib/i18n.svelte';
 import { description, savedNote } from '../../test/saved-note';
+import { nav, type SettingsSection } from '../../lib/navigate.svelte';
 import SettingsPane from './SettingsPane.svelte';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -28,6 +29,7 @@ describe('SettingsPane', () => {
   beforeEach(() => {
     vi.clearAllMocks();
     savedMark.clear();
+    nav.reset();
     settings.drafts = {};
     settings.problems = {};
     language.choice = '';
@@ -46,14 +48,19 @@ describe('SettingsPane', () => {
     });
   });
 
-  async function open() {
+  /** The pane on Requests from servers (where the numbers are), or on another section. */
+  async function open(section: SettingsSection = 'requests') {
+    mocked.settingsSection.mockResolvedValue(section);
     const view = render(SettingsPane);
-    await screen.findByLabelText('Time to answer a request (minutes)');
+    await screen.findByRole('tab', { name: 'General' });
+    await waitFor(() => expect(nav.section).toBe(section));
     return view;
   }
 
+  const tab = (name: string) => screen.getByRole('tab', { name });
+
   it('has no Save button: every change is stored as it is made', async () => {
-    await open();
+    await open('general');
     expect(screen.getByText('Each change is saved as soon as you make it.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Save/ })).toBeNull();
   });
@@ -153,7 +160,9 @@ describe('SettingsPane', () => {
     await user.clear(toolTime());
     await user.type(toolTime(), '1.5{Enter}');
     await screen.findByText('Enter a whole number of seconds, for example 120.');
+    await user.click(tab('General'));
     await user.selectOptions(screen.getByLabelText('Language of the window'), 'zh-CN');
+    await user.click(await screen.findByRole('tab', { name: '来自服务器的请求' }));
     await screen.findByText('答复时限必须在 1 分钟到 24 小时之间。');
     expect(screen.getByText('请输入整数秒数，例如 120。')).toBeTruthy();
     expect((screen.getByLabelText('答复请求的时限（分钟）') as HTMLInputElement).value).toBe('0');
@@ -187,7 +196,7 @@ describe('SettingsPane', () => {
 
   it('the language and the theme say Saved next to themselves once Go stored them', async () => {
     const user = userEvent.setup();
-    await open();
+    await open('general');
     await user.selectOptions(screen.getByLabelText('Theme'), 'dark');
     await waitFor(() => expect(savedNote('theme')).toBe('Saved.'));
     expect(mocked.setTheme).toHaveBeenCalledWith('dark');
