@@ -34,11 +34,10 @@ class Navigation {
   /** The settings pane's section shown. */
   section = $state<SettingsSection>('general');
   /**
-   * Counts the arrivals by a link (openSettings): the settings pane then
-   * moves the focus to the section's heading, so that a keyboard user goes
-   * on from there.
+   * Set by a link (openSettings) until the settings pane has moved the focus
+   * to the section's heading, so that a keyboard user goes on from there.
    */
-  arrivals = $state(0);
+  arriving = $state(false);
   /** Set once the section is known: read from Go, or chosen before Go answered. */
   private known = false;
   private reading: Promise<void> | null = null;
@@ -69,7 +68,7 @@ class Navigation {
   reset() {
     this.pane = 'servers';
     this.section = 'general';
-    this.arrivals = 0;
+    this.arriving = false;
     this.known = false;
     this.reading = null;
   }
@@ -82,6 +81,6 @@ export const nav = new Navigation();
 export function openSettings(section: SettingsSection) {
   nav.chooseSection(section);
   nav.pane = 'settings';
-  nav.arrivals++;
+  nav.arriving = true;
 }
 
