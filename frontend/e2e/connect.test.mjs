@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { outputDir, repoDir, startApp, waitForState } from './helpers.mjs';
+import { outputDir, repoDir, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const peers = createRequire(join(repoDir, 'testdata/peers/package.json'));
 const { Client } = await import(peers.resolve('@modelcontextprotocol/sdk/client/index.js'));
@@ -28,7 +28,7 @@ const original = `{
 `;
 
 const openSettings = async (page) => {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: /^(Settings|设置)$/ }).click();
+  await openSettingsAt(page, /^(Connected apps|已连接的应用)$/);
   await page.locator('#connect-title').waitFor();
 };
 const qwenRow = (page) => page.locator('[data-connect-app="qwen"]');
