@@ -128,6 +128,9 @@ func build(root string) (List, error) {
 		if a.Kind != b.Kind {
 			return a.Kind < b.Kind
 		}
+		if (a.Name == "std") != (b.Name == "std") {
+			return a.Name == "std" // the Go standard library first
+		}
 		return a.Name < b.Name
 	})
 	return list, nil
