@@ -71,8 +71,8 @@ cmp -s "$root/icon/gatehouse.svg" "$dir/icons/hicolor/scalable/apps/gatehouse.sv
 check "its icons are the ones the .deb installs (icon/)" "$icons_same"
 check "its menu entry is the .deb's" cmp -s "$root/packaging/linux/gatehouse.desktop" "$dir/gatehouse.desktop"
 check "its LICENSE is Gatehouse's (the Apache License 2.0 at the source's root)" cmp -s "$root/LICENSE" "$dir/LICENSE"
-check "its copyright file gives Gatehouse's own files the Apache-2.0 licence and reserves no rights" \
-	bash -c 'grep -A2 -x "Files: \*" "$1" | grep -qx "License: Apache-2.0" && ! grep -qi "all.rights.reserved" "$1"' _ "$dir/copyright"
+check "its copyright file gives Gatehouse's own files the Apache-2.0 licence, and no licence is all-rights-reserved" \
+	bash -c 'grep -A2 -x "Files: \*" "$1" | grep -qx "License: Apache-2.0" && ! grep -Eq "^License:.*all-rights-reserved" "$1"' _ "$dir/copyright"
 check "its copyright file is machine-readable (DEP-5) and has the licence texts" \
 	bash -c 'grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" "$1" && grep -q "^License: Apache-2.0" "$1"' _ "$dir/copyright"
 if command -v shellcheck >/dev/null; then
