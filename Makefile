@@ -26,7 +26,7 @@ NPM_CI := npm ci --no-audit --no-fund
 # Xvfb's default screen is 640x480 at 8 bits, smaller than the window.
 XVFB_RUN := xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp"
 
-.PHONY: build run dev-bin frontend peers agents deps deps-test deps-package vet bindings clean package \
+.PHONY: build licences run dev-bin frontend peers agents deps deps-test deps-package vet bindings clean package \
 	test test-go test-fuzz test-frontend test-e2e test-window test-package
 
 ## Build
@@ -49,7 +49,14 @@ frontend: deps frontend/node_modules/.package-lock.json
 	npm --prefix frontend run build
 	@test -f frontend/dist/index.html || { echo "npm run build did not produce frontend/dist/index.html"; exit 1; }
 
-build: frontend
+# Settings → About's list of what the binary compiles in, with each licence
+# (app/licences.json, embedded): written again from go list, bundled.txt and
+# node_modules at every build; the same inputs give the same bytes, and
+# app's TestLicences_* fail when the committed list is out of date.
+licences: frontend
+	cd app && go generate -run genlicences .
+
+build: licences
 	go build -tags $(PROD_TAGS) -ldflags "$(PROD_LDFLAGS)" -o $(BIN) .
 	CGO_ENABLED=0 go build -ldflags "$(PROD_LDFLAGS)" -o $(dir $(BIN))gatehouse-gateway ./cmd/gatehouse-gateway
 	@echo "built $(BIN)"

@@ -1,15 +1,18 @@
 package app
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/linkcheck"
 	"github.com/gatehouse-app/gatehouse/mcp"
 )
 
 // SettingsService is bound to the frontend: the settings pane.
 type SettingsService struct {
-	core *Core
+	core  *Core
+	links linkBook // Settings → About's documentation links, once checked
 }
 
 // NewSettingsService returns the settings pane's service on core.
@@ -143,3 +146,65 @@ func (s *SettingsService) DismissWelcome() error {
 	st.WelcomeDismissed = true
 	return s.core.Store.PutSettings(st)
 }
+
+// SettingsSections are the sections of the settings pane, as the window
+// names them (frontend/src/lib/navigate.svelte.ts); "" is the first.
+var SettingsSections = []string{"general", "models", "permissions", "requests", "apps", "about"}
+
+// Section returns the settings pane's section the person chose last ("" for
+// none yet: the first), kept across restarts.
+func (s *SettingsService) Section() (string, error) {
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(SettingsSections, st.SettingsSection) {
+		return "", nil
+	}
+	return st.SettingsSection, nil
+}
+
+// SetSection keeps the settings pane's section the person chose, one of
+// SettingsSections.
+func (s *SettingsService) SetSection(section string) error {
+	if !slices.Contains(SettingsSections, section) {
+		return i18n.Err("settings.error.section", "section", section)
+	}
+	st, err := s.core.Store.Settings()
+	if err != nil {
+		return err
+	}
+	if st.SettingsSection == section {
+		return nil
+	}
+	st.SettingsSection = section
+	return s.core.Store.PutSettings(st)
+}
+
+// Licences returns Gatehouse's own licence and what the binary has
+// compiled in, each with its version and licence (Settings → About).
+func (s *SettingsService) Licences() (Licences, error) { return compiledIn() }
+
+// OpenDataFolder shows Gatehouse's data folder in the desktop's file
+// manager. It opens that folder only: the window gives no path.
+func (s *SettingsService) OpenDataFolder() error { return openFolder(s.core.Store.Dir()) }
+
+// CheckDocsLink checks one of Gatehouse's own documentation addresses, by
+// its name ("readme", "docs" or "licence"), for the window's consent
+// display; OpenDocsLink opens it after the person agreed. The window never
+// gives an address.
+func (s *SettingsService) CheckDocsLink(name string) (CheckedLink, error) {
+	url, ok := docsLinks[name]
+	if !ok {
+		return CheckedLink{}, i18n.Err("settings.error.docsLink", "name", name)
+	}
+	report, err := linkcheck.Check(url)
+	if err != nil {
+		return CheckedLink{}, i18n.Wrap(err, "links.error.refused", "detail", err)
+	}
+	return CheckedLink{ID: s.links.add(report), Link: report}, nil
+}
+
+// OpenDocsLink opens an address CheckDocsLink checked, by its ID, in the
+// system browser; the window calls it only after the person consented.
+func (s *SettingsService) OpenDocsLink(linkID string) error { return s.links.open(linkID) }

@@ -133,15 +133,17 @@ field() { sed -E 's/^$/./; s/^/ /'; }
 	echo
 	echo "Files: *"
 	echo "Copyright: Gatehouse developers"
-	echo "License: all-rights-reserved"
+	echo "License: Apache-2.0"
+	echo "Comment: Gatehouse's own licence; its full text is the LICENSE file of the"
+	echo " source (and of the tarball) and /usr/share/common-licenses/Apache-2.0."
 	echo
 	echo "Files: usr/bin/gatehouse usr/bin/gatehouse-gateway"
 	echo "Copyright: Gatehouse developers"
 	printf '%s\n' "${holders[@]}" | awk '!seen[$0]++' | field
-	echo "License: all-rights-reserved and $(printf '%s\n' "${licences[@]}" | sort -u | paste -sd' ' | sed 's/ / and /g')"
+	echo "License: $(printf '%s\n' Apache-2.0 "${licences[@]}" | sort -u | paste -sd' ' | sed 's/ / and /g')"
 	echo "Comment: Compiled in, with their licences:"
 	printf '%s\n' "${comments[@]}" | sort -f | field
-	for licence in all-rights-reserved $(printf '%s\n' "${licences[@]}" | sort -u); do
+	for licence in $(printf '%s\n' Apache-2.0 "${licences[@]}" | sort -u); do
 		[[ -f $pkg/licenses/$licence ]] || {
 			echo "package.sh: no text for the licence $licence in $pkg/licenses/" >&2
 			exit 1
@@ -216,7 +218,7 @@ tarstage=$root/build/tar/$name
 rm -rf "$root/build/tar"
 install -D -m 0755 "$bin" "$tarstage/gatehouse"
 install -D -m 0755 "$gwbin" "$tarstage/gatehouse-gateway"
-install -m 0644 "$pkg/gatehouse.desktop" "$pkg/INSTALL" "$work/copyright" "$tarstage/"
+install -m 0644 "$pkg/gatehouse.desktop" "$pkg/INSTALL" "$work/copyright" LICENSE "$tarstage/"
 install -m 0755 "$pkg/install.sh" "$pkg/uninstall.sh" "$tarstage/"
 cp -r "$stage/usr/share/icons" "$tarstage/icons"
 find "$tarstage" -type d -exec chmod 0755 {} +

@@ -102,6 +102,9 @@ type Settings struct {
 	// WelcomeDismissed is set once the person dismissed the first-start
 	// welcome; it never shows again on this data file.
 	WelcomeDismissed bool `json:"welcomeDismissed,omitempty"`
+	// SettingsSection is the settings pane's section the person chose last
+	// (app.SettingsSections); "" shows the first.
+	SettingsSection string `json:"settingsSection,omitempty"`
 }
 
 // Themes the window can show (Settings.Theme).

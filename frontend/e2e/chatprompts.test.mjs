@@ -11,7 +11,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { outputDir, startApp, waitForState } from './helpers.mjs';
+import { outputDir, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 import { addStandInProvider, lastMessage, messageText, standInModelName, startStandInModel } from './standin-model.mjs';
 
 const conversation = (page) => page.locator('section.conversation');
@@ -183,7 +183,7 @@ describe('an image attached for a provider set up by hand', () => {
 
   it('ticked, the model receives the image; unticked, a sentence instead', async () => {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'Models');
     await page.getByRole('button', { name: 'Add a provider' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a model provider' });
     await dialog.getByLabel('Name', { exact: true }).fill('Vision stand-in');
@@ -196,7 +196,7 @@ describe('an image attached for a provider set up by hand', () => {
     assert.equal(parts.length, 1, `one image sent; the last message was ${JSON.stringify(lastMessage(withImage)).slice(0, 300)}`);
     assert.match(parts[0].image_url.url, /^data:image\/png;base64,iVBOR/);
 
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'Models');
     await page.getByRole('listitem', { name: 'Vision stand-in', exact: true }).getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Vision stand-in' });
     assert.equal(await edit.getByRole('checkbox', { name: 'The model reads images' }).isChecked(), true);

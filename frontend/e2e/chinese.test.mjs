@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { outputDir, startApp, waitForState } from './helpers.mjs';
+import { outputDir, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const nav = (page) => page.getByRole('navigation', { name: '栏目' });
 
@@ -79,7 +79,7 @@ describe('the window in Simplified Chinese', () => {
 
   it('switches every pane to Chinese from Settings, at once and for the next start', async () => {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'General');
     await page.getByLabel('Language of the window').selectOption('zh-CN');
     await nav(page).waitFor();
     for (const pane of ['对话', '服务器', '工具', '历史记录', '设置']) {
@@ -141,7 +141,7 @@ describe('the window in Simplified Chinese', () => {
 
   it('back to English from Settings', async () => {
     const { page } = app;
-    await nav(page).getByRole('button', { name: '设置' }).click();
+    await openSettingsAt(page, '常规');
     await page.getByLabel('界面语言').selectOption('en');
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Servers' }).waitFor();
     assert.deepEqual(app.problems, []);

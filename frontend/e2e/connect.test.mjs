@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { outputDir, repoDir, startApp, waitForState } from './helpers.mjs';
+import { outputDir, repoDir, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const peers = createRequire(join(repoDir, 'testdata/peers/package.json'));
 const { Client } = await import(peers.resolve('@modelcontextprotocol/sdk/client/index.js'));
@@ -28,7 +28,7 @@ const original = `{
 `;
 
 const openSettings = async (page) => {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: /^(Settings|设置)$/ }).click();
+  await openSettingsAt(page, /^(Connected apps|已连接的应用)$/);
   await page.locator('#connect-title').waitFor();
 };
 const qwenRow = (page) => page.locator('[data-connect-app="qwen"]');
@@ -77,7 +77,8 @@ describe('Connect an app', () => {
     await dlg.waitFor({ state: 'detached' });
     assert.equal(await readFile(file, 'utf8'), original, 'Cancel wrote nothing');
 
-    await page.getByLabel('Language of the window').selectOption('zh-CN');
+    // Settings → General is another section: the same choice through Go, which the page follows.
+    await page.evaluate(() => window.go.app.SettingsService.SetLanguage('zh-CN'));
     await page.getByRole('button', { name: '连接 Qwen Code' }).click();
     const zh = page.getByRole('dialog', { name: '将 Qwen Code 连接到 Gatehouse' });
     await zh.getByTestId('connect-diff').waitFor();
@@ -85,7 +86,7 @@ describe('Connect an app', () => {
     await page.screenshot({ path: join(outputDir, 'e2e-connect-dialog-zh-CN.png') });
     await page.keyboard.press('Escape');
     await zh.waitFor({ state: 'detached' });
-    await page.getByLabel('界面语言').selectOption('en');
+    await page.evaluate(() => window.go.app.SettingsService.SetLanguage('en'));
     await page.getByRole('button', { name: 'Connect Qwen Code' }).waitFor();
     assert.equal(await readFile(file, 'utf8'), original, 'Escape wrote nothing');
   });
@@ -160,11 +161,12 @@ describe('Connect an app', () => {
 
     await card.getByRole('button', { name: 'Cut off' }).click();
     await card.getByText('Cut off: its requests are refused.').waitFor();
-    await page.getByLabel('Theme', { exact: true }).selectOption('dark');
+    // Settings → General → Theme is another section: the same choice through Go, which the page follows.
+    await page.evaluate(() => window.go.app.ThemeService.Set('dark'));
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(outputDir, 'e2e-connected-apps-dark.png') });
-    await page.getByLabel('Theme', { exact: true }).selectOption('light');
+    await page.evaluate(() => window.go.app.ThemeService.Set('light'));
     client = await connect().catch((e) => e);
     if (!(client instanceof Error)) {
       const listed = await client.listTools().catch((e) => e);

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { openTool, outputDir, repoDir, startApp, waitForState } from './helpers.mjs';
+import { openTool, outputDir, repoDir, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const consent = (page) => page.getByRole('dialog', { name: /is asking for your input$/ });
 const result = (page) => page.getByRole('region', { name: /^(Result|Error result)$/ });
@@ -176,7 +176,7 @@ describe('the consent dialog', () => {
 
   it('settings for requests are saved in the store', async () => {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'Requests from servers');
     // Settings save as you go: a number when it is committed (Enter), a switch when it is switched.
     const answerTime = page.getByLabel('Time to answer a request (minutes)');
     await answerTime.fill('0');

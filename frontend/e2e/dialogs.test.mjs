@@ -10,7 +10,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { everythingServer, outputDir, serverCard, startApp, waitForState } from './helpers.mjs';
+import { everythingServer, outputDir, serverCard, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const sizes = [
   [1100, 760],
@@ -153,7 +153,7 @@ describe('dialogs at the keyboard', () => {
 
   it('the provider dialog: Escape untouched closes, with input it asks, and Discard throws the input away', async () => {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'Models');
     const add = page.getByRole('button', { name: 'Add a provider' });
     const dialog = page.getByRole('dialog', { name: 'Add a model provider' });
     const ask = page.getByRole('alertdialog', { name: 'Discard your changes?' });
@@ -180,7 +180,7 @@ describe('dialogs at the keyboard', () => {
       const { page } = app;
       const w = words[lang];
       if (lang === 'zh') {
-        await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+        await openSettingsAt(page, 'General');
         await page.getByLabel('Language of the window').selectOption('zh-CN');
         await page.getByRole('navigation', { name: '栏目' }).waitFor();
       }
@@ -204,7 +204,7 @@ describe('dialogs at the keyboard', () => {
       await page.keyboard.press('Escape');
       await server.waitFor({ state: 'detached' });
 
-      await nav.getByRole('button', { name: lang === 'zh' ? '设置' : 'Settings' }).click();
+      await openSettingsAt(page, lang === 'zh' ? '模型' : 'Models');
       await page.getByRole('button', { name: w.addProvider }).click();
       const provider = page.getByRole('dialog', { name: w.providerTitle });
       await provider.waitFor();

@@ -250,3 +250,17 @@ export async function fakeBrowser() {
     },
   };
 }
+
+/**
+ * Opens Settings on one of its sections: the left navigation's Settings,
+ * then the side list's tab by its name ("Models", "Tool permissions",
+ * "Requests from servers", …; a RegExp for either language). The pane
+ * shows one section at a time and keeps the last one chosen, so a test
+ * names the one it needs.
+ */
+export async function openSettingsAt(page, tab) {
+  await page.getByRole('navigation', { name: /^(Sections|栏目)$/ }).getByRole('button', { name: /^(Settings|设置)$/ }).click();
+  const t = page.getByRole('tablist', { name: /^(Sections of Settings|设置分区)$/ }).getByRole('tab', { name: tab, exact: typeof tab === 'string' });
+  await t.click();
+  await page.locator('[role="tab"][aria-selected="true"]', { hasText: tab }).waitFor();
+}

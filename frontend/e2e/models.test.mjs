@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { outputDir, startApp } from './helpers.mjs';
+import { outputDir, startApp, openSettingsAt } from './helpers.mjs';
 
 const apiKey = 'sk-e2e-secret-7f3a9c';
 
@@ -52,7 +52,7 @@ describe('Settings → Models', () => {
 
   it('adds a provider: the preset fills the base URL, Test needs the key and then lists the models', async () => {
     const { page } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'Models');
     await page.getByRole('button', { name: 'Add a provider' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a model provider' });
 

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { outputDir, startApp } from './helpers.mjs';
+import { outputDir, startApp, openSettingsAt } from './helpers.mjs';
 
 describe('Settings → Tool permissions', () => {
   let app;
@@ -18,8 +18,10 @@ describe('Settings → Tool permissions', () => {
     await app?.close();
   });
 
-  function section(page, name) {
-    return page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
+  /** A pane of the left navigation; Settings on its Tool permissions section. */
+  async function section(page, name) {
+    if (name === 'Settings') return openSettingsAt(page, 'Tool permissions');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name }).click();
   }
 
   function demoCard(page) {

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { callTool, openTool, outputDir, pressCall, startApp, waitForState } from './helpers.mjs';
+import { callTool, openTool, outputDir, pressCall, startApp, waitForState, openSettingsAt } from './helpers.mjs';
 
 const field = (page, name) => page.getByRole('tabpanel', { name: 'Form' }).getByLabel(new RegExp(`^${name}(\\s|\\*|$)`));
 
@@ -83,7 +83,7 @@ describe('tool results from the demo server', () => {
 
   it('Settings shows the data folder in use', async () => {
     const { page, dataDir } = app;
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await openSettingsAt(page, 'About');
     await page.getByText(dataDir, { exact: true }).waitFor();
   });
 

@@ -11,10 +11,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { outputDir, startApp, waitForState } from './helpers.mjs';
+import { openSettingsAt, outputDir, startApp, waitForState } from './helpers.mjs';
 
+/** Settings on Requests from servers, where the numbers are. */
 const openSettings = async (page) => {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+  await openSettingsAt(page, 'Requests from servers');
   await page.getByLabel('Time to answer a request (minutes)').waitFor();
 };
 /** The "Saved" note of a control, by its key (see SavedNote.svelte); the key may end with $= match. */
@@ -47,7 +48,7 @@ describe('Settings, saved as you go', () => {
 
   it('has no Save button; each change says Saved next to itself', async () => {
     const { page } = app;
-    await openSettings(page);
+    await openSettingsAt(page, 'General');
     await page.getByText('Each change is saved as soon as you make it.').waitFor();
     assert.equal(await page.getByRole('button', { name: /^Save/ }).count(), 0);
 
@@ -58,6 +59,7 @@ describe('Settings, saved as you go', () => {
     await saved(page, 'theme').getByText('Saved.').waitFor();
     assert.equal(await saved(page, 'language').innerText(), '', 'only the control changed last says it');
 
+    await openSettings(page);
     const answerTime = page.getByLabel('Time to answer a request (minutes)');
     await answerTime.fill('7');
     await answerTime.press('Enter');
@@ -104,6 +106,7 @@ describe('Settings, saved as you go', () => {
 
   it('the per-server choices say what the next call or request does, and save as they are picked', async () => {
     const { page } = app;
+    await openSettingsAt(page, 'Tool permissions');
     const says = async (question, name) => {
       const radio = choice(page, question, name);
       const ids = (await radio.getAttribute('aria-describedby')).split(' ');
@@ -139,14 +142,19 @@ describe('Settings, saved as you go', () => {
     app = await startApp({ dataDir });
     const { page } = app;
     await waitForState(page, 'Demo server', 'connected');
-    await openSettings(page);
+    // Settings opens on the section chosen last before the restart: Tool permissions.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Tool permissions', selected: true }).waitFor();
+    assert.ok(await choice(page, 'When the model calls a tool', 'Deny').isChecked());
+    await openSettingsAt(page, 'General');
     assert.equal(await page.getByLabel('Language of the window').inputValue(), 'en');
     assert.equal(await page.getByLabel('Theme', { exact: true }).inputValue(), 'dark');
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await openSettings(page);
     assert.equal(await page.getByLabel('Time to answer a request (minutes)').inputValue(), '7');
     assert.equal(await page.getByLabel('Tool call time limit (seconds)').inputValue(), '90');
     assert.ok(await page.getByRole('switch', { name: 'Remember my answers in the history' }).isChecked());
-    assert.ok(await choice(page, 'When the model calls a tool', 'Deny').isChecked());
+    await openSettingsAt(page, 'Tool permissions');
     assert.ok(await choice(page, 'When the server asks you something', 'Decline without asking').isChecked());
     assert.equal(await demoCard(page).getByLabel('Setting for plan_trip').inputValue(), 'allow');
   });
@@ -154,6 +162,7 @@ describe('Settings, saved as you go', () => {
   it('screenshots at 1100×760 and 800×600, English and Chinese, light and dark; nothing scrolls sideways', async () => {
     const { page } = app;
     // A refused value on screen, so that the screenshots show how it looks.
+    await openSettings(page);
     const answerTime = page.getByLabel('Time to answer a request (minutes)');
     await answerTime.fill('0');
     await answerTime.press('Enter');
@@ -176,8 +185,11 @@ describe('Settings, saved as you go', () => {
         await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
         assert.deepEqual(await sideways(page), [], `${lang} ${theme} at ${width}×${height}`);
         await page.screenshot({ path: join(outputDir, `e2e-settings-${lang}-${theme}-${width}x${height}.png`) });
-        await page.locator('#permissions-title').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+        await page.getByRole('tab', { name: lang === 'en' ? 'Tool permissions' : '工具权限' }).click();
+        await page.locator('#permissions-title').waitFor();
+        assert.deepEqual(await sideways(page), [], `permissions: ${lang} ${theme} at ${width}×${height}`);
         await page.screenshot({ path: join(outputDir, `e2e-settings-permissions-${lang}-${theme}-${width}x${height}.png`) });
+        await page.getByRole('tab', { name: lang === 'en' ? 'Requests from servers' : '来自服务器的请求' }).click();
       }
     }
     await page.setViewportSize({ width: 1100, height: 760 });

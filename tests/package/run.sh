@@ -132,6 +132,12 @@ check "icon /usr/share/icons/hicolor/scalable/apps/gatehouse.svg is an SVG" \
 	grep -q "<svg" /usr/share/icons/hicolor/scalable/apps/gatehouse.svg
 check "/usr/share/doc/gatehouse/copyright is machine-readable (DEP-5)" \
 	grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" /usr/share/doc/gatehouse/copyright
+# Gatehouse's own licence is Apache-2.0 (the LICENSE file); no paragraph may say otherwise.
+check "the copyright file gives Gatehouse's own files (Files: *) the Apache-2.0 licence" \
+	bash -c 'grep -A2 -x "Files: \*" /usr/share/doc/gatehouse/copyright | grep -qx "License: Apache-2.0"'
+# (Third parties' copyright lines may say "All rights reserved."; the licence names may not.)
+check "no licence in the copyright file is the all-rights-reserved of before the licence" \
+	bash -c '! grep -Eq "^License:.*all-rights-reserved" /usr/share/doc/gatehouse/copyright'
 
 # Remove, then purge: nothing of the package may stay, the person's data must.
 apt_logged() { # log file, apt-get arguments...

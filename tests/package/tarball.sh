@@ -52,12 +52,12 @@ check "every entry of the tarball has the same time (the last commit's)" \
 	test "$(awk '{print $4, $5}' <<<"$listing" | sort -u | wc -l)" -eq 1
 # A gzip header's bytes 4 to 7 are its time; gzip -n leaves them zero.
 check "the gzip header holds no time" test "$(od -An -tu1 -j4 -N4 "$tarball" | tr -d ' ')" = 0000
-want_files=(INSTALL copyright gatehouse gatehouse-gateway gatehouse.desktop install.sh uninstall.sh
+want_files=(INSTALL LICENSE copyright gatehouse gatehouse-gateway gatehouse.desktop install.sh uninstall.sh
 	icons/hicolor/scalable/apps/gatehouse.svg)
 sizes=(16 32 48 64 128 256 512)
 for size in "${sizes[@]}"; do want_files+=("icons/hicolor/${size}x${size}/apps/gatehouse.png"); done
 got_files=$(tar -tzf "$tarball" | grep -v '/$' | sed "s|^$name/||" | sort)
-check "the tarball holds the program and gatehouse-gateway, menu entry, icons, copyright, INSTALL and the two scripts in $name/" \
+check "the tarball holds the program and gatehouse-gateway, menu entry, icons, copyright, LICENSE, INSTALL and the two scripts in $name/" \
 	test "$got_files" = "$(printf '%s\n' "${want_files[@]}" | sort)"
 
 tar -xzf "$tarball" -C "$tmp"
@@ -72,6 +72,9 @@ check "its icons are the ones the .deb installs (icon/)" "$icons_same"
 check "its INSTALL says how to install the colour emoji font (fonts-noto-color-emoji)" \
 	grep -q "apt-get install fonts-noto-color-emoji" "$dir/INSTALL"
 check "its menu entry is the .deb's" cmp -s "$root/packaging/linux/gatehouse.desktop" "$dir/gatehouse.desktop"
+check "its LICENSE is Gatehouse's (the Apache License 2.0 at the source's root)" cmp -s "$root/LICENSE" "$dir/LICENSE"
+check "its copyright file gives Gatehouse's own files the Apache-2.0 licence, and no licence is all-rights-reserved" \
+	bash -c 'grep -A2 -x "Files: \*" "$1" | grep -qx "License: Apache-2.0" && ! grep -Eq "^License:.*all-rights-reserved" "$1"' _ "$dir/copyright"
 check "its copyright file is machine-readable (DEP-5) and has the licence texts" \
 	bash -c 'grep -qx "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" "$1" && grep -q "^License: Apache-2.0" "$1"' _ "$dir/copyright"
 if command -v shellcheck >/dev/null; then

@@ -104,6 +104,8 @@ export type CompletionView = Plain<app.CompletionView>;
 export type PromptView = Plain<app.PromptView>;
 export type PromptResultView = Plain<app.PromptResultView>;
 export type AppInfo = Plain<app.AppInfo>;
+/** Settings → About's licences: Gatehouse's own and those of what is compiled in. */
+export type Licences = Plain<app.Licences>;
 export type LanguageView = Plain<app.LanguageView>;
 export type SettingsView = Plain<app.SettingsView>;
 export type ThemeView = Plain<app.ThemeView>;
@@ -410,6 +412,24 @@ export const welcomeDismissed = () => call(() => Settings.WelcomeDismissed());
 
 /** Stores that the person dismissed the first-start welcome. */
 export const dismissWelcome = () => call(() => Settings.DismissWelcome());
+
+/** The settings pane's section the person chose last ('' for none yet), kept across restarts. */
+export const settingsSection = () => call(() => Settings.Section());
+
+/** Keeps the settings pane's section the person chose. */
+export const setSettingsSection = (section: string) => call(() => Settings.SetSection(section));
+
+/** Gatehouse's own licence and what the binary has compiled in, each with its version and licence. */
+export const licences = () => call(() => Settings.Licences());
+
+/** Shows Gatehouse's data folder in the file manager (Go opens that folder only). */
+export const openDataFolder = () => call(() => Settings.OpenDataFolder());
+
+/** Checks one of Gatehouse's documentation addresses, by name ('readme', 'docs', 'licence'), for the consent display. */
+export const checkDocsLink = (name: string) => call(() => Settings.CheckDocsLink(name));
+
+/** Opens an address checkDocsLink checked, by its ID, after the person's consent. */
+export const openDocsLink = (linkID: string) => call(() => Settings.OpenDocsLink(linkID));
 
 /** Settings → Theme ('system', 'light' or 'dark'), and the desktop's preference as Go read it ('' when it states none). */
 export const getTheme = () => call(() => Theme.Get());

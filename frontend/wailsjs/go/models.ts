@@ -166,6 +166,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CompiledIn {
+	    kind: string;
+	    name: string;
+	    version: string;
+	    licence: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompiledIn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.licence = source["licence"];
+	    }
+	}
 	export class CompletionView {
 	    values: string[];
 	    hasMore: boolean;
@@ -672,6 +690,38 @@ export namespace app {
 	        this.language = source["language"];
 	        this.system = source["system"];
 	    }
+	}
+	export class Licences {
+	    gatehouse: string;
+	    modules: CompiledIn[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Licences(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.gatehouse = source["gatehouse"];
+	        this.modules = this.convertValues(source["modules"], CompiledIn);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class ModelView {

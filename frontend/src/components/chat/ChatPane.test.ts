@@ -9,6 +9,7 @@ import * as api from '../../lib/api';
 import type { ChatEvent, ChatMessage, Conversation, ProviderView } from '../../lib/api';
 import { chat } from '../../lib/chat.svelte';
 import ChatPane from './ChatPane.svelte';
+import { nav } from '../../lib/navigate.svelte';
 import { jsonNode, providerList } from '../../test/fixtures';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -265,9 +266,17 @@ describe('ChatPane', () => {
   it('with no model provider the composer is disabled and says where to add one', async () => {
     mocked.listProviders.mockResolvedValue(providerList([]));
     await startPane();
-    await waitFor(() => expect(screen.getByText('Add a model provider in Settings → Models.')).toBeTruthy());
+    const link = await screen.findByRole('button', { name: 'Settings → Models' });
+    expect(link.closest('p')!.textContent!.trim()).toBe('Add a model provider in Settings → Models.');
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    // The sentence's "Settings → Models" is a link that goes there (lib/navigate).
+    nav.reset();
+    nav.pane = 'chat';
+    await userEvent.setup().click(link);
+    expect(nav.pane).toBe('settings');
+    expect(nav.section).toBe('models');
+    expect(mocked.setSettingsSection).toHaveBeenCalledWith('models');
   });
 
   it('hostile model Markdown stays inert: no image, no link address; a web link opens only through Go after consent', async () => {

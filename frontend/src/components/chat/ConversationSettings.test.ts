@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import * as api from '../../lib/api';
 import type { Conversation, ConversationGrant } from '../../lib/api';
 import ConversationSettings from './ConversationSettings.svelte';
+import { nav } from '../../lib/navigate.svelte';
 import { providerView, server } from '../../test/fixtures';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -64,6 +65,29 @@ describe('ConversationSettings: tools allowed in this conversation', () => {
     show();
     await waitFor(() => expect(mocked.conversationGrants).toHaveBeenCalled());
     expect(allowed().getByText(/No tool is allowed in this conversation/)).toBeTruthy();
+  });
+
+  it('its "Settings → Tool permissions" goes there, asking first about unsaved changes and closing the dialog', async () => {
+    const user = userEvent.setup();
+    nav.reset();
+    nav.pane = 'chat';
+    mocked.conversationGrants.mockResolvedValue([]);
+    const onclose = vi.fn();
+    render(ConversationSettings, {
+      conversation,
+      providers: [providerView('p1', 'Ollama')],
+      servers: [server('s1', 'Mail'), server('s2', 'Files')],
+      running: false,
+      onclose,
+    });
+    const link = await allowed().findByRole('button', { name: 'Settings → Tool permissions' });
+    await user.type(screen.getByPlaceholderText(/Instructions the model gets/), 'Be brief.');
+    await user.click(link);
+    const ask = await screen.findByRole('alertdialog', { name: 'Discard your changes?' });
+    expect(nav.pane).toBe('chat'); // not yet: the unsaved text is asked about first
+    await user.click(within(ask).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    expect([nav.pane, nav.section]).toEqual(['settings', 'permissions']);
   });
 
   it('revokes one tool at once and shows those left', async () => {

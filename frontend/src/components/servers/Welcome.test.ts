@@ -5,6 +5,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../../lib/api';
+import { nav } from '../../lib/navigate.svelte';
 import { servers } from '../../lib/servers.svelte';
 import { tools } from '../../lib/tools.svelte';
 import { welcome } from '../../lib/welcome.svelte';
@@ -36,6 +37,7 @@ describe('Welcome', () => {
     tools.reset();
     welcome.dismissed = null;
     welcome.error = '';
+    nav.reset(); // the window starts on Servers
   });
 
   const cases: { name: string; list: ServerView[]; dismissed: boolean; shows: boolean; tryDemo: boolean }[] = [
@@ -115,5 +117,8 @@ describe('Welcome', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     const models = await screen.findByRole('heading', { level: 2, name: 'Models' });
     await waitFor(() => expect(scrolled.mock.contexts).toContain(models));
+    // Settings opened on its Models section, the focus on its heading (lib/navigate's openSettings).
+    expect(screen.getByRole('tab', { name: 'Models' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(models));
   });
 });

@@ -118,3 +118,40 @@ describe('ModelsSettings', () => {
     expect(await screen.findByText(/No model providers yet/)).toBeTruthy();
   });
 });
+
+// Issue 26: after saving a new provider the view jumped ~1,000 px up into a
+// tool list. Now the saved provider's card is scrolled into view and its name
+// has the focus once the editor closed, not the Add button at the top.
+describe('ModelsSettings after a save', () => {
+  it('keeps the view on the provider just added: its card scrolled into view, its name focused', async () => {
+    const list = [providerView('p1', 'Ollama', { preset: 'ollama', model: 'qwen3:8b', isDefault: true })];
+    mocked.providerPresets.mockResolvedValue(presets());
+    mocked.listProviders.mockImplementation(async () => providerList(list));
+    const added = providerView('p9', 'LM Studio', { preset: 'ollama', model: 'qwen3:8b' });
+    mocked.addProvider.mockImplementation(async () => {
+      list.push(added);
+      return added;
+    });
+    const scrolled: Element[] = [];
+    const before = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      const user = userEvent.setup();
+      render(ModelsSettings);
+      await screen.findByRole('listitem', { name: 'Ollama' });
+      await user.click(screen.getByRole('button', { name: 'Add a provider' }));
+      await user.selectOptions(screen.getByLabelText('Preset'), 'ollama');
+      await user.clear(screen.getByLabelText('Name'));
+      await user.type(screen.getByLabelText('Name'), 'LM Studio');
+      await user.type(screen.getByLabelText('Model'), 'qwen3:8b{Enter}');
+      const card = await screen.findByRole('listitem', { name: 'LM Studio' });
+      await waitFor(() => expect(document.activeElement).toBe(within(card).getByRole('heading', { name: 'LM Studio' })));
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(scrolled).toContain(card);
+    } finally {
+      Element.prototype.scrollIntoView = before;
+    }
+  });
+});

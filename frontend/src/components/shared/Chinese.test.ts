@@ -89,7 +89,9 @@ describe('in Simplified Chinese', () => {
     await user.selectOptions(await screen.findByLabelText('Language of the window'), 'zh-CN');
     expect(mocked.setLanguage).toHaveBeenCalledWith('zh-CN');
     expect(await screen.findByRole('heading', { name: '设置', level: 1 })).toBeTruthy();
-    expect(screen.getByText('保存在系统密钥环中。')).toBeTruthy();
+    // The side list of sections speaks Chinese too.
+    expect(screen.getByRole('tab', { name: '常规', selected: true })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: '来自服务器的请求' })).toBeTruthy();
     await user.selectOptions(screen.getByLabelText('界面语言'), '');
     expect(mocked.setLanguage).toHaveBeenLastCalledWith('');
     expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy();
