@@ -15,7 +15,8 @@ func (c *Core) ServeGateway() error {
 		return err
 	}
 	gw := gateway.New(gateway.Options{Store: c.Store, Manager: c.Manager, Broker: c.Broker,
-		Settings: storeToolSettings{c}, Version: Version, CallTimeout: c.toolCallTimeout})
+		Settings: storeToolSettings{c}, Version: Version, CallTimeout: c.toolCallTimeout,
+		OnAppsChanged: c.clientAppChanged})
 	if err := gw.ServeUnix(path); err != nil {
 		gw.Close()
 		return err
@@ -51,8 +52,9 @@ func (c *Core) gatewayChanged(serverID string) {
 }
 
 // gatewayAppChanged tells the gateway, if it runs, that the person changed
-// what an app may do.
+// what an app may do, and the window that its record changed.
 func (c *Core) gatewayAppChanged(id string) {
+	c.clientAppChanged(id)
 	if gw := c.runningGateway(); gw != nil {
 		gw.AppChanged(id)
 	}

@@ -485,6 +485,9 @@ export const cutOffClientApp = (id: string, cut: boolean) => call(() => ClientAp
 /** Forgets an app: its next session is a first one, seeing every server. */
 export const forgetClientApp = (id: string) => call(() => ClientApps.Forget(id));
 
+/** Calls cb with an app's ID whenever the apps' records changed (app.EventClientApps): one used the gateway, its calls were counted, its settings changed. */
+export const onClientAppsChanged = (cb: (id: string) => void) => on(ev.EventClientApps, cb);
+
 /** The apps Gatehouse can connect to its gateway, with the state of each one's file. */
 export const connectApps = () => call(() => Connect.Apps());
 

@@ -118,6 +118,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     cutOffClientApp: vi.fn(),
     clientAppPermissions: vi.fn(async () => []),
     forgetClientApp: vi.fn(async () => {}),
+    onClientAppsChanged: vi.fn(() => () => {}),
     connectApps: vi.fn(async () => []),
     previewConnect: vi.fn(),
     connectApp: vi.fn(),

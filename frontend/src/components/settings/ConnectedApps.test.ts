@@ -193,6 +193,35 @@ describe('ConnectedApps', () => {
     await waitFor(() => expect(screen.getByText(/No app has used the gateway yet/)).toBeTruthy());
   });
 
+  it('follows Go’s records live: an app that connects appears, its calls and last use change, without a reload', async () => {
+    let changed: ((id: string) => void) | undefined;
+    mocked.onClientAppsChanged.mockImplementation((cb) => {
+      changed = cb;
+      return () => (changed = undefined);
+    });
+    apps = [];
+    const view = render(ConnectedApps);
+    await waitFor(() => expect(screen.getByText(/No app has used the gateway yet/)).toBeTruthy());
+    expect(changed).toBeDefined();
+
+    apps = [clientApp({ calls: 0 })];
+    changed!('a1');
+    const c = await waitFor(() => card('qwen-code'));
+    expect(within(c).getByText('0')).toBeTruthy();
+    expect(screen.queryByText(/No app has used the gateway yet/)).toBeNull();
+    await waitFor(() => expect(mocked.clientAppPermissions).toHaveBeenCalledWith('a1'));
+
+    const asked = mocked.clientAppPermissions.mock.calls.length;
+    apps = [clientApp({ calls: 3, lastSeen: '2026-11-27T09:15:00Z' })];
+    changed!('a1');
+    await waitFor(() => expect(within(card('qwen-code')).getByText('3')).toBeTruthy());
+    // A known app's permissions are not read again for a count.
+    expect(mocked.clientAppPermissions.mock.calls.length).toBe(asked);
+
+    view.unmount();
+    expect(changed).toBeUndefined();
+  });
+
   it('Connect shows the change as Go’s diff, as text, with the backup note; Confirm writes what was shown', async () => {
     const user = userEvent.setup();
     mocked.previewConnect.mockResolvedValue(preview());
