@@ -26,6 +26,12 @@ type record struct {
 	// Digest is the SHA-256 of what was written.
 	Digest string    `json:"digest"`
 	Time   time.Time `json:"time"`
+	// Entry is the gateway entry's name in the file, Removed the servers
+	// the write took out (Replace): what UndoChanged takes out and puts
+	// back when the app changed the file since. Older records have
+	// neither (then any gateway entry is taken out, nothing put back).
+	Entry   string   `json:"entry,omitempty"`
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Write applies the request whose preview (seen) the person confirmed. It
@@ -60,9 +66,9 @@ func (c Connector) Write(req Request, seen Change) (Written, error) {
 	if c.Now != nil {
 		now = c.Now().UTC()
 	}
-	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now}
+	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now, Entry: p.Entry.Name, Removed: p.Removed}
 	if p.Exists {
-		rec.Backup = filepath.Join(c.BackupDir, p.App+"-"+now.Format("20060102T150405.000000000Z")+".bak")
+		rec.Backup = c.backupPath(p.App, now)
 		if err := writeNew(rec.Backup, p.old); err != nil {
 			return Written{}, i18n.Wrap(err, "connect.error.backup", "detail", err)
 		}
@@ -91,12 +97,16 @@ type Undone struct {
 	Removed bool `json:"removed"`
 	// Time is when the undone write was made (RFC 3339).
 	Time string `json:"time"`
+	// Backup is the copy of the file as it was before an undo that took
+	// out only Gatehouse's part (UndoChanged); "" for the others.
+	Backup string `json:"backup"`
 }
 
 // Undo takes back the last write Gatehouse made to the app's file: it puts
 // back the backup (or removes the file the write created). It refuses,
 // changing nothing, when the file is not what that write left (the app or
-// the person changed it since; undoing would lose that).
+// the person changed it since; undoing would lose that): PreviewUndo and
+// UndoChanged then take out only Gatehouse's part.
 func (c Connector) Undo(appID string) (Undone, error) {
 	a, ok := findApp(appID)
 	if !ok {
@@ -138,6 +148,11 @@ func (c Connector) Undo(appID string) (Undone, error) {
 		_ = os.Remove(rec.Backup)
 	}
 	return Undone{File: rec.File, Removed: rec.Created, Time: rec.Time.Format(time.RFC3339)}, nil
+}
+
+// backupPath is where a copy of the app's file made at now goes.
+func (c Connector) backupPath(id string, now time.Time) string {
+	return filepath.Join(c.BackupDir, id+"-"+now.Format("20060102T150405.000000000Z")+".bak")
 }
 
 // journalPath is the app's record of writes.
