@@ -164,7 +164,7 @@ func (c Connector) UndoChanged(appID string, seen UndoChange) (Undone, error) {
 	if p.rec.Backup != "" {
 		_ = os.Remove(p.rec.Backup)
 	}
-	return Undone{File: p.File, Time: p.rec.Time.Format(time.RFC3339), Backup: backup}, nil
+	return Undone{File: p.File, Time: p.rec.Time.Format(time.RFC3339), Backup: backup, Forgotten: p.Unchanged}, nil
 }
 
 // undoJSON finds the edits that take the gateway entry rec wrote out of a
@@ -180,7 +180,7 @@ func undoJSON(a app, data, backup []byte, rec record) (edits []edit, entry strin
 	if err != nil || sv == nil {
 		return nil, "", restored, err
 	}
-	at := slices.IndexFunc(ms, func(m member) bool { return m.gateway && (rec.Entry == "" || m.name == rec.Entry) })
+	at := slices.IndexFunc(ms, func(m member) bool { return rec.ours(m.name, m.command, m.args) })
 	kept := len(ms)
 	if at >= 0 {
 		entry = ms[at].name
@@ -232,6 +232,16 @@ func undoJSON(a app, data, backup []byte, rec record) (edits []edit, entry strin
 	return edits, entry, restored, nil
 }
 
+// ours reports whether the server of the file named name, running command
+// with args, is the gateway entry the write wrote (by an older record:
+// any gateway entry).
+func (r record) ours(name, command string, args []string) bool {
+	if r.Gateway == nil {
+		return isGateway(command, args)
+	}
+	return name == r.Gateway.Name && (isGateway(command, args) || r.Gateway.same(command, args))
+}
+
 // jsonServers finds the servers object of a JSON file (nil when it has
 // none), its members and the file's layout.
 func jsonServers(a app, data []byte) (*hujson.Value, []member, jsonStyle, error) {
@@ -269,7 +279,7 @@ func undoTOML(a app, data, backup []byte, rec record) (edits []edit, entry strin
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s, _ := servers[name].(map[string]any)
 		cmd, _ := s["command"].(string)
-		if isGateway(cmd, texts(s["args"])) && (rec.Entry == "" || name == rec.Entry) {
+		if rec.ours(name, cmd, texts(s["args"])) {
 			entry = name
 			break
 		}

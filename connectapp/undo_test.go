@@ -116,8 +116,8 @@ func TestUndoChanged_TakesOutOnlyGatehousesPart(t *testing.T) {
 			put(t, path, edited, 0o640)
 
 			done, err := c.UndoChanged(tc.app, u)
-			if err != nil {
-				t.Fatal(err)
+			if err != nil || done.Forgotten {
+				t.Fatalf("UndoChanged = %+v, %v", done, err)
 			}
 			after, _ := os.ReadFile(path)
 			if tc.want != "" && string(after) != tc.want {
@@ -173,8 +173,8 @@ func TestUndoChanged_NeverTouchesWhatTheAppChanged(t *testing.T) {
 	if err != nil || !u.Unchanged || u.Entry != "" || len(u.Restored) != 0 || u.Diff != "" {
 		t.Fatalf("preview = %+v, %v", u, err)
 	}
-	if _, err := c.UndoChanged("cursor", u); err != nil {
-		t.Fatal(err)
+	if done, err := c.UndoChanged("cursor", u); err != nil || !done.Forgotten || done.Backup != "" {
+		t.Fatalf("UndoChanged = %+v, %v", done, err)
 	}
 	if after, _ := os.ReadFile(path); string(after) != mine {
 		t.Errorf("the app's file was changed:\n%s", after)

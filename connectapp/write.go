@@ -26,11 +26,11 @@ type record struct {
 	// Digest is the SHA-256 of what was written.
 	Digest string    `json:"digest"`
 	Time   time.Time `json:"time"`
-	// Entry is the gateway entry's name in the file, Removed the servers
-	// the write took out (Replace): what UndoChanged takes out and puts
-	// back when the app changed the file since. Older records have
-	// neither (then any gateway entry is taken out, nothing put back).
-	Entry   string   `json:"entry,omitempty"`
+	// Gateway is the gateway entry as written, Removed the servers the
+	// write took out (Replace): what UndoChanged takes out and puts back
+	// when the app changed the file since. Older records have neither
+	// (then any gateway entry is taken out, nothing put back).
+	Gateway *Entry   `json:"gateway,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 }
 
@@ -66,7 +66,7 @@ func (c Connector) Write(req Request, seen Change) (Written, error) {
 	if c.Now != nil {
 		now = c.Now().UTC()
 	}
-	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now, Entry: p.Entry.Name, Removed: p.Removed}
+	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now, Gateway: &p.Entry, Removed: p.Removed}
 	if p.Exists {
 		rec.Backup = c.backupPath(p.App, now)
 		if err := writeNew(rec.Backup, p.old); err != nil {
@@ -100,6 +100,9 @@ type Undone struct {
 	// Backup is the copy of the file as it was before an undo that took
 	// out only Gatehouse's part (UndoChanged); "" for the others.
 	Backup string `json:"backup"`
+	// Forgotten is true when nothing of Gatehouse's change was left in the
+	// file: the change is forgotten, the file not written.
+	Forgotten bool `json:"forgotten"`
 }
 
 // Undo takes back the last write Gatehouse made to the app's file: it puts
