@@ -123,5 +123,7 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     previewConnect: vi.fn(),
     connectApp: vi.fn(),
     undoConnect: vi.fn(),
+    previewUndoConnect: vi.fn(),
+    undoConnectChanged: vi.fn(),
   };
 }
