@@ -68,20 +68,9 @@ func (c Connector) PreviewUndo(appID string) (UndoChange, error) {
 
 // planUndo reads the app's journal and file and works out the undo.
 func (c Connector) planUndo(appID string, withDiff bool) (undoPlan, error) {
-	a, ok := findApp(appID)
-	if !ok {
-		return undoPlan{}, i18n.Err("connect.error.unknownApp", "app", appID, "apps", i18n.List(appNames()...))
-	}
-	if c.BackupDir == "" {
-		return undoPlan{}, i18n.Err("connect.error.noBackupDir")
-	}
-	id := string(a.format)
-	records, err := c.journal(id)
+	a, id, records, err := c.lastWrite(appID)
 	if err != nil {
 		return undoPlan{}, err
-	}
-	if len(records) == 0 {
-		return undoPlan{}, i18n.Err("connect.error.nothingToUndo", "app", a.format.Name())
 	}
 	rec := records[len(records)-1]
 	p := undoPlan{id: id, records: records, rec: rec, UndoChange: UndoChange{App: id, AppName: a.format.Name(), File: rec.File,

@@ -111,20 +111,9 @@ type Undone struct {
 // the person changed it since; undoing would lose that): PreviewUndo and
 // UndoChanged then take out only Gatehouse's part.
 func (c Connector) Undo(appID string) (Undone, error) {
-	a, ok := findApp(appID)
-	if !ok {
-		return Undone{}, i18n.Err("connect.error.unknownApp", "app", appID, "apps", i18n.List(appNames()...))
-	}
-	if c.BackupDir == "" {
-		return Undone{}, i18n.Err("connect.error.noBackupDir")
-	}
-	id := string(a.format)
-	records, err := c.journal(id)
+	_, id, records, err := c.lastWrite(appID)
 	if err != nil {
 		return Undone{}, err
-	}
-	if len(records) == 0 {
-		return Undone{}, i18n.Err("connect.error.nothingToUndo", "app", a.format.Name())
 	}
 	rec := records[len(records)-1]
 	now, err := importcfg.ReadBounded(rec.File)
@@ -151,6 +140,27 @@ func (c Connector) Undo(appID string) (Undone, error) {
 		_ = os.Remove(rec.Backup)
 	}
 	return Undone{File: rec.File, Removed: rec.Created, Time: rec.Time.Format(time.RFC3339)}, nil
+}
+
+// lastWrite returns the app, its ID and its journal, which has a write to
+// undo: else the error says why not.
+func (c Connector) lastWrite(appID string) (app, string, []record, error) {
+	a, ok := findApp(appID)
+	if !ok {
+		return app{}, "", nil, i18n.Err("connect.error.unknownApp", "app", appID, "apps", i18n.List(appNames()...))
+	}
+	if c.BackupDir == "" {
+		return app{}, "", nil, i18n.Err("connect.error.noBackupDir")
+	}
+	id := string(a.format)
+	records, err := c.journal(id)
+	if err != nil {
+		return app{}, "", nil, err
+	}
+	if len(records) == 0 {
+		return app{}, "", nil, i18n.Err("connect.error.nothingToUndo", "app", a.format.Name())
+	}
+	return a, id, records, nil
 }
 
 // backupPath is where a copy of the app's file made at now goes.
