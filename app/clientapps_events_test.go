@@ -2,50 +2,22 @@ package app
 
 import (
 	"context"
-	"net"
-	"os"
 	"slices"
 	"testing"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/gatehouse-app/gatehouse/applink"
 )
 
 // TestClientApps_TheWindowFollowsTheRecords: Settings → Connected apps
-// shows an app that connects while it is open, and its calls, without a
-// reload: the core sends EventClientApps with the app's ID when it first
-// uses the gateway and when its calls are counted; forgetting it says so
-// too.
+// shows an app that connects while it is open without a reload: the core
+// sends EventClientApps with the app's ID when it first uses the gateway
+// (and when its calls are counted: gateway's
+// TestGateway_TellsWhenAnAppsRecordChanges); forgetting it says so too.
 func TestClientApps_TheWindowFollowsTheRecords(t *testing.T) {
-	runtime, err := os.MkdirTemp("", "gh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(runtime)
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	dir := t.TempDir()
-	core, rec := openTestCoreIn(t, dir)
-	if err := core.ServeGateway(); err != nil {
-		t.Fatal(err)
-	}
-	path, err := applink.GatewaySocketPath(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.Dial("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	shortRuntimeDir(t)
+	core, rec := openTestCore(t)
+	cs := gatewayClient(t, core, "events-test", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "events-test", Version: "1"}, nil).
-		Connect(ctx, &sdk.IOTransport{Reader: conn, Writer: conn}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
