@@ -85,6 +85,8 @@ func (c *Commands) table() []applink.Tool {
 		applink.NewTool(ToolConnectPreview, "Previews adding the gateway entry to an app's file.", c.ConnectPreview),
 		applink.NewTool(ToolConnect, "Adds the gateway entry to an app's file, as previewed.", c.Connect),
 		applink.NewTool(ToolConnectUndo, "Takes back the last change made to an app's file.", c.ConnectUndo),
+		applink.NewTool(ToolConnectUndoPreview, "Previews taking back the last change made to an app's file.", c.ConnectUndoPreview),
+		applink.NewTool(ToolConnectUndoChanged, "Takes Gatehouse's part out of an app's file changed since, as previewed.", c.ConnectUndoChanged),
 		applink.NewCallerTool(ToolChatTurn, "Runs a chat turn in a new conversation; its text and calls are told as progress, its questions asked of this client.", c.ChatTurn),
 	}
 }
@@ -124,6 +126,10 @@ const (
 	ToolConnectPreview = "connect_preview"
 	ToolConnect        = "connect_app"
 	ToolConnectUndo    = "connect_undo"
+	// ToolConnectUndoPreview and ToolConnectUndoChanged take back Gatehouse's
+	// part of a file the app changed since (connectapp.UndoChanged).
+	ToolConnectUndoPreview = "connect_undo_preview"
+	ToolConnectUndoChanged = "connect_undo_changed"
 )
 
 // cliConnectTimeout bounds how long a command waits for its server to
@@ -369,6 +375,18 @@ func (c *Commands) Connect(_ context.Context, req ConnectRequest) (connectapp.Wr
 // ConnectUndo takes back the last change made to the app's file (in.Name).
 func (c *Commands) ConnectUndo(_ context.Context, in CLIName) (connectapp.Undone, error) {
 	return c.connect.Undo(in.Name)
+}
+
+// ConnectUndoPreview previews taking back the last change made to the
+// app's file (in.Name).
+func (c *Commands) ConnectUndoPreview(_ context.Context, in CLIName) (connectapp.UndoChange, error) {
+	return c.connect.PreviewUndo(in.Name)
+}
+
+// ConnectUndoChanged takes Gatehouse's part out of the app's file as
+// previewed.
+func (c *Commands) ConnectUndoChanged(_ context.Context, req UndoRequest) (connectapp.Undone, error) {
+	return c.connect.UndoChanged(req)
 }
 
 // Import imports the servers of a previewed file.

@@ -1,8 +1,23 @@
 package app
 
 import (
+	"time"
+
 	"github.com/gatehouse-app/gatehouse/store"
 )
+
+// EventClientApps carries the ID of an app whose record changed: it used
+// the gateway (a first time too), its calls were counted, or the person
+// changed its settings or forgot it. Changes that come together are one
+// event, carrying the newest ID, at most every appEventEvery.
+const EventClientApps = "clientapps:changed"
+
+// appEventEvery bounds how often EventClientApps is sent: the window reads
+// the whole list again on each, and any local process can start sessions.
+const appEventEvery = 250 * time.Millisecond
+
+// clientAppChanged tells the window that the app's record changed.
+func (c *Core) clientAppChanged(id string) { c.appEvents.Put(id) }
 
 // ClientAppsService is what Settings → Connected apps will show and change
 // (issue 25): the other apps that used the gateway, when and how often,

@@ -20,12 +20,7 @@ import (
 // with a sentence; let back in and allowed every server, it sees them
 // again.
 func TestClientApps_ChangesReachOpenSessions(t *testing.T) {
-	runtime, err := os.MkdirTemp("", "gh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(runtime)
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	shortRuntimeDir(t)
 	dir := t.TempDir()
 	core, err := OpenCore(CoreOptions{DataDir: dir})
 	if err != nil {
@@ -35,27 +30,12 @@ func TestClientApps_ChangesReachOpenSessions(t *testing.T) {
 	if err := core.ConnectAll(); err != nil {
 		t.Fatal(err)
 	}
-	if err := core.ServeGateway(); err != nil {
-		t.Fatal(err)
-	}
-	path, err := applink.GatewaySocketPath(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.Dial("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	changed := make(chan struct{}, 10)
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "settings-test", Version: "1"}, &sdk.ClientOptions{
+	cs := gatewayClient(t, core, "settings-test", &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
-	}).Connect(ctx, &sdk.IOTransport{Reader: conn, Writer: conn}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	})
 	count := func() int {
 		t.Helper()
 		res, err := cs.ListTools(ctx, nil)
@@ -97,4 +77,42 @@ func TestClientApps_ChangesReachOpenSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("let back in, every server", func(n int) bool { return n > 0 })
+}
+
+// shortRuntimeDir sets XDG_RUNTIME_DIR to a new folder of a short path
+// (a socket's path is bounded), removed after the test.
+func shortRuntimeDir(t *testing.T) {
+	t.Helper()
+	runtime, err := os.MkdirTemp("", "gh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtime) })
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+}
+
+// gatewayClient serves the gateway of core (shortRuntimeDir first) and
+// connects a go-sdk client named name to its socket, as `gatehouse
+// gateway` does; it is closed after the test.
+func gatewayClient(t *testing.T, core *Core, name string, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	if err := core.ServeGateway(); err != nil {
+		t.Fatal(err)
+	}
+	path, err := applink.GatewaySocketPath(core.Store.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, opts).Connect(ctx, &sdk.IOTransport{Reader: conn, Writer: conn}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -139,3 +139,27 @@ func (s *ConnectService) Undo(app string) (connectapp.Undone, error) {
 	defer connectWriting.Unlock()
 	return s.connector().Undo(app)
 }
+
+// PreviewUndo returns what undoing the last change Gatehouse made to the
+// app's file does now: the backup put back whole when the file is as
+// Gatehouse left it, else only Gatehouse's entry taken out (and the
+// servers it replaced put back), as a diff; nothing is written.
+func (s *ConnectService) PreviewUndo(app string) (connectapp.UndoChange, error) {
+	return s.connector().PreviewUndo(app)
+}
+
+// UndoRequest is the undo the person confirmed in its preview.
+type UndoRequest struct {
+	App string `json:"app"`
+	// Digest and Result are the preview's (connectapp.UndoChange).
+	Digest string `json:"digest"`
+	Result string `json:"result"`
+}
+
+// UndoChanged takes back Gatehouse's part of its last change to the app's
+// file as its preview showed, refused when the file changed since.
+func (s *ConnectService) UndoChanged(req UndoRequest) (connectapp.Undone, error) {
+	connectWriting.Lock()
+	defer connectWriting.Unlock()
+	return s.connector().UndoChanged(req.App, connectapp.UndoChange{Digest: req.Digest, Result: req.Result})
+}

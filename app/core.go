@@ -74,6 +74,8 @@ type Core struct {
 	logEvents      logEvents
 	listEvents     keyedEvents[string]
 	resourceEvents keyedEvents[ResourceUpdate]
+	// appEvents tells the window an app's record changed (clientapps.go).
+	appEvents mcp.Coalescer[string]
 }
 
 // CoreOptions configures OpenCore.
@@ -110,6 +112,7 @@ func OpenCore(opts CoreOptions) (*Core, error) {
 		c.emit(EventPrompts, id)
 	}
 	c.resourceEvents.send = func(u ResourceUpdate) { c.emit(EventResourceUpdated, u) }
+	c.appEvents = mcp.Coalescer[string]{Every: appEventEvery, Send: func(id string) { c.emit(EventClientApps, id) }}
 	if err := c.seedDemo(opts.DemoCommand); err != nil {
 		st.Close()
 		return nil, err

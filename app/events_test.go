@@ -75,7 +75,7 @@ func TestEventPayloadsMatchTheFrontend(t *testing.T) {
 		"EventServers": ServerList{}, "EventTools": "", "EventQuestions": SnapshotView{}, "EventChat": ChatEvent{},
 		"EventProviders": ProviderList{}, "EventPolicies": ServerPolicyView{}, "EventLanguage": LanguageView{},
 		"EventTheme": ThemeView{}, "EventResources": "", "EventPrompts": "", "EventResourceUpdated": ResourceUpdate{},
-		"EventLog": "", "EventProgress": ToolProgress{},
+		"EventLog": "", "EventProgress": ToolProgress{}, "EventClientApps": "",
 	}
 	// The Go types of api.ts's own payload types, by their TypeScript names.
 	written := map[string]reflect.Type{

@@ -16,9 +16,13 @@ func (c *Core) ServeGateway() error {
 	}
 	gw := gateway.New(gateway.Options{Store: c.Store, Manager: c.Manager, Broker: c.Broker,
 		Settings: storeToolSettings{c}, Version: Version, CallTimeout: c.toolCallTimeout,
-		// An app's own "Always allow": Settings → Connected apps reads its
-		// permissions again when a server's policies change.
-		AppSaved: func(_, serverID string) { _, _ = c.emitPolicies(serverID) }})
+		// An app's own "Always allow": Settings → Connected apps reads the
+		// app and its permissions again.
+		AppSaved: func(appID, serverID string) {
+			_, _ = c.emitPolicies(serverID)
+			c.clientAppChanged(appID)
+		},
+		OnAppsChanged: c.clientAppChanged})
 	if err := gw.ServeUnix(path); err != nil {
 		gw.Close()
 		return err
@@ -54,8 +58,9 @@ func (c *Core) gatewayChanged(serverID string) {
 }
 
 // gatewayAppChanged tells the gateway, if it runs, that the person changed
-// what an app may do.
+// what an app may do, and the window that its record changed.
 func (c *Core) gatewayAppChanged(id string) {
+	c.clientAppChanged(id)
 	if gw := c.runningGateway(); gw != nil {
 		gw.AppChanged(id)
 	}

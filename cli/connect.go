@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/gatehouse-app/gatehouse/app"
 	"github.com/gatehouse-app/gatehouse/cmdline"
 	"github.com/gatehouse-app/gatehouse/connectapp"
@@ -76,23 +78,7 @@ func (e *env) connectApp(ctx context.Context, args []string) error {
 		e.printApps(apps.Items)
 		return nil
 	case undo:
-		if !yes && !e.stdinTerminal {
-			return i18n.Err("cli.connect.undoNotTerminal")
-		}
-		if !ask(i18n.M("cli.connect.undoConfirm", "app", appID)) {
-			fmt.Fprintln(e.stdout, i18n.M("cli.connect.nothingDone"))
-			return nil
-		}
-		var u connectapp.Undone
-		if err := run(ctx, cs, app.ToolConnectUndo, app.CLIName{Name: appID}, &u); err != nil {
-			return err
-		}
-		if u.Removed {
-			fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoneRemoved", "file", oneLine(u.File)))
-		} else {
-			fmt.Fprintln(e.stdout, i18n.M("cli.connect.undone", "file", oneLine(u.File), "time", localTime(u.Time)))
-		}
-		return nil
+		return e.undoConnect(ctx, cs, appID, yes, ask)
 	}
 	req := app.ConnectRequest{App: appID, Replace: replace}
 	var ch connectapp.Change
@@ -127,6 +113,63 @@ func (e *env) connectApp(ctx context.Context, args []string) error {
 	return nil
 }
 
+// undoConnect runs `gatehouse connect --undo APP`: when the file is as
+// Gatehouse's last change left it, its backup goes back after asking; when
+// the app changed it since, the preview of taking out only Gatehouse's part
+// is shown and written after asking.
+func (e *env) undoConnect(ctx context.Context, cs *sdk.ClientSession, appID string, yes bool, ask func(i18n.Message) bool) error {
+	var u connectapp.UndoChange
+	if err := run(ctx, cs, app.ToolConnectUndoPreview, app.CLIName{Name: appID}, &u); err != nil {
+		return err
+	}
+	var question i18n.Message
+	switch {
+	case u.Whole:
+		question = i18n.M("cli.connect.undoConfirm", "app", u.AppName)
+	case u.Unchanged:
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoNothingLeft", "file", oneLine(u.File), "time", localTime(u.Time)))
+		question = i18n.M("cli.connect.undoForget")
+	default:
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoPart", "file", oneLine(u.File), "time", localTime(u.Time)))
+		if u.Entry != "" {
+			fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoEntry", "name", oneLine(u.Entry)))
+		}
+		if len(u.Restored) > 0 {
+			fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoRestored", "names", oneLine(strings.Join(u.Restored, ", "))))
+		}
+		e.printDiff(u.Diff)
+		question = i18n.M("cli.connect.confirm")
+	}
+	if !yes && !e.stdinTerminal {
+		return i18n.Err("cli.connect.undoNotTerminal")
+	}
+	if !ask(question) {
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.nothingDone"))
+		return nil
+	}
+	var done connectapp.Undone
+	var err error
+	if u.Whole {
+		err = run(ctx, cs, app.ToolConnectUndo, app.CLIName{Name: appID}, &done)
+	} else {
+		err = run(ctx, cs, app.ToolConnectUndoChanged, app.UndoRequest{App: u.App, Digest: u.Digest, Result: u.Result}, &done)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case done.Forgotten:
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoneForgotten", "file", oneLine(done.File), "time", localTime(done.Time)))
+	case done.Backup != "":
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undonePart", "file", oneLine(done.File), "backup", oneLine(done.Backup)))
+	case done.Removed:
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undoneRemoved", "file", oneLine(done.File)))
+	default:
+		fmt.Fprintln(e.stdout, i18n.M("cli.connect.undone", "file", oneLine(done.File), "time", localTime(done.Time)))
+	}
+	return nil
+}
+
 // printChange writes the preview: the file, the entry, what is taken out
 // and kept (--replace), and the change as a unified diff whose lines are
 // made visible (oneLine) and whose secret-looking values are masked.
@@ -142,11 +185,17 @@ func (e *env) printChange(ch connectapp.Change) {
 	if len(ch.Kept) > 0 {
 		fmt.Fprintln(e.stdout, i18n.M("cli.connect.kept", "names", oneLine(strings.Join(ch.Kept, ", "))))
 	}
-	if ch.Diff == "" {
+	e.printDiff(ch.Diff)
+}
+
+// printDiff writes a unified diff of Go's, its lines made visible
+// (oneLine), and says how secret-looking values are shown.
+func (e *env) printDiff(diff string) {
+	if diff == "" {
 		return
 	}
 	fmt.Fprintln(e.stdout)
-	for _, line := range strings.Split(strings.TrimSuffix(ch.Diff, "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
 		fmt.Fprintln(e.stdout, oneLine(line))
 	}
 	fmt.Fprintln(e.stdout)

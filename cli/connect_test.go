@@ -166,3 +166,67 @@ func TestCLI_ConnectReplaceTakesOutWhatWasImported(t *testing.T) {
 		t.Errorf("after undo:\n%s", back)
 	}
 }
+
+// After `connect --replace`, Codex rewrote its file (a setting, a server of
+// its own): `connect --undo` no longer puts the backup back over that, but
+// shows how it takes out only Gatehouse's entry and puts back the servers
+// it took out, asks, and writes that; the importer reads the result.
+func TestCLI_ConnectUndoAfterTheAppChangedItsFile(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	file := filepath.Join(home, ".codex", "config.toml")
+	before := "model = \"o3\"\n\n[mcp_servers.fs]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]\n"
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := ghInput(t, dir, "", false, "servers", "import", file, "--yes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := ghInput(t, dir, "", false, "connect", "codex", "--replace", "--yes"); code != 0 {
+		t.Fatalf("code %d: %s%s", code, out, errOut)
+	}
+	written, _ := os.ReadFile(file)
+	edited := strings.Replace(string(written), "model = \"o3\"", "model = \"o4\"", 1) + "\n[mcp_servers.web]\ncommand = \"web-mcp\"\n"
+	if err := os.WriteFile(file, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := ghInput(t, dir, "\n", true, "connect", "--undo", "codex")
+	if code != 0 || !strings.Contains(out, "Nothing was changed.") {
+		t.Fatalf("code %d: %s%s", code, out, errOut)
+	}
+	for _, want := range []string{"changed after Gatehouse’s change of", "Taken out: Gatehouse’s entry gatehouse",
+		"Put back as they were (Gatehouse had taken them out): fs", "-[mcp_servers.gatehouse]", "+[mcp_servers.fs]", "Write this change? [y/N]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, out)
+		}
+	}
+	if data, _ := os.ReadFile(file); string(data) != edited {
+		t.Fatal("written without a yes")
+	}
+
+	code, out, errOut = ghInput(t, dir, "y\n", true, "connect", "--undo", "codex")
+	if code != 0 || !strings.Contains(out, "Took Gatehouse’s part out of "+file) {
+		t.Fatalf("code %d: %s%s", code, out, errOut)
+	}
+	after, _ := os.ReadFile(file)
+	if strings.Contains(string(after), "gatehouse") || !strings.Contains(string(after), "model = \"o4\"") || !strings.Contains(string(after), "[mcp_servers.web]") {
+		t.Errorf("after:\n%s", after)
+	}
+	p, err := importcfg.Read(file, importcfg.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range p.Servers {
+		names = append(names, s.SourceName)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"fs", "web"}) {
+		t.Errorf("the importer reads %q", names)
+	}
+}

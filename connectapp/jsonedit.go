@@ -90,6 +90,21 @@ func members(data []byte, obj *hujson.Object) []member {
 	return out
 }
 
+// styleOf is the layout of the JSON file data whose top object is v (its
+// members tops).
+func styleOf(data []byte, v hujson.Value, tops []member) jsonStyle {
+	style := jsonStyle{nl: "\n", unit: "  "}
+	if bytes.Contains(data, []byte("\r\n")) {
+		style.nl = "\r\n"
+	}
+	// A file of one line stays one line; "{}" gets the layout of a new file.
+	style.compact = len(tops) > 0 && !bytes.Contains(data[v.StartOffset:v.EndOffset], []byte("\n"))
+	if first := firstOnOwnLine(data, v.StartOffset, tops); first >= 0 {
+		style.unit = lineIndent(data, first)
+	}
+	return style
+}
+
 // planJSON finds the edits that put e into the servers object of a JSON
 // file (creating the object when the file has none) and take out the
 // servers named in remove. data has been read by importcfg already, so it
@@ -115,11 +130,7 @@ func planJSON(a app, data []byte, e Entry, remove []string) (plan, error) {
 		return plan{}, i18n.Err("connect.error.notObject")
 	}
 	tops := members(data, top)
-	// A file of one line stays one line; "{}" gets the layout of a new file.
-	style.compact = len(tops) > 0 && !bytes.Contains(data[v.StartOffset:v.EndOffset], []byte("\n"))
-	if first := firstOnOwnLine(data, v.StartOffset, tops); first >= 0 {
-		style.unit = lineIndent(data, first)
-	}
+	style = styleOf(data, v, tops)
 	var servers []int
 	for i, m := range tops {
 		if m.name == a.key {
@@ -187,21 +198,7 @@ func planJSON(a app, data []byte, e Entry, remove []string) (plan, error) {
 			ind = lineIndent(data, first)
 		}
 	}
-	head := headEnd(data, sv.StartOffset)
-	for _, r := range runs {
-		switch {
-		case r[0] > 0:
-			p.edits = append(p.edits, edit{ms[r[0]-1].valueEnd, ms[r[1]].valueEnd, ""})
-		case r[1] < len(ms)-1:
-			p.edits = append(p.edits, edit{head, afterComma(data, ms[r[1]].valueEnd), ""})
-		default:
-			end := ms[r[1]].valueEnd
-			if c := skipExtra(data, end); data[c] == ',' {
-				end = c + 1
-			}
-			p.edits = append(p.edits, edit{head, end, ""})
-		}
-	}
+	p.edits = cutRuns(data, sv, ms, runs)
 	switch {
 	case at >= 0 && ms[at].commandIsText && e.same(ms[at].command, ms[at].args):
 		p.unchanged = len(runs) == 0
@@ -222,6 +219,29 @@ func planJSON(a app, data []byte, e Entry, remove []string) (plan, error) {
 	}
 	sortEdits(p.edits)
 	return p, nil
+}
+
+// cutRuns returns the edits that take out of the object sv (whose members
+// are ms) the runs of members given by their first and last index, with
+// the comma and comments between each run and what stays.
+func cutRuns(data []byte, sv hujson.Value, ms []member, runs [][2]int) []edit {
+	head := headEnd(data, sv.StartOffset)
+	var edits []edit
+	for _, r := range runs {
+		switch {
+		case r[0] > 0:
+			edits = append(edits, edit{ms[r[0]-1].valueEnd, ms[r[1]].valueEnd, ""})
+		case r[1] < len(ms)-1:
+			edits = append(edits, edit{head, afterComma(data, ms[r[1]].valueEnd), ""})
+		default:
+			end := ms[r[1]].valueEnd
+			if c := skipExtra(data, end); data[c] == ',' {
+				end = c + 1
+			}
+			edits = append(edits, edit{head, end, ""})
+		}
+	}
+	return edits
 }
 
 // insertFirst returns the edit that puts name: value first in the object

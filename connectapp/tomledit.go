@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -96,15 +95,7 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 	if bytes.Contains(data, []byte("\r\n")) {
 		nl = "\r\n"
 	}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		return plan{}, i18n.Err("connect.error.parse", "detail", err)
-	}
-	servers, _ := doc[a.key].(map[string]any)
-	if doc[a.key] != nil && servers == nil {
-		return plan{}, i18n.Err("connect.error.serversNotObject", "key", a.key)
-	}
-	tables, err := tomlTables(data)
+	servers, tables, err := tomlServers(a, data)
 	if err != nil {
 		return plan{}, err
 	}
@@ -125,25 +116,13 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 		}
 	}
 	e.Name = p.name
-	// spans of the tables of one server: [mcp_servers.NAME] and its
-	// [mcp_servers.NAME.env] and such.
-	spans := func(name string) []tomlTable {
-		var out []tomlTable
-		for _, t := range tables {
-			if len(t.key) >= 2 && t.key[0] == a.key && t.key[1] == name {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
+	spans := func(name string) []tomlTable { return tomlSpans(a, tables, name) }
 	for _, name := range remove {
 		if _, ok := servers[name]; !ok || name == gateway {
 			continue
 		}
 		p.removed = append(p.removed, name)
-		for _, t := range spans(name) {
-			p.edits = append(p.edits, edit{t.start, blankAfter(data, t.start, t.end), ""})
-		}
+		p.edits = append(p.edits, cutTables(data, spans(name))...)
 	}
 	text := renderTOML(a, e, nl)
 	if gateway != "" {
@@ -190,6 +169,21 @@ func planTOML(a app, data []byte, e Entry, remove []string) (plan, error) {
 	p.edits = append(p.edits, edit{len(data), len(data), sep + text})
 	sortEdits(p.edits)
 	return p, nil
+}
+
+// cutTables returns the edits that take the tables out, those that follow
+// each other as one (a server's [KEY.NAME] and its [KEY.NAME.env]), so
+// that one blank line is left between what stays around them.
+func cutTables(data []byte, tables []tomlTable) []edit {
+	var edits []edit
+	for i := 0; i < len(tables); {
+		start, end := tables[i].start, tables[i].end
+		for i++; i < len(tables) && tables[i].start == end; i++ {
+			end = tables[i].end
+		}
+		edits = append(edits, edit{start, blankAfter(data, start, end), ""})
+	}
+	return edits
 }
 
 // blankAfter returns where taking out the lines [start, end) should end:

@@ -26,6 +26,12 @@ type record struct {
 	// Digest is the SHA-256 of what was written.
 	Digest string    `json:"digest"`
 	Time   time.Time `json:"time"`
+	// Gateway is the gateway entry as written, Removed the servers the
+	// write took out (Replace): what UndoChanged takes out and puts back
+	// when the app changed the file since. Older records have neither
+	// (then any gateway entry is taken out, nothing put back).
+	Gateway *Entry   `json:"gateway,omitempty"`
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Write applies the request whose preview (seen) the person confirmed. It
@@ -60,9 +66,9 @@ func (c Connector) Write(req Request, seen Change) (Written, error) {
 	if c.Now != nil {
 		now = c.Now().UTC()
 	}
-	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now}
+	rec := record{File: p.File, Created: !p.Exists, Mode: p.mode, Digest: digestOf(p.new), Time: now, Gateway: &p.Entry, Removed: p.Removed}
 	if p.Exists {
-		rec.Backup = filepath.Join(c.BackupDir, p.App+"-"+now.Format("20060102T150405.000000000Z")+".bak")
+		rec.Backup = c.backupPath(p.App, now)
 		if err := writeNew(rec.Backup, p.old); err != nil {
 			return Written{}, i18n.Wrap(err, "connect.error.backup", "detail", err)
 		}
@@ -91,27 +97,23 @@ type Undone struct {
 	Removed bool `json:"removed"`
 	// Time is when the undone write was made (RFC 3339).
 	Time string `json:"time"`
+	// Backup is the copy of the file as it was before an undo that took
+	// out only Gatehouse's part (UndoChanged); "" for the others.
+	Backup string `json:"backup"`
+	// Forgotten is true when nothing of Gatehouse's change was left in the
+	// file: the change is forgotten, the file not written.
+	Forgotten bool `json:"forgotten"`
 }
 
 // Undo takes back the last write Gatehouse made to the app's file: it puts
 // back the backup (or removes the file the write created). It refuses,
 // changing nothing, when the file is not what that write left (the app or
-// the person changed it since; undoing would lose that).
+// the person changed it since; undoing would lose that): PreviewUndo and
+// UndoChanged then take out only Gatehouse's part.
 func (c Connector) Undo(appID string) (Undone, error) {
-	a, ok := findApp(appID)
-	if !ok {
-		return Undone{}, i18n.Err("connect.error.unknownApp", "app", appID, "apps", i18n.List(appNames()...))
-	}
-	if c.BackupDir == "" {
-		return Undone{}, i18n.Err("connect.error.noBackupDir")
-	}
-	id := string(a.format)
-	records, err := c.journal(id)
+	_, id, records, err := c.lastWrite(appID)
 	if err != nil {
 		return Undone{}, err
-	}
-	if len(records) == 0 {
-		return Undone{}, i18n.Err("connect.error.nothingToUndo", "app", a.format.Name())
 	}
 	rec := records[len(records)-1]
 	now, err := importcfg.ReadBounded(rec.File)
@@ -138,6 +140,32 @@ func (c Connector) Undo(appID string) (Undone, error) {
 		_ = os.Remove(rec.Backup)
 	}
 	return Undone{File: rec.File, Removed: rec.Created, Time: rec.Time.Format(time.RFC3339)}, nil
+}
+
+// lastWrite returns the app, its ID and its journal, which has a write to
+// undo: else the error says why not.
+func (c Connector) lastWrite(appID string) (app, string, []record, error) {
+	a, ok := findApp(appID)
+	if !ok {
+		return app{}, "", nil, i18n.Err("connect.error.unknownApp", "app", appID, "apps", i18n.List(appNames()...))
+	}
+	if c.BackupDir == "" {
+		return app{}, "", nil, i18n.Err("connect.error.noBackupDir")
+	}
+	id := string(a.format)
+	records, err := c.journal(id)
+	if err != nil {
+		return app{}, "", nil, err
+	}
+	if len(records) == 0 {
+		return app{}, "", nil, i18n.Err("connect.error.nothingToUndo", "app", a.format.Name())
+	}
+	return a, id, records, nil
+}
+
+// backupPath is where a copy of the app's file made at now goes.
+func (c Connector) backupPath(id string, now time.Time) string {
+	return filepath.Join(c.BackupDir, id+"-"+now.Format("20060102T150405.000000000Z")+".bak")
 }
 
 // journalPath is the app's record of writes.

@@ -204,6 +204,7 @@ func (c *conn) identify(req sdk.Request) error {
 		if err != nil {
 			return refusal(i18n.M("gateway.error.store", "detail", err))
 		}
+		c.g.appChanged(rec.ID)
 		c.mu.Lock()
 		c.identified, c.app = true, rec
 		c.client = &mcp.Client{Name: rec.Name, Version: rec.Version, Launcher: c.launcher.Exe, Command: c.launcher.Command, PID: c.launcher.PID}

@@ -39,6 +39,11 @@ type Options struct {
 	Launcher func(pid int) Launcher
 	// Limits bound each client; the zero value is DefaultLimits.
 	Limits Limits
+	// OnAppsChanged, if set, is told the ID of an app whose record the
+	// gateway changed: an app seen (a session began; a new app recorded)
+	// or its calls counted (at most every countEvery). It must not block;
+	// the window's list follows it.
+	OnAppsChanged func(appID string)
 }
 
 // Limits bound what one client may ask of Gatehouse.
@@ -153,7 +158,16 @@ func (g *Gateway) writeCalls() {
 	g.calls = map[string]int64{}
 	g.mu.Unlock()
 	for id, n := range calls {
-		_ = g.opts.Store.AddClientCalls(id, n)
+		if g.opts.Store.AddClientCalls(id, n) == nil {
+			g.appChanged(id)
+		}
+	}
+}
+
+// appChanged tells Options.OnAppsChanged that the app's record changed.
+func (g *Gateway) appChanged(id string) {
+	if g.opts.OnAppsChanged != nil {
+		g.opts.OnAppsChanged(id)
 	}
 }
 

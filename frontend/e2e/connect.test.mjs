@@ -3,8 +3,10 @@
 // (nothing written), Cancel writes nothing, Confirm writes the gateway entry
 // Go showed; a real MCP client (the TypeScript SDK's) then runs the entry as
 // Qwen Code would, and Settings → Connected apps lists it by the name it
-// claims and the program that launched it; Undo puts the file back byte for
-// byte. Screenshots of the dialog in English (light and dark) and Chinese.
+// claims and the program that launched it, as soon as it connects (Settings
+// stays open), and counts its call; Undo puts the file back byte for byte,
+// and after Qwen Code changed the file it takes out only Gatehouse's entry.
+// Screenshots of the dialog in English (light and dark) and Chinese.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,11 +131,9 @@ describe('Connect an app', () => {
       await client.close();
     }
 
-    // Connected apps reads its list when Settings opens.
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Servers' }).click();
-    await openSettings(page);
+    // Settings stayed open: Connected apps shows the app that just used the gateway, without a reload.
     const card = page.getByRole('listitem', { name: 'e2e-sdk-client' });
-    await card.waitFor();
+    await card.waitFor({ timeout: 5000 });
     const text = await card.innerText();
     assert.match(text, /1\.2\.3/);
     assert.ok(text.includes(await realpath(process.execPath)), `the launcher is the test's node: ${text}`);
@@ -157,6 +157,9 @@ describe('Connect an app', () => {
     } finally {
       await client.close();
     }
+    // Its call is counted live too (the gateway writes the counts every second).
+    const calls = card.locator('dt', { hasText: 'Tool calls' }).locator('xpath=following-sibling::dd[1]');
+    await page.waitForFunction((el) => el?.textContent === '1', await calls.elementHandle(), { timeout: 5000 });
     await card.screenshot({ path: join(outputDir, 'e2e-connected-app-card.png') });
 
     await card.getByRole('button', { name: 'Cut off' }).click();
@@ -189,6 +192,40 @@ describe('Connect an app', () => {
     assert.equal(await readFile(file, 'utf8'), original);
     await qwenRow(page).getByText('Not connected').waitFor();
     assert.equal(await qwenRow(page).getByRole('button', { name: 'Undo the last change to Qwen Code’s file' }).count(), 0);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('Undo after Qwen Code changed its file shows taking out only Gatehouse’s entry, and keeps the app’s change', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Connect Qwen Code' }).click();
+    const dlg = page.getByRole('dialog', { name: 'Connect Qwen Code to Gatehouse' });
+    await dlg.getByTestId('connect-diff').waitFor();
+    await dlg.getByRole('button', { name: 'Change the file' }).click();
+    await dlg.waitFor({ state: 'detached' });
+    await qwenRow(page).getByText('Connected', { exact: true }).waitFor();
+    // Qwen Code writes its own setting after Gatehouse's change.
+    const written = await readFile(file, 'utf8');
+    const edited = written.replace('"theme": "Default",', '"theme": "Default",\n  "vimMode": true,');
+    assert.notEqual(edited, written);
+    await writeFile(file, edited);
+
+    await qwenRow(page).getByRole('button', { name: 'Undo the last change to Qwen Code’s file' }).click();
+    const undo = page.getByRole('dialog', { name: 'Undo the change to Qwen Code’s file?' });
+    const diff = undo.getByTestId('connect-undo-diff');
+    await diff.waitFor();
+    const shown = await diff.innerText();
+    assert.match(shown, /^-\s+"gatehouse": \{/m, shown);
+    assert.doesNotMatch(shown, /^[-+].*vimMode/m, 'the app’s own change is not part of the undo');
+    await undo.getByText('Taken out: Gatehouse’s entry gatehouse').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the dialog starts on Cancel');
+    await page.screenshot({ path: join(outputDir, 'e2e-connect-undo-part.png') });
+    assert.equal(await readFile(file, 'utf8'), edited, 'nothing written before Confirm');
+    await undo.getByRole('button', { name: 'Take out Gatehouse’s part' }).click();
+    await undo.waitFor({ state: 'detached' });
+    await page.getByTestId('connect-done').getByText(/^Gatehouse took its part out of .*\. The copy of the file as it was: /).waitFor();
+    const now = await readFile(file, 'utf8');
+    assert.equal(now, original.replace('"theme": "Default",', '"theme": "Default",\n  "vimMode": true,'), now);
+    await qwenRow(page).getByText('Not connected').waitFor();
     assert.deepEqual(app.problems, []);
   });
 });

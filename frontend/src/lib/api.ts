@@ -148,6 +148,8 @@ export type ConnectRequest = Plain<app.ConnectRequest>;
 export type ConnectChange = Plain<connectapp.Change>;
 export type ConnectWritten = Plain<connectapp.Written>;
 export type ConnectUndone = Plain<connectapp.Undone>;
+export type ConnectUndoChange = Plain<connectapp.UndoChange>;
+export type ConnectUndoRequest = Plain<app.UndoRequest>;
 
 // The payloads of events no bound method returns, so that Wails generates
 // no class for them; app/events_test.go checks their fields against Go's.
@@ -518,6 +520,9 @@ export const cutOffClientApp = (id: string, cut: boolean) => call(() => ClientAp
 /** Forgets an app: its next session is a first one, seeing every server. */
 export const forgetClientApp = (id: string) => call(() => ClientApps.Forget(id));
 
+/** Calls cb with an app's ID whenever the apps' records changed (app.EventClientApps): one used the gateway, its calls were counted, its settings changed. */
+export const onClientAppsChanged = (cb: (id: string) => void) => on(ev.EventClientApps, cb);
+
 /** The apps Gatehouse can connect to its gateway, with the state of each one's file. */
 export const connectApps = () => call(() => Connect.Apps());
 
@@ -529,6 +534,12 @@ export const connectApp = (req: ConnectRequest) => call(() => Connect.Connect(re
 
 /** Takes back the last change Gatehouse made to the app's file. */
 export const undoConnect = (appID: string) => call(() => Connect.Undo(appID));
+
+/** What undoing Gatehouse's last change to the app's file does now: its backup put back whole, or (the app changed the file since) only Gatehouse's part taken out, as a diff; nothing is written. */
+export const previewUndoConnect = (appID: string) => call(() => Connect.PreviewUndo(appID));
+
+/** Takes Gatehouse's part out of a file the app changed since, as the preview (its digest and result) showed; refused when the file changed again. */
+export const undoConnectChanged = (req: ConnectUndoRequest) => call(() => Connect.UndoChanged(req));
 
 // --- Questions (consent dialog, queue, opened pages) ---------------------------
 

@@ -32,6 +32,8 @@ export const EventResourceUpdated = 'resources:updated';
 export const EventLog = 'log:changed';
 /** How far a running call of the Tools pane got, as its server said: { callId, progress, total, message } (app.EventProgress). */
 export const EventProgress = 'tools:progress';
+/** An app's ID, whenever its record changed: it used the gateway, its calls were counted, its settings changed; at most every 250 ms (app.EventClientApps). */
+export const EventClientApps = 'clientapps:changed';
 
 /** What each event carries: a generated type (Plain<app.X>, Go's app.X) or one of api.ts's (Go's type of the same name), or a server's ID. */
 export type EventPayloads = {
@@ -48,4 +50,5 @@ export type EventPayloads = {
   [EventResourceUpdated]: ResourceUpdate;
   [EventLog]: string;
   [EventProgress]: ToolProgress;
+  [EventClientApps]: string;
 };

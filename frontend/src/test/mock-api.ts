@@ -124,9 +124,12 @@ export async function mockApi(importOriginal: () => Promise<typeof import('../li
     cutOffClientApp: vi.fn(),
     clientAppPermissions: vi.fn(async () => []),
     forgetClientApp: vi.fn(async () => {}),
+    onClientAppsChanged: vi.fn(() => () => {}),
     connectApps: vi.fn(async () => []),
     previewConnect: vi.fn(),
     connectApp: vi.fn(),
     undoConnect: vi.fn(),
+    previewUndoConnect: vi.fn(),
+    undoConnectChanged: vi.fn(),
   };
 }

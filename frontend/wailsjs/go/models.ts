@@ -1714,6 +1714,22 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class UndoRequest {
+	    app: string;
+	    digest: string;
+	    result: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.digest = source["digest"];
+	        this.result = source["result"];
+	    }
+	}
 
 }
 
@@ -1857,10 +1873,44 @@ export namespace connectapp {
 		    return a;
 		}
 	}
+	export class UndoChange {
+	    app: string;
+	    appName: string;
+	    file: string;
+	    whole: boolean;
+	    entry: string;
+	    restored: string[];
+	    unchanged: boolean;
+	    digest: string;
+	    result: string;
+	    diff: string;
+	    time: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	        this.appName = source["appName"];
+	        this.file = source["file"];
+	        this.whole = source["whole"];
+	        this.entry = source["entry"];
+	        this.restored = source["restored"];
+	        this.unchanged = source["unchanged"];
+	        this.digest = source["digest"];
+	        this.result = source["result"];
+	        this.diff = source["diff"];
+	        this.time = source["time"];
+	    }
+	}
 	export class Undone {
 	    file: string;
 	    removed: boolean;
 	    time: string;
+	    backup: string;
+	    forgotten: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Undone(source);
@@ -1871,6 +1921,8 @@ export namespace connectapp {
 	        this.file = source["file"];
 	        this.removed = source["removed"];
 	        this.time = source["time"];
+	        this.backup = source["backup"];
+	        this.forgotten = source["forgotten"];
 	    }
 	}
 	export class Written {

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import * as api from '../../lib/api';
-import type { ClientApp, ConnectChange, ConnectStatus, ServerPolicyView, ToolPolicyView } from '../../lib/api';
+import type { ClientApp, ConnectChange, ConnectStatus, ConnectUndoChange, ServerPolicyView, ToolPolicyView } from '../../lib/api';
 import ConnectedApps from './ConnectedApps.svelte';
 import { savedMark } from '../../lib/saved.svelte';
 import { savedNote } from '../../test/saved-note';
@@ -57,6 +57,23 @@ function preview(over: Partial<ConnectChange> = {}): ConnectChange {
     kept: [],
     diff,
     result: 'r1',
+    ...over,
+  };
+}
+
+function undoPreview(over: Partial<ConnectUndoChange> = {}): ConnectUndoChange {
+  return {
+    app: 'qwen',
+    appName: 'Qwen Code',
+    file: '/home/p/.qwen/settings.json',
+    whole: false,
+    entry: '',
+    restored: [],
+    unchanged: false,
+    digest: 'd1',
+    result: 'r1',
+    diff: '',
+    time: '2026-11-26T18:00:00Z',
     ...over,
   };
 }
@@ -193,6 +210,35 @@ describe('ConnectedApps', () => {
     await waitFor(() => expect(screen.getByText(/No app has used the gateway yet/)).toBeTruthy());
   });
 
+  it('follows Go’s records live: an app that connects appears, its calls and last use change, without a reload', async () => {
+    let changed: ((id: string) => void) | undefined;
+    mocked.onClientAppsChanged.mockImplementation((cb) => {
+      changed = cb;
+      return () => (changed = undefined);
+    });
+    apps = [];
+    const view = render(ConnectedApps);
+    await waitFor(() => expect(screen.getByText(/No app has used the gateway yet/)).toBeTruthy());
+    expect(changed).toBeDefined();
+
+    apps = [clientApp({ calls: 0 })];
+    changed!('a1');
+    const c = await waitFor(() => card('qwen-code'));
+    expect(within(c).getByText('0')).toBeTruthy();
+    expect(screen.queryByText(/No app has used the gateway yet/)).toBeNull();
+    await waitFor(() => expect(mocked.clientAppPermissions).toHaveBeenCalledWith('a1'));
+
+    const asked = mocked.clientAppPermissions.mock.calls.length;
+    apps = [clientApp({ calls: 3, lastSeen: '2026-11-27T09:15:00Z' })];
+    changed!('a1');
+    await waitFor(() => expect(within(card('qwen-code')).getByText('3')).toBeTruthy());
+    // A known app's permissions are not read again for a count.
+    expect(mocked.clientAppPermissions.mock.calls.length).toBe(asked);
+
+    view.unmount();
+    expect(changed).toBeUndefined();
+  });
+
   it('Connect shows the change as Go’s diff, as text, with the backup note; Confirm writes what was shown', async () => {
     const user = userEvent.setup();
     mocked.previewConnect.mockResolvedValue(preview());
@@ -309,19 +355,71 @@ describe('ConnectedApps', () => {
   it('Undo asks first, then takes the change back; its refusal is Go’s sentence', async () => {
     const user = userEvent.setup();
     mocked.connectApps.mockResolvedValue([status('qwen', 'Qwen Code', { connected: true, canUndo: true, undoTime: '2026-11-26T18:00:00Z' })]);
-    mocked.undoConnect.mockResolvedValueOnce({ file: '/home/p/.qwen/settings.json', removed: false, time: '2026-11-26T18:00:00Z' });
+    mocked.previewUndoConnect.mockResolvedValue(undoPreview({ whole: true, diff: '' }));
+    mocked.undoConnect.mockResolvedValueOnce({ file: '/home/p/.qwen/settings.json', removed: false, time: '2026-11-26T18:00:00Z', backup: '', forgotten: false });
     render(ConnectedApps);
     await user.click(await screen.findByRole('button', { name: 'Undo the last change to Qwen Code’s file' }));
     const dlg = await screen.findByRole('dialog', { name: 'Undo the change to Qwen Code’s file?' });
+    await waitFor(() => expect(within(dlg).getByText(/puts \/home\/p\/.qwen\/settings.json back as it was before its change of/)).toBeTruthy());
     expect(mocked.undoConnect).not.toHaveBeenCalled();
     await user.click(within(dlg).getByRole('button', { name: 'Undo the change' }));
     await waitFor(() => expect(mocked.undoConnect).toHaveBeenCalledWith('qwen'));
+    expect(mocked.undoConnectChanged).not.toHaveBeenCalled();
     await waitFor(() => expect(screen.getByTestId('connect-done').textContent).toBe('/home/p/.qwen/settings.json is back as it was before Gatehouse changed it.'));
 
     const said = { key: 'connect.error.changedSince', args: { file: '/home/p/.qwen/settings.json', time: '2026-11-26 18:00:00' }, text: 'x' };
     mocked.undoConnect.mockRejectedValueOnce(new api.GoError(said, said.text));
     await user.click(screen.getByRole('button', { name: 'Undo the last change to Qwen Code’s file' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Undo the change' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/changed after Gatehouse wrote it \(2026-11-26 18:00:00\)/));
+    const again = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(again).getByRole('button', { name: 'Undo the change' }).hasAttribute('disabled')).toBe(false));
+    await user.click(within(again).getByRole('button', { name: 'Undo the change' }));
+    await waitFor(() => expect(within(again).getByRole('alert').textContent).toMatch(/changed after Gatehouse wrote it \(2026-11-26 18:00:00\)/));
+  });
+
+  it('Undo of a file the app changed since shows Go’s diff of taking out only Gatehouse’s part, as text, and writes what was shown', async () => {
+    const user = userEvent.setup();
+    mocked.connectApps.mockResolvedValue([status('codex', 'Codex CLI', { connected: true, canUndo: true, undoTime: '2026-11-26T18:00:00Z' })]);
+    const part = '--- /home/p/.codex/config.toml\n+++ /home/p/.codex/config.toml\n@@ -1,4 +1,4 @@\n-[mcp_servers.gatehouse]\n+[mcp_servers.fs]\n<b>not markup</b>\n';
+    mocked.previewUndoConnect.mockResolvedValueOnce(undoPreview({ app: 'codex', appName: 'Codex CLI', file: '/home/p/.codex/config.toml', entry: 'gatehouse', restored: ['fs', 'gh'], diff: part }));
+    mocked.previewUndoConnect.mockResolvedValueOnce(undoPreview({ app: 'codex', appName: 'Codex CLI', file: '/home/p/.codex/config.toml', entry: 'gatehouse', restored: ['fs', 'gh'], diff: part, digest: 'd2', result: 'r2' }));
+    const said = { key: 'connect.error.changed', args: { file: '/home/p/.codex/config.toml' }, text: 'x' };
+    mocked.undoConnectChanged.mockRejectedValueOnce(new api.GoError(said, said.text));
+    mocked.undoConnectChanged.mockResolvedValueOnce({ file: '/home/p/.codex/config.toml', removed: false, time: '2026-11-26T18:00:00Z', backup: '/data/connect-backups/codex-2.bak', forgotten: false });
+    render(ConnectedApps);
+    await user.click(await screen.findByRole('button', { name: 'Undo the last change to Codex CLI’s file' }));
+    const dlg = await screen.findByRole('dialog', { name: 'Undo the change to Codex CLI’s file?' });
+    const diffBlock = await within(dlg).findByTestId('connect-undo-diff');
+    expect(diffBlock.textContent).toBe(part);
+    expect(diffBlock.querySelector('b')).toBeNull();
+    expect(within(dlg).getByText(/changed after Gatehouse’s change of .*: putting the copy back would lose that/)).toBeTruthy();
+    expect(within(dlg).getByText('Taken out: Gatehouse’s entry gatehouse')).toBeTruthy();
+    expect(within(dlg).getByText('Put back as they were (Gatehouse had taken them out): fs, gh')).toBeTruthy();
+    expect(document.activeElement?.textContent).toBe('Cancel');
+
+    await user.click(within(dlg).getByRole('button', { name: 'Take out Gatehouse’s part' }));
+    await waitFor(() => expect(within(dlg).getByRole('alert').textContent).toContain('/home/p/.codex/config.toml'));
+    expect(mocked.undoConnectChanged).toHaveBeenLastCalledWith({ app: 'codex', digest: 'd1', result: 'r1' });
+    expect(mocked.undoConnect).not.toHaveBeenCalled();
+    await waitFor(() => expect(mocked.previewUndoConnect).toHaveBeenCalledTimes(2));
+    await user.click(within(dlg).getByRole('button', { name: 'Take out Gatehouse’s part' }));
+    await waitFor(() => expect(mocked.undoConnectChanged).toHaveBeenLastCalledWith({ app: 'codex', digest: 'd2', result: 'r2' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('connect-done').textContent).toBe(
+        'Gatehouse took its part out of /home/p/.codex/config.toml. The copy of the file as it was: /data/connect-backups/codex-2.bak',
+      ),
+    );
+  });
+
+  it('Undo when the app took Gatehouse’s entry out itself only forgets the change', async () => {
+    const user = userEvent.setup();
+    mocked.connectApps.mockResolvedValue([status('qwen', 'Qwen Code', { canUndo: true, undoTime: '2026-11-26T18:00:00Z' })]);
+    mocked.previewUndoConnect.mockResolvedValue(undoPreview({ unchanged: true, diff: '' }));
+    mocked.undoConnectChanged.mockResolvedValueOnce({ file: '/home/p/.qwen/settings.json', removed: false, time: '2026-11-26T18:00:00Z', backup: '', forgotten: true });
+    render(ConnectedApps);
+    await user.click(await screen.findByRole('button', { name: 'Undo the last change to Qwen Code’s file' }));
+    const dlg = await screen.findByRole('dialog');
+    expect(await within(dlg).findByText(/the app took it out\. Gatehouse only forgets the change/)).toBeTruthy();
+    await user.click(within(dlg).getByRole('button', { name: 'Forget the change' }));
+    await waitFor(() => expect(screen.getByTestId('connect-done').textContent).toBe('Gatehouse forgot its change to /home/p/.qwen/settings.json; the file was not written.'));
   });
 });

@@ -9,4 +9,8 @@ export function Connect(arg1:app.ConnectRequest):Promise<connectapp.Written>;
 
 export function Preview(arg1:app.ConnectRequest):Promise<connectapp.Change>;
 
+export function PreviewUndo(arg1:string):Promise<connectapp.UndoChange>;
+
 export function Undo(arg1:string):Promise<connectapp.Undone>;
+
+export function UndoChanged(arg1:app.UndoRequest):Promise<connectapp.Undone>;

@@ -14,6 +14,14 @@ export function Preview(arg1) {
   return window['go']['app']['ConnectService']['Preview'](arg1);
 }
 
+export function PreviewUndo(arg1) {
+  return window['go']['app']['ConnectService']['PreviewUndo'](arg1);
+}
+
 export function Undo(arg1) {
   return window['go']['app']['ConnectService']['Undo'](arg1);
+}
+
+export function UndoChanged(arg1) {
+  return window['go']['app']['ConnectService']['UndoChanged'](arg1);
 }
