@@ -32,6 +32,22 @@ describe('Heights and offsets', () => {
     expect(h.estimate()).toBe(150);
   });
 
+  it('estimates a row by the rows of its kind measured, else by all', () => {
+    const h = new Heights(100);
+    h.set('q1', 40, 'user');
+    h.set('a1', 600, 'answer:code');
+    h.set('a2', 400, 'answer:code');
+    expect(h.estimate('user')).toBe(40);
+    expect(h.estimate('answer:code')).toBe(500);
+    expect(h.estimate('answer:table')).toBe(1040 / 3);
+    h.set('a1', 600, 'user'); // a row whose kind changed moves between the means
+    expect(h.estimate('answer:code')).toBe(400);
+    expect(h.estimate('user')).toBe(320);
+    h.keepOnly(['q1']);
+    expect(h.estimate('answer:code')).toBe(40);
+    expect([...offsets(['q1', 'q2', 'x'], h, ['user', 'user', 'answer'])]).toEqual([0, 40, 80, 120]);
+  });
+
   it.each([
     { name: 'all estimated', measured: {}, want: [0, 100, 200, 300] },
     { name: 'one measured', measured: { k1: 40 }, want: [0, 40, 80, 120] },

@@ -9,9 +9,14 @@
 // for the first time, an answer that grows), the anchor's new offset says
 // where the view's top goes, so that what the person reads stays put.
 
-/** The rows' heights: measured by key, else estimated. */
+/**
+ * The rows' heights: measured by key, else estimated by the mean of the
+ * rows of the same kind measured (a question is short, an answer with code
+ * is tall), else of all rows measured.
+ */
 export class Heights {
-  private measured = new Map<string, number>();
+  private measured = new Map<string, { h: number; kind: string }>();
+  private sums = new Map<string, { sum: number; n: number }>();
   private sum = 0;
   /** The height given to a row never drawn while nothing was measured yet. */
   readonly fallback: number;
@@ -20,32 +25,44 @@ export class Heights {
     this.fallback = fallback;
   }
 
-  /** Records a row's drawn height; true when it changed. */
-  set(key: string, height: number): boolean {
+  private count(kind: string, h: number, n: number) {
+    const k = this.sums.get(kind) ?? { sum: 0, n: 0 };
+    k.sum += h;
+    k.n += n;
+    if (k.n === 0) this.sums.delete(kind);
+    else this.sums.set(kind, k);
+    this.sum += h;
+  }
+
+  /** Records a row's drawn height (and its kind, for estimating the others); true when it changed. */
+  set(key: string, height: number, kind = ''): boolean {
     const old = this.measured.get(key);
-    if (old === height) return false;
-    this.sum += height - (old ?? 0);
-    this.measured.set(key, height);
+    if (old?.h === height && old.kind === kind) return false;
+    if (old) this.count(old.kind, -old.h, -1);
+    this.count(kind, height, 1);
+    this.measured.set(key, { h: height, kind });
     return true;
   }
 
   /** The measured height of key, if it was drawn. */
   get(key: string): number | undefined {
-    return this.measured.get(key);
+    return this.measured.get(key)?.h;
   }
 
-  /** The estimate for a row never drawn: the mean of those drawn. */
-  estimate(): number {
+  /** The estimate for a row never drawn, of this kind. */
+  estimate(kind?: string): number {
+    const k = kind === undefined ? undefined : this.sums.get(kind);
+    if (k) return k.sum / k.n;
     return this.measured.size ? this.sum / this.measured.size : this.fallback;
   }
 
   /** Forgets the rows not in keys (a conversation that was left). */
   keepOnly(keys: Iterable<string>): void {
     const keep = new Set(keys);
-    for (const [k, h] of this.measured) {
+    for (const [k, m] of this.measured) {
       if (!keep.has(k)) {
         this.measured.delete(k);
-        this.sum -= h;
+        this.count(m.kind, -m.h, -1);
       }
     }
   }
@@ -58,12 +75,24 @@ export class Heights {
 
 /**
  * offsets returns the top of each row and, last, the list's height: n+1
- * numbers. A row's height is its measured one, else the estimate.
+ * numbers. A row's height is its measured one, else the estimate for its
+ * kind (kinds[i], when given).
  */
-export function offsets(keys: readonly string[], heights: Heights): Float64Array {
-  const est = heights.estimate();
+export function offsets(keys: readonly string[], heights: Heights, kinds?: readonly string[]): Float64Array {
   const out = new Float64Array(keys.length + 1);
-  for (let i = 0; i < keys.length; i++) out[i + 1] = out[i] + (heights.get(keys[i]) ?? est);
+  const est = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) {
+    let h = heights.get(keys[i]);
+    if (h === undefined) {
+      const kind = kinds?.[i] ?? '';
+      h = est.get(kind);
+      if (h === undefined) {
+        h = heights.estimate(kinds ? kind : undefined);
+        est.set(kind, h);
+      }
+    }
+    out[i + 1] = out[i] + h;
+  }
   return out;
 }
 
