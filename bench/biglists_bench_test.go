@@ -159,6 +159,18 @@ func (d *desktop) bigListsRun(b *testing.B, bin, name string, extra, history int
 // ~2 ms, and returns the gaps between the captures that changed.
 func (d *desktop) scrollFrames(b *testing.B, strip image.Rectangle, at image.Point) []int64 {
 	b.Helper()
+	return d.scrollFramesWheel(b, strip, at, wheelDown)
+}
+
+// The X buttons of the mouse wheel.
+const (
+	wheelUp   = "4"
+	wheelDown = "5"
+)
+
+// scrollFramesWheel is scrollFrames turning the wheel button given (wheelUp or wheelDown).
+func (d *desktop) scrollFramesWheel(b *testing.B, strip image.Rectangle, at image.Point, button string) []int64 {
+	b.Helper()
 	p := at.Add(d.origin())
 	d.xdotool(b, "mousemove", "--sync", strconv.Itoa(p.X), strconv.Itoa(p.Y))
 	time.Sleep(200 * time.Millisecond) // a hover highlight settles
@@ -167,7 +179,7 @@ func (d *desktop) scrollFrames(b *testing.B, strip image.Rectangle, at image.Poi
 		clicks = 20
 	}
 	wheel := exec.Command("xdotool", "click", "--repeat", strconv.Itoa(clicks),
-		"--delay", strconv.Itoa(int(wheelClickSpacing.Milliseconds())), "5")
+		"--delay", strconv.Itoa(int(wheelClickSpacing.Milliseconds())), button)
 	wheel.Env = d.env()
 	r := strip.Add(d.origin())
 	var last []byte

@@ -298,6 +298,9 @@ var (
 	transcriptColumn = image.Rect(452, 90, 462, 640)
 	// transcriptArea is the messages' column, for whether anything is drawn.
 	transcriptArea = image.Rect(435, 90, 1075, 630)
+	// transcriptStrip is a band across the transcript, captured while it scrolls; transcriptPointer is where the wheel turns.
+	transcriptStrip   = image.Rect(435, 300, 1075, 360)
+	transcriptPointer = image.Pt(755, 400)
 )
 
 // codeBackground is --code-bg (frontend/src/app.css), a code block's fill.
@@ -761,28 +764,50 @@ func proseFill(n int) string {
 // data file, each in a fresh start of the app. RSS counts the pages shared
 // between the processes once per process; PSS (as P3 reports) is given too.
 // Also reported: how long the long conversation took to draw (click to the
-// last change on the screen).
+// last change on the screen) against a 10-message one (its floor, in the
+// same run; the median of 5 opens of each, in turn), and scrolling a conversation of 10 × -messages messages: the
+// mouse wheel turns up (towards the older messages) as P9 turns it, and
+// the gaps between the frames drawn in a band of the transcript are the
+// frame times a person sees (the same figure for the -messages one beside
+// it).
 func BenchmarkP8Memory(b *testing.B) {
 	sizes()
 	bin := gatehouseBin(b)
 	requireTools(b, "xdotool")
 	n := *flagMessages
-	// The empty one is listed second: the long one was changed last.
-	data := chatData(b, "http://127.0.0.1:9/v1", // nothing is sent
-		seededConversation{title: "Empty", messages: func(string) []store.Message { return nil }},
-		seededConversation{title: "Long", messages: func(server string) []store.Message { return longConversation(n, server) }})
+	const short = 10
+	huge := 10 * n
+	// The empty one is listed second: the other was changed last.
+	seeded := func(title string, k int) string {
+		return chatData(b, "http://127.0.0.1:9/v1", // nothing is sent
+			seededConversation{title: "Empty", messages: func(string) []store.Message { return nil }},
+			seededConversation{title: title, messages: func(server string) []store.Message { return longConversation(k, server) }})
+	}
+	dataLong, dataShort, dataHuge := seeded("Long", n), seeded("Short", short), seeded("Huge", huge)
 	d := newDesktop(b)
 	settle := settleTime()
 
-	// open starts the app, opens the conversation listed at row, waits
-	// until it is drawn (something in it, when full) and still, and
-	// samples the memory.
-	open := func(row image.Point, name string, full bool) (rss, pss int64, drawn time.Duration, procs []proc) {
+	type opened struct {
+		rss, pss int64
+		drawn    time.Duration
+		procs    []proc
+		scroll   []int64 // gaps between frames while the wheel turns up, ns
+	}
+	// open starts the app on data, opens the conversation listed at row,
+	// waits until it is drawn (something in it, when full) and still,
+	// samples the memory and, when scroll, turns the wheel over it.
+	open := func(data string, row image.Point, name string, full, scroll bool) opened {
+		var o opened
 		win := d.startApp(b, bin, data)
 		defer stopGroup(win)
 		d.watchPainted(b, win)
 		d.click(b, chatNav)
 		d.waitStill(b, transcriptArea, time.Now(), 300*time.Millisecond, 30*time.Second)
+		// The conversation's title is listed (on a loaded machine the list may come after the pane).
+		title := image.Rect(row.X-70, row.Y-8, row.X+70, row.Y+8)
+		for wait := time.Now(); d.darkPixelsIn(b, title) == 0 && time.Since(wait) < 30*time.Second; {
+			time.Sleep(10 * time.Millisecond)
+		}
 		start := time.Now()
 		d.click(b, row)
 		for full && d.darkPixelsIn(b, transcriptArea) < 1000 {
@@ -792,7 +817,7 @@ func BenchmarkP8Memory(b *testing.B) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		drawn = d.waitStill(b, transcriptArea, start, time.Second, 120*time.Second)
+		o.drawn = d.waitStill(b, transcriptArea, start, time.Second, 120*time.Second)
 		d.screenshot(b, "bench-p8-memory-"+name+".png")
 		if !full && d.darkPixelsIn(b, transcriptArea) > 0 {
 			b.Fatalf("the %s conversation shows something (see test-output/bench-p8-memory-%s.png)", name, name)
@@ -801,31 +826,76 @@ func BenchmarkP8Memory(b *testing.B) {
 		var rs, ps []int64
 		for range 3 {
 			var r, p int64
-			procs = nil
+			o.procs = nil
 			for _, pr := range tree(win.Process.Pid) {
 				if pr.pid == win.Process.Pid || strings.HasPrefix(pr.exe, "WebKit") {
 					r += rssKB(pr.pid)
 					pr.pss = pssKB(pr.pid)
 					p += pr.pss
-					procs = append(procs, pr)
+					o.procs = append(o.procs, pr)
 				}
 			}
 			rs, ps = append(rs, r), append(ps, p)
 			time.Sleep(settle / 6)
 		}
-		return int64(median(rs)), int64(median(ps)), drawn, procs
+		o.rss, o.pss = int64(median(rs)), int64(median(ps))
+		if scroll {
+			o.scroll = d.scrollFramesWheel(b, transcriptStrip, transcriptPointer, wheelUp)
+			d.screenshot(b, "bench-p8-scrolled-"+name+".png")
+		}
+		return o
 	}
-	rss0, pss0, _, procs0 := open(secondListedConv, "empty", false)
-	rssN, pssN, drawn, procsN := open(firstListedConv, "long", true)
+	empty := open(dataLong, secondListedConv, "empty", false, false)
+	long := open(dataLong, firstListedConv, "long", true, true)
+	few := open(dataShort, firstListedConv, "short", true, false)
+	// The draw times vary with the machine's load: the long one and its
+	// floor are opened again, in turn, and the medians compared.
+	longDrawn, shortDrawn := []int64{int64(long.drawn)}, []int64{int64(few.drawn)}
+	for i := 1; i < drawRuns(); i++ {
+		longDrawn = append(longDrawn, int64(open(dataLong, firstListedConv, "long", true, false).drawn))
+		shortDrawn = append(shortDrawn, int64(open(dataShort, firstListedConv, "short", true, false).drawn))
+	}
+	long.drawn, few.drawn = time.Duration(median(longDrawn)), time.Duration(median(shortDrawn))
+	many := open(dataHuge, firstListedConv, "huge", true, true)
 	b.ReportMetric(float64(n), "messages")
-	b.ReportMetric(mb(rss0), "empty-rss-MB")
-	b.ReportMetric(mb(rssN), "long-rss-MB")
-	b.ReportMetric(mb(rssN-rss0), "added-rss-MB")
-	b.ReportMetric(mb(pss0), "empty-pss-MB")
-	b.ReportMetric(mb(pssN), "long-pss-MB")
-	b.ReportMetric(float64(drawn.Milliseconds()), "long-drawn-ms")
-	b.Logf("empty conversation: %s", describe(procs0))
-	b.Logf("%d messages: %s", n, describe(procsN))
+	b.ReportMetric(mb(empty.rss), "empty-rss-MB")
+	b.ReportMetric(mb(long.rss), "long-rss-MB")
+	b.ReportMetric(mb(long.rss-empty.rss), "added-rss-MB")
+	b.ReportMetric(mb(empty.pss), "empty-pss-MB")
+	b.ReportMetric(mb(long.pss), "long-pss-MB")
+	b.ReportMetric(mb(long.pss-empty.pss), "added-pss-MB")
+	b.ReportMetric(float64(long.drawn.Milliseconds()), "long-drawn-ms")
+	b.ReportMetric(float64(short), "short-messages")
+	b.ReportMetric(float64(few.drawn.Milliseconds()), "short-drawn-ms")
+	b.ReportMetric(float64(long.drawn)/float64(few.drawn), "drawn-ratio")
+	b.ReportMetric(float64(huge), "huge-messages")
+	b.ReportMetric(float64(many.drawn.Milliseconds()), "huge-drawn-ms")
+	b.ReportMetric(mb(many.rss-empty.rss), "huge-added-rss-MB")
+	for _, s := range []struct {
+		name string
+		gaps []int64
+	}{{"huge", many.scroll}, {"long", long.scroll}} {
+		b.ReportMetric(float64(len(s.gaps)+1), s.name+"-scroll-frames")
+		b.ReportMetric(median(s.gaps)/1e6, s.name+"-scroll-gap-median-ms")
+		b.ReportMetric(quantile(s.gaps, 0.95)/1e6, s.name+"-scroll-gap-p95-ms")
+		b.ReportMetric(quantile(s.gaps, 1)/1e6, s.name+"-scroll-gap-max-ms")
+	}
+	b.ReportMetric(ms(wheelClickSpacing), "scroll-input-every-ms")
+	b.Logf("empty conversation: %s", describe(empty.procs))
+	b.Logf("%d messages: %s", n, describe(long.procs))
+	b.Logf("%d messages: %s", huge, describe(many.procs))
+	b.Logf("click → drawn (ms), %d messages: %v; %d messages: %v", n, msList(longDrawn), short, msList(shortDrawn))
+	b.Logf("%d messages: scroll gaps (ms): %v", huge, msList(many.scroll))
+	b.Logf("%d messages: scroll gaps (ms): %v", n, msList(long.scroll))
+}
+
+// drawRuns is how many times P8c opens the long conversation and its
+// 10-message floor for their draw times (once with -quick).
+func drawRuns() int {
+	if *flagQuick {
+		return 1
+	}
+	return 5
 }
 
 // darkPixelsIn counts dark pixels in r (window coordinates).

@@ -13,7 +13,9 @@
 //	   Gatehouse's window and in the MCP Inspector's UI in Chromium
 //	P8 the chat, against llmtest's stand-in model provider: the host's added
 //	   latency to the first token (P8a), the window under a stream of 2,000
-//	   chunks a second (P8b), its memory with 1,000 messages open (P8c)
+//	   chunks a second (P8b), its memory with 1,000 messages open, their
+//	   draw time against 10 messages', and the frames while 10,000 messages
+//	   scroll (P8c)
 //	P9 big lists: the Tools pane with a server of 1,000 tools and the History
 //	   pane over 10,000 entries, drawn and scrolled in the production window,
 //	   and the app's memory, beside the same window with small lists

@@ -228,10 +228,21 @@ func main() {
 	}
 	const cm = "BenchmarkP8Memory"
 	if _, ok := res[cm]; ok {
-		add("P8c", fmt.Sprintf("app RSS (app + WebKit), %.0f-message conversation open", g(cm, "messages")),
-			fmt.Sprintf("%.0f MB (+%.0f MB; PSS %.0f MB); drawn %.1f s after the click", g(cm, "long-rss-MB"), g(cm, "added-rss-MB"),
-				g(cm, "long-pss-MB"), g(cm, "long-drawn-ms")/1000), "(report)", nil)
+		added := g(cm, "added-rss-MB")
+		add("P8c", fmt.Sprintf("app RSS (app + WebKit), %.0f-message conversation open vs an empty one", g(cm, "messages")),
+			fmt.Sprintf("%.0f MB (+%.0f MB; PSS %.0f MB, +%.0f MB)", g(cm, "long-rss-MB"), added, g(cm, "long-pss-MB"), g(cm, "added-pss-MB")),
+			"≤ +30 MB", yes(added <= 30))
 		add("P8c", "floor: an empty conversation open", fmt.Sprintf("%.0f MB (PSS %.0f MB)", g(cm, "empty-rss-MB"), g(cm, "empty-pss-MB")), "(info)", nil)
+		ratio := g(cm, "drawn-ratio")
+		add("P8c", fmt.Sprintf("click → drawn, %.0f messages vs %.0f (the floor, same run)", g(cm, "messages"), g(cm, "short-messages")),
+			fmt.Sprintf("%.0f ms / %.0f ms = %.2f×", g(cm, "long-drawn-ms"), g(cm, "short-drawn-ms"), ratio), "≤ 1.2×", yes(ratio <= 1.2))
+		add("P8c", fmt.Sprintf("%.0f messages: drawn; memory added", g(cm, "huge-messages")),
+			fmt.Sprintf("%.0f ms; +%.0f MB RSS", g(cm, "huge-drawn-ms"), g(cm, "huge-added-rss-MB")), "(info)", nil)
+		for _, c := range []struct{ metric, what string }{{"huge", fmt.Sprintf("%.0f", g(cm, "huge-messages"))}, {"long", fmt.Sprintf("%.0f", g(cm, "messages"))}} {
+			add("P8c", fmt.Sprintf("scrolling %s messages up, a wheel turn every %.0f ms: gaps between frames drawn", c.what, g(cm, "scroll-input-every-ms")),
+				fmt.Sprintf("median %.1f ms, p95 %.1f ms, max %.1f ms (%.0f frames)", g(cm, c.metric+"-scroll-gap-median-ms"),
+					g(cm, c.metric+"-scroll-gap-p95-ms"), g(cm, c.metric+"-scroll-gap-max-ms"), g(cm, c.metric+"-scroll-frames")), "(report)", nil)
+		}
 	} else {
 		add("P8c", "chat memory", "not run", "", yes(false))
 	}

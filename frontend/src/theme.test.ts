@@ -39,6 +39,8 @@ const pairs: Pair[] = [
   { use: 'text typed into a field', fg: '--text', bg: '--input-bg', min: TEXT },
   { use: 'text typed into a field with an error', fg: '--text', bg: '--bad-input-bg', min: TEXT },
   { use: 'your own chat message (ChatMessages)', fg: '--text', bg: '--accent-bg', min: TEXT },
+  { use: 'a match of the chat’s find box (ChatMessages)', fg: '--find-text', bg: '--find-bg', min: TEXT },
+  { use: 'the current match of the chat’s find box', fg: '--find-text', bg: '--find-current-bg', min: TEXT },
   { use: 'text of an error result (ToolResult)', fg: '--text', bg: '--bad-bg', min: TEXT },
   { use: 'code and URLs', fg: '--text', bg: '--code-bg', min: TEXT },
   { use: 'muted text on the page', fg: '--muted', bg: '--bg', min: TEXT },

@@ -65,7 +65,9 @@ class ChatStore {
   query = $state('');
   /** The conversation on screen; '' for a new one not yet started. */
   selected = $state('');
-  messages = $state<ChatMessage[]>([]);
+  // Raw, not a deep proxy: the list is only ever replaced, and a proxy for each of a long
+  // conversation's messages cost memory and time to draw (issue 26, P8c).
+  messages = $state.raw<ChatMessage[]>([]);
   /** Running turns by conversation ID. */
   live = $state<Record<string, LiveTurn>>({});
   /** The last failure per conversation, shown under its messages. */

@@ -1,0 +1,115 @@
+// Component tests of a long transcript (issue 26): with a scrolling box
+// only the rows near the view are in the page, a running turn's rows are
+// always drawn, an app's card stays drawn while it is near and is closed
+// when it is far, and the find box counts matches in rows not drawn.
+// jsdom has no layout: the arithmetic is tested in lib/virtual.test.ts,
+// scrolling and highlighting in the window (e2e/chat-long.test.mjs).
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { flushSync } from 'svelte';
+import * as api from '../../lib/api';
+import type { ChatMessage } from '../../lib/api';
+import type { LiveTurn } from '../../lib/chat.svelte';
+import ChatMessages from './ChatMessages.svelte';
+import { appView } from '../../test/apps-fixtures';
+import { server } from '../../test/fixtures';
+import { servers } from '../../lib/servers.svelte';
+
+vi.mock('../../lib/api', async (orig) => {
+  const base = await (await import('../../test/mock-api')).mockApi(orig as never);
+  return { ...base, openApp: vi.fn(), closeApp: vi.fn(async () => {}) };
+});
+const mocked = vi.mocked(api);
+
+/** n messages: questions and answers, the answer of round 3 holding a rare word. */
+function conversation(n: number): ChatMessage[] {
+  return Array.from({ length: n }, (_, i) => ({
+    conversationId: 'c1',
+    seq: i + 1,
+    role: i % 2 ? 'assistant' : 'user',
+    text: i % 2 ? `Answer ${(i - 1) / 2}${i === 7 ? ': the word is Zanzibar' : ''}.` : `Question ${i / 2}`,
+    createdAt: '',
+  }));
+}
+
+function scrollBox(): HTMLElement {
+  const el = document.createElement('div');
+  document.body.append(el);
+  return el;
+}
+
+const rows = () => document.querySelectorAll('.row');
+
+beforeEach(() => {
+  document.body.innerHTML = '';
+  mocked.openApp.mockReset();
+  mocked.openApp.mockResolvedValue(appView());
+  mocked.closeApp.mockClear();
+  servers.set([server('s1', 'Budget')]);
+});
+
+describe('a long transcript', () => {
+  it('draws only the rows near the newest message, with the space of the others', () => {
+    render(ChatMessages, { messages: conversation(1000), conversationId: 'c1', scroller: scrollBox(), onlink: () => {} });
+    expect(rows().length).toBeGreaterThan(3);
+    expect(rows().length).toBeLessThan(40);
+    expect(document.body.textContent).toContain('Answer 499.');
+    expect(document.body.textContent).not.toContain('Question 0');
+    const space = document.querySelector<HTMLElement>('.row')!.style.marginTop;
+    expect(parseFloat(space)).toBeGreaterThan(100 * 40);
+  });
+
+  it('without a scrolling box, draws every row', () => {
+    render(ChatMessages, { messages: conversation(60), conversationId: 'c1', onlink: () => {} });
+    expect(rows()).toHaveLength(60);
+  });
+
+  it('draws the running turn wherever the view is', () => {
+    const live: LiveTurn = { userText: 'More', rounds: [{ text: 'Streaming text', reasoning: '', calls: [] }], usage: null };
+    render(ChatMessages, { messages: conversation(1000), live, conversationId: 'c1', scroller: scrollBox(), onlink: () => {} });
+    expect(document.body.textContent).toContain('Streaming text');
+    expect(document.body.textContent).toContain('More');
+  });
+
+  it('an app near the view stays drawn; one far above is not drawn (its app closed, to be opened again)', async () => {
+    const withApp = (at: number): ChatMessage[] => {
+      const msgs = conversation(1000);
+      msgs.splice(at, 0,
+        { conversationId: 'c1', seq: 5000, role: 'assistant', toolCalls: [{ id: 'call-1', serverId: 's1', tool: 'get-budget', app: true }], createdAt: '' },
+        { conversationId: 'c1', seq: 5001, role: 'tool', toolCallId: 'call-1', toolResult: { content: 'ok' }, createdAt: '' });
+      return msgs;
+    };
+    const r = render(ChatMessages, { messages: withApp(990), conversationId: 'c1', scroller: scrollBox(), onlink: () => {} });
+    await waitFor(() => expect(document.querySelectorAll('iframe')).toHaveLength(1));
+    await r.rerender({ messages: withApp(10), conversationId: 'c1', scroller: scrollBox(), onlink: () => {} });
+    await waitFor(() => expect(document.querySelectorAll('iframe')).toHaveLength(0));
+    expect(mocked.closeApp).toHaveBeenCalled();
+  });
+
+  it('Ctrl+F opens the find box, which counts matches in rows not drawn; Escape closes it', async () => {
+    const scroller = scrollBox();
+    const column = document.createElement('section');
+    column.append(scroller);
+    document.body.append(column);
+    Object.defineProperty(column, 'offsetParent', { get: () => document.body });
+    render(ChatMessages, { messages: conversation(1000), conversationId: 'c1', scroller, onlink: () => {} }, { baseElement: scroller });
+    expect(document.body.textContent).not.toContain('Zanzibar');
+    await fireEvent.keyDown(window, { key: 'f', code: 'KeyF', ctrlKey: true });
+    const box = await screen.findByRole('searchbox', { name: 'Find in the conversation' });
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    await fireEvent.input(box, { target: { value: 'zanzibar' } });
+    flushSync();
+    await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('1 of 1'));
+    // The match's row is drawn, however far from the view it is.
+    await waitFor(() => expect(document.body.textContent).toContain('the word is Zanzibar'));
+    await fireEvent.input(box, { target: { value: 'question' } });
+    await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('1 of 500'));
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('2 of 500'));
+    await fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    await fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('500 of 500'));
+    await fireEvent.keyDown(box, { key: 'Escape' });
+    expect(screen.queryByRole('searchbox')).toBeNull();
+  });
+});
