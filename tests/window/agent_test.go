@@ -195,6 +195,7 @@ func TestWindowAgentQwenCode(t *testing.T) {
 		t.Fatalf("the approval dialog did not close after Deny (see %s)", scratch)
 	}
 	w.click(40, 178) // History, the fourth section of the sidebar
+	w.xdotool("mousemove", "0", "0") // no tooltip over what the screenshot shows
 	time.Sleep(time.Second)
 	history := filepath.Join(out, "window-agent-history.png")
 	waitForDrawing(t, app, display, win, history)

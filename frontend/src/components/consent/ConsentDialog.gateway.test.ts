@@ -71,6 +71,13 @@ describe('a tool call another app makes through the gateway', () => {
     expect(mocked.allowToolCall).toHaveBeenCalledWith(expect.any(String), 'conversation');
   });
 
+  it('says that Always allow is for this app alone (the chat and other apps still ask)', async () => {
+    const user = show(gatewayCall());
+    expect(screen.queryByRole('button', { name: 'Always allow this tool' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Always allow this tool for this app' }));
+    expect(mocked.allowToolCall).toHaveBeenCalledWith(expect.any(String), 'always');
+  });
+
   it('keeps the app’s own words untranslated in Chinese', () => {
     language.choice = 'zh-CN';
     try {
