@@ -465,8 +465,8 @@ func TestCLI_URLBrowserFails(t *testing.T) {
 		wantCode   int
 		wantStderr string
 	}{
-		{"typed", "o\n", "", 0, "your browser could not open the page (xdg-open): exit status 3 no browser here\n" + urlPrompt() + "\nSTDOUT"},
-		{"scripted", "", `["open"]`, 1, "gatehouse: answer 1: your browser could not open the page"},
+		{"typed", "o\n", "", 0, "Your browser could not open the page. Copy the address and open it in your browser yourself.\nxdg-open: exit status 3\nno browser here\n" + urlPrompt() + "\nSTDOUT"},
+		{"scripted", "", `["open"]`, 1, "gatehouse: answer 1: Your browser could not open the page. Copy the address and open it in your browser yourself. xdg-open: exit status 3 no browser here"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -104,7 +104,7 @@ func (a *terminalAnswerer) interactiveURL(ctx context.Context, req *mcp.Question
 // scriptedOpen is the answers file's "open" for a URL-mode request.
 func (a *terminalAnswerer) scriptedOpen(req *mcp.Question, n int) mcp.Response {
 	if err := a.open(req); err != nil {
-		return a.scriptFailure(fmt.Errorf("answer %d: %s", n, oneLine(err.Error())))
+		return a.scriptFailure(fmt.Errorf("answer %d: %s", n, strings.TrimSuffix(oneLine(strings.ReplaceAll(err.Error(), "\n", " ")), ".")))
 	}
 	fmt.Fprintln(a.out, i18n.M("cli.url.openedScripted", "n", n))
 	return mcp.Response{Action: mcp.ActionAccept}
@@ -115,6 +115,12 @@ func (a *terminalAnswerer) scriptedOpen(req *mcp.Question, n int) mcp.Response {
 // follows can learn how its page ended (opened).
 func (a *terminalAnswerer) open(req *mcp.Question) error {
 	if err := app.OpenLink(req.Link); err != nil {
+		// On a terminal the opener's own words follow the sentence: they
+		// are what a person fixes their browser set-up with.
+		var failed *app.BrowserError
+		if errors.As(err, &failed) {
+			return fmt.Errorf("%w\n%s", err, failed.Details())
+		}
 		return err
 	}
 	a.mu.Lock()
