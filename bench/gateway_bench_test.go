@@ -40,6 +40,9 @@ const gwServerTools = 10
 // first server's own program directly. Both call the same tool
 // (lookup_0001, which answers at once) -gwcalls times, taking turns call
 // by call; the medians are compared (goal: at most 1 ms and 1.3× added).
+// A third client calls the same server through bench/relay, a program that
+// only copies bytes: the floor, the least two more processes on the way
+// add on this machine; the gateway's median is also given against it.
 // The pairs are paced, one every gwPace: the gateway refuses an app more
 // than 20 requests a second (gateway.DefaultLimits), and the limit stays.
 // Then tools/list through the gateway, over all the servers, -gwlists
@@ -91,6 +94,14 @@ func BenchmarkP11Gateway(b *testing.B) {
 		b.Fatalf("connecting to the server directly: %v", err)
 	}
 	defer direct.Close()
+	// The floor: the same server behind a program that only copies bytes
+	// (bench/relay), two processes more, as through the gateway.
+	relayed, err := sdk.NewClient(&sdk.Implementation{Name: "p11-agent", Version: "1"}, nil).Connect(ctx,
+		&sdk.CommandTransport{Command: exec.Command(benchRelay(b), server, "-tools", fmt.Sprint(gwServerTools))}, nil)
+	if err != nil {
+		b.Fatalf("connecting to the server through the relay: %v", err)
+	}
+	defer relayed.Close()
 
 	// The same app's gateway socket dialled from here, without the pipe
 	// process: what the pipe's hop adds (reported, not judged).
@@ -137,15 +148,17 @@ func BenchmarkP11Gateway(b *testing.B) {
 		// Warm both (the first calls load code and fill caches).
 		for range 20 {
 			call(direct, "lookup_0001")
+			call(relayed, "lookup_0001")
 			call(through, "Bench_01__lookup_0001")
 			call(onSocket, "Bench_01__lookup_0001")
 		}
 		time.Sleep(3 * time.Second) // the rate limit's bucket fills again
 		pace := time.NewTicker(gwPace)
-		var dNs, gNs, sNs []int64
+		var dNs, fNs, gNs, sNs []int64
 		for i := range *flagGwCalls {
 			<-pace.C
 			dNs = append(dNs, call(direct, "lookup_0001"))
+			fNs = append(fNs, call(relayed, "lookup_0001"))
 			gNs = append(gNs, call(through, "Bench_01__lookup_0001"))
 			if i%2 == 0 { // one app's limit is shared by both of its sessions
 				sNs = append(sNs, call(onSocket, "Bench_01__lookup_0001"))
@@ -168,6 +181,11 @@ func BenchmarkP11Gateway(b *testing.B) {
 		b.ReportMetric(us(gMed-dMed), "added-median-µs")
 		b.ReportMetric(gMed/dMed, "ratio-median")
 		b.ReportMetric(us(median(sNs)), "socket-median-µs")
+		fMed := median(fNs)
+		b.ReportMetric(us(fMed), "floor-median-µs")
+		b.ReportMetric(us(fMed-dMed), "floor-added-µs")
+		b.ReportMetric(fMed/dMed, "floor-ratio")
+		b.ReportMetric(gMed/fMed, "vs-floor-ratio")
 		b.ReportMetric(us(p99(dNs)), "direct-p99-µs")
 		b.ReportMetric(us(p99(gNs)), "gateway-p99-µs")
 		b.ReportMetric(float64(*flagGwCalls), "calls")

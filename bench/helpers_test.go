@@ -123,6 +123,35 @@ func benchServer(b *testing.B) string {
 	return serverBin
 }
 
+var (
+	relayOnce sync.Once
+	relayBin  string
+	relayErr  error
+)
+
+// benchRelay returns P11's floor, the relay program (./relay), built on
+// first use.
+func benchRelay(b *testing.B) string {
+	b.Helper()
+	relayOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gatehouse-bench-relay-")
+		if err != nil {
+			relayErr = err
+			return
+		}
+		relayBin = filepath.Join(dir, "relay")
+		cmd := exec.Command("go", "build", "-o", relayBin, "./relay")
+		cmd.Dir = filepath.Join(repoRoot(), "bench")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			relayErr = fmt.Errorf("building the relay: %v\n%s", err, out)
+		}
+	})
+	if relayErr != nil {
+		b.Fatal(relayErr)
+	}
+	return relayBin
+}
+
 // stdioServer is a store entry that runs the bench server.
 func stdioServer(b *testing.B, id string) store.Server {
 	return store.Server{ID: id, Name: id, Enabled: true, Transport: store.TransportStdio,
