@@ -11,6 +11,7 @@ import { language, loadLanguage } from '../../lib/i18n.svelte';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
 const mocked = vi.mocked(api);
+import { nav } from '../../lib/navigate.svelte';
 
 function entry(id: number, over: Partial<HistoryView> = {}): HistoryView {
   return {
@@ -89,7 +90,7 @@ describe('HistoryPane', () => {
     serve([entry(1, { message: 'Who are you?', fields: ['email'], titles: { email: 'Email address' } })]);
     render(HistoryPane);
     const details = await openRow(/Who are you\?/);
-    expect(within(details).getByText(/Answers are not kept: turn on Settings → Remember my answers/)).toBeTruthy();
+    expect(within(details).getByText(/Answers are not kept: turn on “Remember my answers in the history” in/)).toBeTruthy();
   });
 
   it('a URL request shows the address it asked for, in the row and in its details', async () => {
@@ -238,6 +239,10 @@ describe('HistoryPane', () => {
     await userEvent.click(context);
     const notKept = document.getElementById(context.getAttribute('aria-controls')!)!;
     expect(within(notKept).getByText(/Answers are not kept/)).toBeTruthy();
+    // "Settings → Requests from servers" is a link that goes there.
+    await userEvent.click(within(notKept).getByRole('button', { name: 'Settings → Requests from servers' }));
+    expect([nav.pane, nav.section]).toEqual(['settings', 'requests']);
+    nav.reset();
     unmount();
     language.choice = 'zh-CN';
     try {
