@@ -11,12 +11,12 @@ import { closeAllApps } from './lib/api';
 
 guardNavigation(document);
 // What Go wrote into the page: the first frame shows it without asking Go.
-const start = takeStartView();
+const startView = takeStartView();
 // Before the first paint, so the window opens in its theme.
-theme.start(start?.theme);
-if (start) {
-  servers.takeStart(start.servers);
-  welcome.dismissed = start.welcomeDismissed;
+theme.start(startView?.theme);
+if (startView) {
+  servers.takeStart(startView.servers);
+  welcome.dismissed = startView.welcomeDismissed;
 }
 
 const target = document.getElementById('app');
@@ -26,8 +26,14 @@ if (!target) throw new Error('index.html has no #app element');
 // app of this page opens (none does before mount). Beside the language, not after it.
 const leftovers = closeAllApps().catch(() => {});
 
-// The person's language first, so that the first paint speaks it.
-await settings.readLanguage(start?.language);
-await leftovers;
-
-export default mount(App, { target });
+// The person's language first, so that the first paint speaks it. Not a
+// top-level await: that makes this module, and every chunk importing from it
+// (each pane's), an async module, and WebKit then handed the Tools pane its
+// chunk before the chunk had finished running (its component ran with its
+// templates still undefined: an empty pane in the production window).
+async function start(): Promise<void> {
+  await settings.readLanguage(startView?.language);
+  await leftovers;
+  mount(App, { target: target! });
+}
+void start();
