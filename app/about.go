@@ -3,12 +3,10 @@ package app
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 )
@@ -66,36 +64,21 @@ func compiledIn() (Licences, error) {
 
 // openFolder shows a folder of Gatehouse's own in the desktop's file
 // manager: the system's opener gets the absolute, cleaned path as its single
-// argument (no shell; an absolute path cannot be taken for an option). It
-// waits openerWait for the opener to report a failure, as OpenLink does.
+// argument (no shell; an absolute path cannot be taken for an option),
+// through runOpener, as OpenLink's checked URLs.
 func openFolder(dir string) error {
 	if !filepath.IsAbs(dir) {
 		return i18n.Err("settings.error.openFolder", "detail", dir)
 	}
-	dir = filepath.Clean(dir)
-	name, args := browserCommand()
-	path, err := exec.LookPath(name)
-	if err != nil {
+	name, err := runOpener(filepath.Clean(dir))
+	var failed *BrowserError
+	switch {
+	case errors.Is(err, errNoOpener):
 		return i18n.Err("settings.error.noOpener", "program", name)
-	}
-	cmd := exec.Command(path, append(args, dir)...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	case errors.As(err, &failed):
+		return i18n.Wrap(failed, "settings.error.openFolder", "detail", failed.Detail)
+	case err != nil:
 		return i18n.Wrap(err, "settings.error.openFolder", "detail", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			detail := strings.TrimSpace(out.String())
-			if detail == "" {
-				detail = err.Error()
-			}
-			return i18n.Wrap(err, "settings.error.openFolder", "detail", detail)
-		}
-	case <-time.After(openerWait):
 	}
 	log.Printf("gatehouse: opened the data folder in the file manager")
 	return nil

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"log"
 	"os/exec"
 	"runtime"
@@ -39,27 +40,15 @@ func OpenLink(link *linkcheck.Report) error {
 	if checked.URL != link.URL || (checked.Scheme != "https" && checked.Scheme != "http") {
 		return i18n.Err("links.error.changed")
 	}
-	name, args := browserCommand()
-	path, err := exec.LookPath(name)
-	if err != nil {
+	name, err := runOpener(checked.URL)
+	var failed *BrowserError
+	switch {
+	case errors.Is(err, errNoOpener):
 		return i18n.Err("links.error.noBrowser", "program", name)
-	}
-	cmd := exec.Command(path, append(args, checked.URL)...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	case errors.As(err, &failed):
+		return i18n.Wrap(failed, "links.error.browserFailed")
+	case err != nil:
 		return i18n.Wrap(err, "links.error.browserStart", "detail", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return i18n.Wrap(browserFailure(name, err, out.String()), "links.error.browserFailed")
-		}
-	case <-time.After(openerWait):
-		// Still running: some openers stay in the foreground with the
-		// browser. The page is open; do not wait for the browser to exit.
 	}
 	log.Printf("gatehouse: opened %s in the browser", checked.ASCIIHost)
 	return nil
@@ -106,6 +95,41 @@ func browserFailure(program string, err error, out string) *BrowserError {
 
 // openerWait is how long OpenLink waits for the opener to report a failure.
 const openerWait = 5 * time.Second
+
+// errNoOpener is runOpener's error when the system has no opener program.
+var errNoOpener = errors.New("no opener program")
+
+// runOpener gives target to the system's opener (browserCommand) as its
+// single argument, with no shell, and waits openerWait for it to report a
+// failure: errNoOpener when the program is missing, its start error, or a
+// *BrowserError with what it said. It returns the program's name. Only
+// OpenLink (a checked, consented URL) and openFolder (Gatehouse's own data
+// folder) call it.
+func runOpener(target string) (string, error) {
+	name, args := browserCommand()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return name, errNoOpener
+	}
+	cmd := exec.Command(path, append(args, target)...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return name, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return name, browserFailure(name, err, out.String())
+		}
+	case <-time.After(openerWait):
+		// Still running: some openers stay in the foreground with the
+		// browser or file manager. It is open; do not wait for it to exit.
+	}
+	return name, nil
+}
 
 // browserCommand is the system's "open this URL in the default browser"
 // program and its arguments before the URL.

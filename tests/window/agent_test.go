@@ -194,7 +194,7 @@ func TestWindowAgentQwenCode(t *testing.T) {
 	if !waitForBrightness(t, app, display, win, scratch, func(b float64) bool { return b > 0.9 }) {
 		t.Fatalf("the approval dialog did not close after Deny (see %s)", scratch)
 	}
-	w.click(40, 178) // History, the fourth section of the sidebar
+	w.click(40, 178)                 // History, the fourth section of the sidebar
 	w.xdotool("mousemove", "0", "0") // no tooltip over what the screenshot shows
 	time.Sleep(time.Second)
 	history := filepath.Join(out, "window-agent-history.png")
