@@ -40,11 +40,7 @@ func BenchmarkGatewayCallOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer direct.Close()
-	ct, st := sdk.NewInMemoryTransports()
-	if _, err := f.gw.Connect(ctx, st, launcher); err != nil {
-		b.Fatal(err)
-	}
-	through, err := sdk.NewClient(&sdk.Implementation{Name: "through"}, nil).Connect(ctx, ct, nil)
+	through, err := sdk.NewClient(&sdk.Implementation{Name: "through"}, nil).Connect(ctx, f.serve(b), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

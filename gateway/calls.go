@@ -24,39 +24,66 @@ func failed(m i18n.Message) *sdk.CallToolResult {
 	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: m.String()}}}
 }
 
-// callTool is a client's tools/call: the person's consent first (the one
-// road, chat.Consent, with this app's own modes), then the call on its
-// server under the call time limit, recorded in History with the app
-// named. A server's questions during the call are the broker's, shown in
-// Gatehouse's window.
+// callTool is a client's tools/call as the go-sdk's server hands it over:
+// with progress, a task or before the client said who it is (the
+// forwarded way, forward.go, takes the others).
 func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	a, refused, err := c.admit(ctx, req.Params.Name, req.Params.Arguments)
+	if refused != nil || err != nil {
+		return refused, err
+	}
+	var progress func(mcp.Progress)
+	if token := req.Params.GetProgressToken(); token != nil {
+		progress = func(p mcp.Progress) {
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
+				Progress: p.Progress, Total: p.Total, Message: p.Message})
+		}
+	}
+	res, _, err := c.run(ctx, a, progress, false)
+	return res, err
+}
+
+// admitted is a call the person's consent allowed: where it goes, its
+// arguments as the client sent them, and its record for History.
+type admitted struct {
+	r   route
+	raw json.RawMessage
+	run mcp.ToolRun
+}
+
+// admit puts a client's call of the tool offered as name to the person's
+// consent: the one road, chat.Consent, with this app's own modes. A call
+// not allowed comes back as the result the client reads (recorded in
+// History), or an error for a tool it was never offered or a client that
+// left before the person answered.
+func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage) (admitted, *sdk.CallToolResult, error) {
 	c.mu.Lock()
-	r, ok := c.tools[req.Params.Name]
+	r, ok := c.tools[name]
 	client, app := c.client, c.app
 	c.mu.Unlock()
 	if !ok {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noTool", "tool", req.Params.Name).String()}
+		return admitted{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: i18n.M("gateway.error.noTool", "tool", name).String()}
 	}
 	o := c.g.opts
 	// app is the session's copy of the app's record, read again at once
 	// when the person changes it (Gateway.AppChanged): no read of the data
 	// file on a call's way.
 	if app.CutOff || !app.Sees(r.serverID) {
-		return failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
+		return admitted{}, failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
 	}
 	c.g.counted(app.ID)
 	run := mcp.ToolRun{ServerID: r.serverID, ServerName: r.serverName, Tool: r.name, Source: store.SourceClient,
 		Started: time.Now(), Client: client.Claimed(), Launcher: client.Launcher}
-	notRun := func(outcome string, why i18n.Message, say i18n.Message) (*sdk.CallToolResult, error) {
+	notRun := func(outcome string, why i18n.Message, say i18n.Message) (admitted, *sdk.CallToolResult, error) {
 		run.Outcome, run.Detail = outcome, why
 		o.Broker.RecordToolRun(run)
-		return failed(say), nil
+		return admitted{}, failed(say), nil
 	}
 	// A server waiting to reconnect after a crash reconnects now, for this
 	// call, within the call's time limit (issue 26).
 	waitCtx, stop := context.WithCancel(ctx)
-	if o.CallTimeout != nil && o.CallTimeout() > 0 {
-		waitCtx, stop = context.WithTimeout(ctx, o.CallTimeout())
+	if limit := c.callLimit(); limit > 0 {
+		waitCtx, stop = context.WithTimeout(ctx, limit)
 	}
 	awaitErr := o.Manager.Await(waitCtx, r.serverID)
 	stop()
@@ -73,8 +100,8 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		m := i18n.M("gateway.error.toolGone", "server", r.serverName, "tool", r.name)
 		return notRun(store.OutcomeError, m, m)
 	}
-	raw := json.RawMessage(req.Params.Arguments)
-	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	raw := bytes.TrimSpace(arguments)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
 	args, err := chat.DecodeArguments(raw)
@@ -96,7 +123,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		// The client cancelled the call, or left, before the person answered.
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("mcp.history.stopped")
 		o.Broker.RecordToolRun(run)
-		return nil, err
+		return admitted{}, nil, err
 	}
 	if !consented.Allowed && consented.NoAnswer > 0 {
 		// The question could not reach the person in time: nothing was
@@ -114,52 +141,80 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		c.allowed[store.ToolKey{ServerID: r.serverID, Tool: tool.Name}] = &seen
 		c.mu.Unlock()
 	}
-	return c.run(ctx, req, r, args, run)
+	return admitted{r: r, raw: raw, run: run}, nil, nil
+}
+
+// callLimit is the time limit of one call (Settings); 0: none.
+func (c *conn) callLimit() time.Duration {
+	if f := c.g.opts.CallTimeout; f != nil {
+		return f()
+	}
+	return 0
 }
 
 // run makes an allowed call on its server: under the call time limit,
 // which pauses while the person answers the server's questions; with the
-// server's progress passed on to the client; ended when the client cancels
-// or leaves.
-func (c *conn) run(ctx context.Context, req *sdk.CallToolRequest, r route, args map[string]any, run mcp.ToolRun) (*sdk.CallToolResult, error) {
+// server's progress passed on (progress, when the client asked for it);
+// ended when the client cancels or leaves (ctx). With forward, the call
+// goes as the client's bytes and its result comes back as the server's
+// (Manager.ForwardToolCall), unless it cannot; then the result is the
+// second value, else the first. A call that ended badly is a result saying
+// why; one the client cancelled is ctx's error.
+func (c *conn) run(ctx context.Context, a admitted, progress func(mcp.Progress), forward bool) (*sdk.CallToolResult, json.RawMessage, error) {
 	o := c.g.opts
-	var limit time.Duration
-	if o.CallTimeout != nil {
-		limit = o.CallTimeout()
-	}
+	limit := c.callLimit()
+	r, run := a.r, a.run
 	callCtx, cancel := o.Broker.CallTimeout(ctx, r.serverID, limit)
 	defer cancel()
-	if token := req.Params.GetProgressToken(); token != nil {
-		callCtx = mcp.WithProgress(callCtx, func(p mcp.Progress) {
-			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
-				Progress: p.Progress, Total: p.Total, Message: p.Message})
-		})
+	if progress != nil {
+		callCtx = mcp.WithProgress(callCtx, progress)
 	}
 	run.Started = time.Now()
-	res, err := o.Manager.CallTool(callCtx, r.serverID, r.name, args)
+	var (
+		res  *sdk.CallToolResult
+		body json.RawMessage
+		err  = mcp.ErrNotForwarded
+	)
+	if forward {
+		body, err = o.Manager.ForwardToolCall(callCtx, r.serverID, r.name, a.raw)
+	}
+	if errors.Is(err, mcp.ErrNotForwarded) {
+		res, err = o.Manager.CallTool(callCtx, r.serverID, r.name, run.Arguments)
+	}
 	run.Duration = time.Since(run.Started)
 	switch {
 	case err != nil && ctx.Err() == nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
 		m := i18n.M("gateway.error.timeout", "tool", r.name, "duration", i18n.Duration(limit))
 		run.Outcome, run.Detail = store.OutcomeTimedOut, m
 		o.Broker.RecordToolRun(run)
-		return failed(m), nil
+		return failed(m), nil, nil
 	case err != nil && ctx.Err() != nil:
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("gateway.history.clientCancelled")
 		o.Broker.RecordToolRun(run)
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	case err != nil:
 		why := mcp.Describe(err)
 		run.Outcome, run.Detail = store.OutcomeError, why
 		o.Broker.RecordToolRun(run)
-		return failed(i18n.M("gateway.error.failed", "tool", r.name, "detail", why)), nil
+		return failed(i18n.M("gateway.error.failed", "tool", r.name, "detail", why)), nil, nil
 	}
-	run.Outcome, run.Result = store.OutcomeOK, mcp.ResultText(res)
-	if res.IsError {
-		run.Outcome = store.OutcomeError
+	run.Outcome = store.OutcomeOK
+	if res != nil {
+		run.Result = mcp.ResultText(res)
+		if res.IsError {
+			run.Outcome = store.OutcomeError
+		}
+	} else {
+		run.RawResult = body
+		var flag struct {
+			IsError bool `json:"isError"`
+		}
+		if json.Unmarshal(body, &flag) == nil && flag.IsError {
+			run.Outcome = store.OutcomeError
+		}
 	}
 	o.Broker.RecordToolRun(run)
-	return res, nil
+	return res, body, nil
 }
 
 // getPrompt is a client's prompts/get, on the prompt's server.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gatehouse-app/gatehouse/applink"
 	"github.com/gatehouse-app/gatehouse/chat"
+	"github.com/gatehouse-app/gatehouse/lineio"
 	"github.com/gatehouse-app/gatehouse/mcp"
 	"github.com/gatehouse-app/gatehouse/store"
 )
@@ -198,10 +200,15 @@ func (g *Gateway) ServeUnix(path string) error {
 	return nil
 }
 
-// Connect serves one client on t in the background, until it leaves or
-// Close. launcher is what Gatehouse knows of the program that launched it.
-func (g *Gateway) Connect(ctx context.Context, t sdk.Transport, launcher Launcher) (*sdk.ServerSession, error) {
+// Serve serves one client reading in and writing out (newline-delimited
+// JSON-RPC: its standard output and input, or a socket) in the
+// background, until it leaves or Close; the session's Close closes both.
+// A message longer than MaxMessage ends the session. launcher is what
+// Gatehouse knows of the program that launched the client.
+func (g *Gateway) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, launcher Launcher) (*sdk.ServerSession, error) {
 	c := newConn(g, launcher)
+	f := &forwarding{c: c, out: lineio.NewWriter(out), calls: map[string]context.CancelFunc{}}
+	t := &sdk.IOTransport{Reader: lineio.NewTap(in, MaxMessage, f.take), Writer: f.out, MaxLineLength: MaxMessage}
 	ss, err := c.srv.Connect(ctx, t, nil)
 	if err != nil {
 		c.cancel()

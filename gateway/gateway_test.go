@@ -160,16 +160,14 @@ type clientOptions struct {
 	sdk      *sdk.ClientOptions
 }
 
-// connect connects a go-sdk client to the gateway in memory, as a client
+// connect connects a go-sdk client to the gateway over two pipes, as the
+// app serves another app's standard input and output, as a client
 // launched by launcher.
 func (f *fixture) connect(t *testing.T, o clientOptions) *sdk.ClientSession {
 	t.Helper()
-	ct, st := sdk.NewInMemoryTransports()
+	ct := f.serve(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := f.gw.Connect(context.Background(), st, launcher); err != nil {
-		t.Fatal(err)
-	}
 	if o.name == "" {
 		o.name = "fake-agent"
 	}
@@ -180,6 +178,24 @@ func (f *fixture) connect(t *testing.T, o clientOptions) *sdk.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// serve serves a client on two OS pipes, as the gateway serves another
+// app's standard input and output, and returns the client's end.
+func (f *fixture) serve(t testing.TB) sdk.Transport {
+	t.Helper()
+	clientIn, gatewayOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gatewayIn, clientOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.gw.Serve(context.Background(), gatewayIn, gatewayOut, launcher); err != nil {
+		t.Fatal(err)
+	}
+	return &sdk.IOTransport{Reader: clientIn, Writer: clientOut}
 }
 
 func names[T any](items []T, name func(T) string) []string {

@@ -9,8 +9,6 @@ import (
 	"os"
 	"syscall"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gatehouse-app/gatehouse/gateway/pipe"
 )
 
@@ -40,12 +38,12 @@ func (g *Gateway) serveSocket(c *net.UnixConn, launcher Launcher) {
 				io.Reader
 				io.Closer
 			}{io.MultiReader(bytes.NewReader(first), c), c}
-			if _, err := g.Connect(g.ctx, &sdk.IOTransport{Reader: in, Writer: c, MaxLineLength: MaxMessage}, launcher); err != nil {
+			if _, err := g.Serve(g.ctx, in, c, launcher); err != nil {
 				c.Close()
 			}
 			return
 		}
-		ss, err := g.Connect(g.ctx, &sdk.IOTransport{Reader: files[0], Writer: files[1], MaxLineLength: MaxMessage}, launcher)
+		ss, err := g.Serve(g.ctx, files[0], files[1], launcher)
 		if err != nil {
 			closeAll(files)
 			c.Close()

@@ -60,7 +60,7 @@ func TestGateway_AClientLeavingCancelsItsCall(t *testing.T) {
 	// The client's end of the connection closes, as when its process
 	// ends (the go-sdk's own Close would wait for the call first).
 	clientEnd, gatewayEnd := net.Pipe()
-	if _, err := f.gw.Connect(context.Background(), &sdk.IOTransport{Reader: gatewayEnd, Writer: gatewayEnd}, launcher); err != nil {
+	if _, err := f.gw.Serve(context.Background(), gatewayEnd, gatewayEnd, launcher); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -258,7 +258,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestGateway_CloseEndsIdleSessions(t *testing.T) {
 	f := newFixture(t, allowOnce, Limits{})
 	clientEnd, gatewayEnd := net.Pipe()
-	if _, err := f.gw.Connect(context.Background(), &sdk.IOTransport{Reader: gatewayEnd, Writer: gatewayEnd}, launcher); err != nil {
+	if _, err := f.gw.Serve(context.Background(), gatewayEnd, gatewayEnd, launcher); err != nil {
 		t.Fatal(err)
 	}
 	closed := make(chan error, 1)

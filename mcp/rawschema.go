@@ -342,7 +342,7 @@ func carryInputRequestSchemas(result json.RawMessage) json.RawMessage {
 // every elicitation read from it carries its requestedSchema in
 // _meta[RawSchemaMeta], as the manager's own connections do: for the
 // command line's session with the running app (see RemoteQuestion).
-func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t, nil} }
+func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t, nil, nil} }
 
 // rawSchemaTransport wraps a transport whose connections carry no optional
 // SDK interfaces (stdio and legacy SSE) and carries the schema of every
@@ -351,6 +351,9 @@ func CarrySchemas(t sdk.Transport) sdk.Transport { return rawSchemaTransport{t, 
 type rawSchemaTransport struct {
 	sdk.Transport
 	guard *wireGuard
+	// fwd, when set, sends the gateway's forwarded calls on the
+	// connection (forward.go, commandTransport).
+	fwd *forwarder
 }
 
 func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -358,17 +361,26 @@ func (t rawSchemaTransport) Connect(ctx context.Context) (sdk.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	return rawSchemaConn{c, t.guard}, nil
+	return rawSchemaConn{Connection: c, guard: t.guard, fwd: t.fwd}, nil
 }
 
 type rawSchemaConn struct {
 	sdk.Connection
 	guard *wireGuard
+	fwd   *forwarder // nil: no forwarded calls on this connection
+}
+
+// Write sends msg, learning the _meta the SDK's requests carry for the
+// forwarded ones.
+func (c rawSchemaConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	c.fwd.learn(msg)
+	return c.Connection.Write(ctx, msg)
 }
 
 func (c rawSchemaConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	err = c.guard.readErr(err)
+	c.fwd.end(err)
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		if m.Method == methodElicit {

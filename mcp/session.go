@@ -61,9 +61,12 @@ type session struct {
 	// its way. A server that keeps failing to start waits its backoff.
 	mayHurry, hurried bool
 	cs                *sdk.ClientSession
-	tools             []*sdk.Tool
-	resources         []*sdk.Resource
-	prompts           []*sdk.Prompt
+	// forward sends the gateway's calls on cs's connection, when it is a
+	// stdio one (forward.go); a newer connection's cs does not match it.
+	forward   forwardOn
+	tools     []*sdk.Tool
+	resources []*sdk.Resource
+	prompts   []*sdk.Prompt
 	// listers run the listings of each kind one at a time (lister.go).
 	listers  [listKinds]lister
 	attempts int // connection attempts since the session started
@@ -270,6 +273,9 @@ func (s *session) connectAndServe(ctx context.Context) error {
 
 	s.mu.Lock()
 	s.cs = cs
+	if proc != nil {
+		s.forward = forwardOn{cs: cs, f: proc.fwd.Load()}
+	}
 	s.mu.Unlock()
 	// Read the lists before saying "connected", so that a connected server's
 	// tools are known (the CLI calls a tool right after connecting). A sign-in

@@ -2,9 +2,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
 	"github.com/gatehouse-app/gatehouse/store"
@@ -96,6 +99,9 @@ type ToolRun struct {
 	Detail     i18n.Message  // why, when it did not end OK
 	Arguments  map[string]any
 	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
+	// RawResult is the result as the server sent it (a call the gateway
+	// forwarded), read into Result only when History keeps results.
+	RawResult json.RawMessage
 	// Client and Launcher name the other app of a run from the gateway
 	// (Source store.SourceClient): what it claims, and the program that
 	// launched the gateway.
@@ -116,6 +122,10 @@ func (b *Broker) RecordToolRun(run ToolRun) {
 	if settings.RememberAnswers {
 		e.Arguments = maps.Clone(run.Arguments)
 		e.Result = run.Result
+		var res sdk.CallToolResult
+		if e.Result == "" && len(run.RawResult) > 0 && json.Unmarshal(run.RawResult, &res) == nil {
+			e.Result = ResultText(&res)
+		}
 	}
 	b.history.record(e)
 }

@@ -99,6 +99,8 @@ type stdioProcess struct {
 	// Its Close stops the process and waits for it; every Close returns
 	// what the first one did.
 	conn atomic.Pointer[sdk.Connection]
+	// fwd sends the gateway's forwarded calls on conn (forward.go).
+	fwd atomic.Pointer[forwarder]
 }
 
 // newStdioProcess prepares a stdio server's process: its environment is
@@ -212,9 +214,11 @@ type stdioTransport struct {
 }
 
 func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	c, err := rawSchemaTransport{&sdk.CommandTransport{Command: t.p.cmd, TerminateDuration: stdioTerminateWait}, t.guard}.Connect(ctx)
+	fwd := newForwarder()
+	c, err := rawSchemaTransport{commandTransport{cmd: t.p.cmd, fwd: fwd}, t.guard, fwd}.Connect(ctx)
 	if err == nil {
 		t.p.conn.Store(&c)
+		t.p.fwd.Store(fwd)
 	}
 	return c, err
 }
@@ -352,7 +356,7 @@ func connectHTTP(ctx context.Context, client *sdk.Client, cfg *store.HTTPConfig,
 	log.event("Streamable HTTP was refused (" + err.Error() + "); trying legacy SSE")
 	sseHeaders := &headerTransport{base: http.DefaultTransport, origin: u, headers: cfg.Headers, guard: guard}
 	sse := &sdk.SSEClientTransport{Endpoint: u.String(), HTTPClient: sseHeaders.client(), MaxEventSize: sdkMaxEventSize}
-	cs, sseErr := client.Connect(ctx, rawSchemaTransport{sse, guard}, copts)
+	cs, sseErr := client.Connect(ctx, rawSchemaTransport{sse, guard, nil}, copts)
 	if refused := sseHeaders.refusal(); sseErr != nil && refused != nil {
 		log.event("refused: " + sseErr.Error())
 		return nil, "", refused

@@ -1,0 +1,189 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/gatehouse-app/gatehouse/lineio"
+)
+
+// The forwarded way of a tools/call (P11). The go-sdk's server would
+// decode a client's call into Go values, and encode the result the go-sdk's
+// client decoded from the server's bytes: the work of a client and a
+// server on top of theirs, with the garbage of four decodings of each
+// message, so a call through the gateway took twice as long as a direct
+// one. A call that needs nothing of the go-sdk's server (no progress asked
+// for, no task, from a client that has said who it is) is taken off the
+// client's input before the go-sdk reads it (lineio.Tap); it goes through
+// the same consent (conn.admit) and History, to its server as the client's
+// arguments (mcp.Manager.ForwardToolCall), and the server's result goes
+// back to the client as the server wrote it. Every other message, and
+// every call that does not qualify, goes the go-sdk's way.
+
+// forwarding is one client's forwarded calls.
+type forwarding struct {
+	c   *conn
+	out *lineio.Writer // the client's output, which the go-sdk writes to as well
+
+	mu    sync.Mutex
+	calls map[string]context.CancelFunc // running, by the client's request ID (idKey)
+}
+
+// forwardedCall is what the forwarded way reads of a client's message.
+type forwardedCall struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  *struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Task      json.RawMessage `json:"task"`
+		Meta      struct {
+			ProgressToken any `json:"progressToken"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+// take is the client input's taker (lineio.Tap): it starts the calls it
+// forwards, and ends the ones the client cancels.
+func (f *forwarding) take(line []byte) bool {
+	switch {
+	case bytes.Contains(line, []byte(`"tools/call"`)):
+		return f.start(line)
+	case bytes.Contains(line, []byte(`"notifications/cancelled"`)):
+		f.cancelled(line) // and the go-sdk's own, if it is one
+	}
+	return false
+}
+
+// start forwards a call when it qualifies (see above) and the client's
+// limits let it through now; otherwise the go-sdk takes it, and refuses
+// what the limits refuse (conn.guard).
+func (f *forwarding) start(line []byte) bool {
+	var msg forwardedCall
+	if json.Unmarshal(line, &msg) != nil || msg.JSONRPC != "2.0" || msg.Method != "tools/call" || msg.Params == nil ||
+		msg.Params.Task != nil || msg.Params.Meta.ProgressToken != nil {
+		return false
+	}
+	key, ok := idKey(msg.ID)
+	if !ok {
+		return false
+	}
+	c := f.c
+	c.mu.Lock()
+	_, offered := c.tools[msg.Params.Name]
+	ready := c.identified && offered && !c.app.CutOff
+	c.mu.Unlock()
+	if !ready {
+		return false
+	}
+	f.mu.Lock()
+	_, twice := f.calls[key]
+	f.mu.Unlock()
+	if twice || !c.limiter.Allow() {
+		return false
+	}
+	select {
+	case c.inFlight <- struct{}{}:
+	default:
+		return false
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	f.mu.Lock()
+	f.calls[key] = cancel
+	f.mu.Unlock()
+	go func() {
+		defer func() {
+			f.mu.Lock()
+			delete(f.calls, key)
+			f.mu.Unlock()
+			cancel()
+			<-c.inFlight
+		}()
+		f.serve(ctx, msg)
+	}()
+	return true
+}
+
+// serve makes one forwarded call and answers the client, unless it
+// cancelled the call or left.
+func (f *forwarding) serve(ctx context.Context, msg forwardedCall) {
+	a, refused, err := f.c.admit(ctx, msg.Params.Name, msg.Params.Arguments)
+	var result json.RawMessage
+	if refused == nil && err == nil {
+		refused, result, err = f.c.run(ctx, a, nil, true)
+	}
+	if ctx.Err() != nil {
+		return // cancelled: no answer (the go-sdk's server sends none either)
+	}
+	var rpcErr *jsonrpc.Error
+	switch {
+	case err != nil:
+		if !errors.As(err, &rpcErr) {
+			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+	case refused != nil:
+		if result, err = json.Marshal(refused); err != nil {
+			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+	}
+	var out []byte
+	if rpcErr != nil {
+		out, _ = json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   *jsonrpc.Error  `json:"error"`
+		}{"2.0", msg.ID, rpcErr})
+	} else {
+		out = make([]byte, 0, len(msg.ID)+len(result)+32)
+		out = append(out, `{"jsonrpc":"2.0","id":`...)
+		out = append(out, msg.ID...)
+		out = append(out, `,"result":`...)
+		out = append(out, result...)
+		out = append(out, '}')
+	}
+	_, _ = f.out.Write(append(out, '\n'))
+}
+
+// cancelled ends the forwarded call a notifications/cancelled names.
+func (f *forwarding) cancelled(line []byte) {
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &msg) != nil || msg.Method != "notifications/cancelled" {
+		return
+	}
+	key, ok := idKey(msg.Params.RequestID)
+	if !ok {
+		return
+	}
+	f.mu.Lock()
+	cancel := f.calls[key]
+	f.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// idKey is a request ID (a string or a number) as one key, however the
+// client wrote it; ok is false for anything else.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v.(type) {
+	case string, float64:
+		b, err := json.Marshal(v)
+		return string(b), err == nil
+	}
+	return "", false
+}

@@ -1,0 +1,126 @@
+// Package lineio reads and writes newline-delimited JSON-RPC streams (a
+// stdio server's pipes, another app's standard input and output) beside
+// the go-sdk's own reading and writing of them. A Tap hands the lines its
+// taker wants to it, whole, and passes every other byte on unchanged, so
+// the SDK reads what it reads at its own pace (a flooding peer still waits
+// for it); a Writer writes each message whole, whoever writes it. The
+// gateway forwards the calls another app makes this way, without the
+// SDK's decoding of them (issue 25, P11).
+package lineio
+
+import (
+	"bufio"
+	"io"
+	"sync"
+)
+
+// bufferSize is the Tap's read buffer: most messages fit in it whole.
+const bufferSize = 64 << 10
+
+// keepAtMost is the most a Tap keeps of its line buffer between lines: a
+// rare large message does not hold its memory for the life of the stream.
+const keepAtMost = 1 << 20
+
+// A Tap reads a newline-delimited stream for one reader (the SDK's),
+// offering each complete line of at most max bytes to take first: a line
+// take returns true for is the taker's, and the reader never sees it.
+// take must not keep the line it is given (copy what it keeps); it runs on
+// the reader's goroutine, between its reads. A Tap is used by one reader
+// at a time.
+type Tap struct {
+	r    *bufio.Reader
+	c    io.Closer // nil: Close leaves the stream open
+	take func(line []byte) bool
+	max  int
+
+	line []byte // the line read last
+	rest []byte // what of it the reader has not read yet
+	long bool   // passing on a line longer than max, as it comes
+	err  error  // the stream's end, once rest is read
+}
+
+// NewTap returns a Tap reading r. Its Close closes r when r is an
+// io.Closer.
+func NewTap(r io.Reader, max int, take func(line []byte) bool) *Tap {
+	c, _ := r.(io.Closer)
+	return &Tap{r: bufio.NewReaderSize(r, bufferSize), c: c, take: take, max: max}
+}
+
+// Read reads the bytes of the stream that take did not take.
+func (t *Tap) Read(p []byte) (int, error) {
+	for len(t.rest) == 0 {
+		if t.err != nil {
+			return 0, t.err
+		}
+		t.next()
+	}
+	n := copy(p, t.rest)
+	t.rest = t.rest[n:]
+	return n, nil
+}
+
+// Close closes the stream it reads, when NewTap was given a closer.
+func (t *Tap) Close() error {
+	if t.c == nil {
+		return nil
+	}
+	return t.c.Close()
+}
+
+// next reads the next line (offering it to take), or the next part of a
+// line too long to offer.
+func (t *Tap) next() {
+	if t.long {
+		chunk, err := t.r.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			t.long, t.err = false, err
+		}
+		t.rest = chunk // valid until the next read, which waits for rest to be read
+		return
+	}
+	if cap(t.line) > keepAtMost {
+		t.line = nil
+	}
+	t.line = t.line[:0]
+	for {
+		chunk, err := t.r.ReadSlice('\n')
+		t.line = append(t.line, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(t.line) >= t.max {
+				t.long, t.rest = true, t.line // the reader bounds it
+				return
+			}
+			continue
+		}
+		if err != nil {
+			t.err, t.rest = err, t.line // a last line without its newline is the reader's
+			return
+		}
+		break
+	}
+	if len(t.line) <= t.max+1 && t.take(t.line) {
+		return
+	}
+	t.rest = t.line
+}
+
+// A Writer writes each message to a stream whole: one Write is one
+// message (the SDK writes each message with one Write), never interleaved
+// with another writer's.
+type Writer struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+// NewWriter returns a Writer writing to w; its Close closes w.
+func NewWriter(w io.WriteCloser) *Writer { return &Writer{w: w} }
+
+// Write writes p whole, after any Write begun before it.
+func (w *Writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+// Close closes the stream (without waiting for a Write blocked on it).
+func (w *Writer) Close() error { return w.w.Close() }
