@@ -177,6 +177,9 @@ func (c *conn) run(ctx context.Context, a admitted, progress func(mcp.Progress),
 	)
 	if forward {
 		body, err = o.Manager.ForwardToolCall(callCtx, r.serverID, r.name, a.raw)
+		if !errors.Is(err, mcp.ErrNotForwarded) {
+			c.g.forwarded.Add(1)
+		}
 	}
 	if errors.Is(err, mcp.ErrNotForwarded) {
 		res, err = o.Manager.CallTool(callCtx, r.serverID, r.name, run.Arguments)

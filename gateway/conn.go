@@ -65,7 +65,7 @@ func newConn(g *Gateway, launcher Launcher) *conn {
 		tools:   map[string]route{}, prompts: map[string]route{}, resources: map[string]route{}, templates: map[string]route{},
 		shown: map[string]string{}, allowed: map[store.ToolKey]*store.ToolSeen{}, subscribed: map[string]string{}}
 	c.ctx, c.cancel = context.WithCancel(g.ctx)
-	c.srv = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: g.opts.Version}, &sdk.ServerOptions{
+	c.srv = sdk.NewServer(g.implementation(), &sdk.ServerOptions{
 		// Declared from the start: the lists fill in once the client says
 		// who it is, and change with Gatehouse's servers.
 		Capabilities: &sdk.ServerCapabilities{

@@ -45,6 +45,11 @@ type forwardedCall struct {
 		Task      json.RawMessage `json:"task"`
 		Meta      struct {
 			ProgressToken any `json:"progressToken"`
+			// 2026-07-28: each request says its revision and the
+			// client's capabilities (SEP-2575).
+			ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
+			ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+			ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 		} `json:"_meta"`
 	} `json:"params"`
 }
@@ -67,8 +72,8 @@ func (f *forwarding) take(line []byte) bool {
 func (f *forwarding) start(line []byte) bool {
 	var msg forwardedCall
 	if json.Unmarshal(line, &msg) != nil || msg.JSONRPC != "2.0" || msg.Method != "tools/call" || msg.Params == nil ||
-		msg.Params.Task != nil || msg.Params.Meta.ProgressToken != nil {
-		return false
+		msg.Params.Task != nil || msg.Params.Meta.ProgressToken != nil || newRevision(msg) && !wellFormedMeta(msg) {
+		return false // the go-sdk's server answers it (and refuses a malformed _meta)
 	}
 	key, ok := idKey(msg.ID)
 	if !ok {
@@ -132,6 +137,9 @@ func (f *forwarding) serve(ctx context.Context, msg forwardedCall) {
 			rpcErr = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 	}
+	if rpcErr == nil && newRevision(msg) {
+		result = completed(result, f.c.g.serverInfo)
+	}
 	var out []byte
 	if rpcErr != nil {
 		out, _ = json.Marshal(struct {
@@ -186,4 +194,60 @@ func idKey(raw json.RawMessage) (string, bool) {
 		return string(b), err == nil
 	}
 	return "", false
+}
+
+// newRevision reports whether a call is made in revision 2026-07-28 or
+// later, whose results say they are complete and who answered (SEP-2575).
+func newRevision(msg forwardedCall) bool {
+	return msg.Params.Meta.ProtocolVersion >= "2026-07-28"
+}
+
+// wellFormedMeta reports whether a 2026-07-28 call's _meta has what the
+// go-sdk's server requires of it: the client's capabilities, and its
+// information if any, as objects.
+func wellFormedMeta(msg forwardedCall) bool {
+	object := func(b json.RawMessage) bool { return len(b) > 0 && b[0] == '{' }
+	m := msg.Params.Meta
+	return object(m.ClientCapabilities) && (m.ClientInfo == nil || object(m.ClientInfo))
+}
+
+// completed is a result as the go-sdk's server answers a 2026-07-28 call:
+// "resultType": "complete", and Gatehouse named as the server in its _meta
+// (the client's server is Gatehouse, whatever server ran the tool). A
+// result that cannot be read is returned as it is.
+func completed(result json.RawMessage, serverInfo json.RawMessage) json.RawMessage {
+	if !bytes.Contains(result, []byte(`"_meta"`)) && !bytes.Contains(result, []byte(`"resultType"`)) {
+		// Neither key is anywhere in it: add both in front.
+		body := bytes.TrimSpace(result)
+		rest := bytes.TrimSpace(body[1:])
+		out := make([]byte, 0, len(result)+len(serverInfo)+96)
+		out = append(out, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":`...)
+		out = append(out, serverInfo...)
+		out = append(out, '}')
+		if rest[0] != '}' {
+			out = append(out, ',')
+		}
+		return append(out, rest...)
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(result, &fields) != nil {
+		return result
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
+		return result
+	}
+	meta["io.modelcontextprotocol/serverInfo"] = serverInfo
+	if _, ok := fields["resultType"]; !ok {
+		fields["resultType"] = json.RawMessage(`"complete"`)
+	}
+	var err error
+	if fields["_meta"], err = json.Marshal(meta); err != nil {
+		return result
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return result
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,6 +92,8 @@ type Gateway struct {
 	wg       sync.WaitGroup
 
 	handedOver atomic.Int64 // sessions served on a client's own pipes (serveSocket)
+	forwarded  atomic.Int64 // calls that went the forwarded way (forward.go)
+	serverInfo []byte       // Gatehouse as a server, in JSON (forward.go's completed)
 
 	fingerprints mcp.FingerprintCache // of the tools called (chat.ConsentRequest)
 
@@ -121,10 +124,16 @@ func New(opts Options) *Gateway {
 	ctx, stop := context.WithCancel(context.Background())
 	g := &Gateway{opts: opts, ctx: ctx, stop: stop, dirty: map[string]bool{}, calls: map[string]int64{}, conns: map[*conn]struct{}{}, wake: make(chan struct{}, 1),
 		subs: map[subscription]map[*conn]bool{}}
+	g.serverInfo, _ = json.Marshal(g.implementation())
 	g.wg.Add(2)
 	go g.follow()
 	go g.countCalls()
 	return g
+}
+
+// implementation is Gatehouse as the server of each client.
+func (g *Gateway) implementation() *sdk.Implementation {
+	return &sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: g.opts.Version}
 }
 
 // countEvery is how often the calls counted are written to the data file:

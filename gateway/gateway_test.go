@@ -131,7 +131,7 @@ func newFixture(t testing.TB, answer func(*mcp.Question) mcp.Response, limits Li
 
 // add configures and connects a stdio server: script is a file of
 // testdata/peers, or "everything".
-func (f *fixture) add(t *testing.T, name, script string, args ...string) store.Server {
+func (f *fixture) add(t testing.TB, name, script string, args ...string) store.Server {
 	t.Helper()
 	path := filepath.Join(f.peers, script)
 	if script == "everything" {
@@ -163,7 +163,7 @@ type clientOptions struct {
 // connect connects a go-sdk client to the gateway over two pipes, as the
 // app serves another app's standard input and output, as a client
 // launched by launcher.
-func (f *fixture) connect(t *testing.T, o clientOptions) *sdk.ClientSession {
+func (f *fixture) connect(t testing.TB, o clientOptions) *sdk.ClientSession {
 	t.Helper()
 	ct := f.serve(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -262,7 +262,8 @@ func (m *Manager) ForwardToolCall(ctx context.Context, id, name string, argument
 		if resp.Error.Code == sdk.CodeURLElicitationRequired {
 			return nil, ErrNotForwarded // CallTool shows the pages, then calls again (E25)
 		}
-		return nil, fmt.Errorf("calling %s on %s: %w", name, m.config(id, s.srv).Name, resp.Error)
+		// As the go-sdk's client wraps it, so that it reads the same.
+		return nil, fmt.Errorf("calling %s on %s: %w", name, m.config(id, s.srv).Name, fmt.Errorf("calling %q: %w", "tools/call", resp.Error))
 	}
 	if bytes.Contains(resp.Result, []byte(`"inputRequests"`)) {
 		// The server asks for input first (2026-07-28): the person answers
