@@ -32,5 +32,10 @@
 // the servers. A client's requests in flight are bounded, and one that
 // floods is refused for a while.
 //
+// An allowed call that needs nothing of the go-sdk's server goes the
+// forwarded way (forward.go): taken off the client's input before the
+// go-sdk reads it, through the same consent and History, to its server as
+// the client's arguments, its result back as the server wrote it.
+//
 // The package never imports Wails: the app wires it (app.Core.ServeGateway).
 package gateway
