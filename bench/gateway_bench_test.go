@@ -76,7 +76,7 @@ func BenchmarkP11Gateway(b *testing.B) {
 		}
 	}
 	core.Close()
-	d.startApp(b, bin, data)
+	app := d.startApp(b, bin, data)
 	waitGatewaySocket(b, d, data, 60*time.Second)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -152,8 +152,14 @@ func BenchmarkP11Gateway(b *testing.B) {
 			call(through, "Bench_01__lookup_0001")
 			call(onSocket, "Bench_01__lookup_0001")
 		}
-		time.Sleep(3 * time.Second) // the rate limit's bucket fills again
+		// The rate limit's bucket fills again; meanwhile, the app's CPU
+		// time while it serves nothing (its window, its timers).
+		idleFrom, idleCPU := time.Now(), treeCPU(app.Process.Pid)["app"]
+		time.Sleep(3 * time.Second)
+		idleCPU = treeCPU(app.Process.Pid)["app"] - idleCPU
+		idlePerSecond := idleCPU.Seconds() / time.Since(idleFrom).Seconds()
 		pace := time.NewTicker(gwPace)
+		loopFrom, cpuBefore := time.Now(), treeCPU(app.Process.Pid)["app"]
 		var dNs, fNs, gNs, sNs []int64
 		for i := range *flagGwCalls {
 			<-pace.C
@@ -164,6 +170,11 @@ func BenchmarkP11Gateway(b *testing.B) {
 				sNs = append(sNs, call(onSocket, "Bench_01__lookup_0001"))
 			}
 		}
+		// The app's CPU time per call it served, less what it spends
+		// serving nothing (USER_HZ ticks of 10 ms: a rough figure).
+		appCPU := (treeCPU(app.Process.Pid)["app"] - cpuBefore).Seconds() - idlePerSecond*time.Since(loopFrom).Seconds()
+		b.ReportMetric(appCPU*1e6/float64(len(gNs)+len(sNs)), "app-cpu-per-call-µs")
+		b.ReportMetric(idlePerSecond*1e3, "app-idle-cpu-ms/s")
 		var lists []int64
 		for range *flagGwLists {
 			<-pace.C
