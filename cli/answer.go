@@ -44,6 +44,9 @@ type terminalAnswerer struct {
 	accepted    map[string]time.Duration // URL requests this answerer opened, with their time limit, by ID
 	pages       map[string]*openedPage   // opened pages not ended yet, by ID
 	order       []*openedPage            // pages in the order they were opened
+	// ending are pages taken off the list whose end is being said
+	// (ended): the command waits for them before it exits.
+	ending map[*openedPage]bool
 	reading     bool                     // a goroutine reads stdin for the pages
 	inputEOF    bool                     // standard input ended
 	unconfirmed error                    // the first page that ended without confirmation
@@ -54,7 +57,7 @@ type terminalAnswerer struct {
 func newTerminalAnswerer(out io.Writer, in io.Reader, answersFile string) (*terminalAnswerer, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	a := &terminalAnswerer{out: &termOut{w: out}, styled: isTerminal(out), ctx: ctx, stop: stop,
-		accepted: map[string]time.Duration{}, pages: map[string]*openedPage{}}
+		accepted: map[string]time.Duration{}, pages: map[string]*openedPage{}, ending: map[*openedPage]bool{}}
 	if answersFile != "" {
 		b, err := os.ReadFile(answersFile)
 		if err != nil {

@@ -203,9 +203,15 @@ func (a *terminalAnswerer) ended(p *openedPage, err error) {
 	if unconfirmed && a.unconfirmed == nil {
 		a.unconfirmed = err
 	}
+	a.ending[p] = true
 	a.mu.Unlock()
 	p.cancel()
-	defer close(p.done)
+	defer func() {
+		a.mu.Lock()
+		delete(a.ending, p)
+		a.mu.Unlock()
+		close(p.done)
+	}()
 	switch {
 	case over || unconfirmed || by != "": // by the person: said when they did it
 	case errors.Is(err, mcp.ErrURLCancelled):
@@ -304,7 +310,16 @@ const endedNoticeWait = 5 * time.Second
 func (a *terminalAnswerer) waitPages(ctx context.Context) error {
 	a.mu.Lock()
 	pages := slices.Clone(a.order)
+	var ending []*openedPage
+	for p := range a.ending {
+		ending = append(ending, p)
+	}
 	a.mu.Unlock()
+	// A page whose end the server confirmed as the result came is said
+	// first: the two arrive together, and the result can overtake it.
+	for _, p := range ending {
+		<-p.done
+	}
 	if len(pages) > 0 {
 		a.announce(pages[0])
 	}
