@@ -38,18 +38,18 @@ type terminalAnswerer struct {
 	// keeper hears how the web pages the person opened end, which the
 	// core's broker keeps, and tells it when the person is done (see
 	// urlmode.go).
-	keeper      *applink.Pages
-	ctx         context.Context // ends when the command is over (close)
-	stop        context.CancelFunc
-	accepted    map[string]time.Duration // URL requests this answerer opened, with their time limit, by ID
-	pages       map[string]*openedPage   // opened pages not ended yet, by ID
-	order       []*openedPage            // pages in the order they were opened
+	keeper   *applink.Pages
+	ctx      context.Context // ends when the command is over (close)
+	stop     context.CancelFunc
+	accepted map[string]time.Duration // URL requests this answerer opened, with their time limit, by ID
+	pages    map[string]*openedPage   // opened pages not ended yet, by ID
+	order    []*openedPage            // pages in the order they were opened
 	// ending are pages taken off the list whose end is being said
 	// (ended): the command waits for them before it exits.
-	ending map[*openedPage]bool
-	reading     bool                     // a goroutine reads stdin for the pages
-	inputEOF    bool                     // standard input ended
-	unconfirmed error                    // the first page that ended without confirmation
+	ending      map[*openedPage]bool
+	reading     bool  // a goroutine reads stdin for the pages
+	inputEOF    bool  // standard input ended
+	unconfirmed error // the first page that ended without confirmation
 }
 
 // newTerminalAnswerer reads answers from answersFile when it is not "",
