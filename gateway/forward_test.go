@@ -118,17 +118,7 @@ type rawClient struct {
 }
 
 func (f *fixture) rawClient(t *testing.T) *rawClient {
-	clientIn, gatewayOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gatewayIn, clientOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.gw.Serve(context.Background(), gatewayIn, gatewayOut, launcher); err != nil {
-		t.Fatal(err)
-	}
+	clientIn, clientOut := f.servePipes(t)
 	t.Cleanup(func() { clientOut.Close(); clientIn.Close() })
 	sc := bufio.NewScanner(clientIn)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -204,21 +194,29 @@ func TestGateway_AForwardedResultIsTheServersOwn(t *testing.T) {
 	}
 }
 
-// TestGateway_AForwardedCallEndsWithItsServer: a server that exits in the
-// middle of a forwarded call ends the call at once, with a sentence
-// saying so, not at its time limit; History records it.
-func TestGateway_AForwardedCallEndsWithItsServer(t *testing.T) {
+// wireAllowed is a gateway with wire-server.mjs behind it, its tools
+// allowed, and a client "agent" that has listed them.
+func wireAllowed(t *testing.T) (*fixture, *sdk.ClientSession) {
+	t.Helper()
 	f := newFixture(t, allowOnce, Limits{})
 	srv := f.add(t, "Wire", "wire-server.mjs")
 	if err := f.st.PutToolPolicy(srv.ID, store.ToolPolicy{Mode: store.ToolAllow}); err != nil {
 		t.Fatal(err)
 	}
 	cs := f.connect(t, clientOptions{name: "agent"})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := cs.ListTools(ctx, nil); err != nil {
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
+	return f, cs
+}
+
+// TestGateway_AForwardedCallEndsWithItsServer: a server that exits in the
+// middle of a forwarded call ends the call at once, with a sentence
+// saying so, not at its time limit; History records it.
+func TestGateway_AForwardedCallEndsWithItsServer(t *testing.T) {
+	f, cs := wireAllowed(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	start := time.Now()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Wire__exit", Arguments: map[string]any{}})
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "not connected") {
@@ -243,17 +241,9 @@ func TestGateway_AForwardedCallEndsWithItsServer(t *testing.T) {
 // that shows the page to the person in Gatehouse's window; declined
 // there, the call ends with a sentence and the server is not called again.
 func TestGateway_APageFirstGoesTheSDKsWay(t *testing.T) {
-	f := newFixture(t, allowOnce, Limits{})
-	srv := f.add(t, "Wire", "wire-server.mjs")
-	if err := f.st.PutToolPolicy(srv.ID, store.ToolPolicy{Mode: store.ToolAllow}); err != nil {
-		t.Fatal(err)
-	}
-	cs := f.connect(t, clientOptions{name: "agent"})
+	f, cs := wireAllowed(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := cs.ListTools(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Wire__needs-page", Arguments: map[string]any{}})
 	if err != nil || !res.IsError {
 		t.Errorf("the call whose page was declined: %+v, %v", res, err)

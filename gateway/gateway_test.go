@@ -184,6 +184,14 @@ func (f *fixture) connect(t testing.TB, o clientOptions) *sdk.ClientSession {
 // app's standard input and output, and returns the client's end.
 func (f *fixture) serve(t testing.TB) sdk.Transport {
 	t.Helper()
+	clientIn, clientOut := f.servePipes(t)
+	return &sdk.IOTransport{Reader: clientIn, Writer: clientOut}
+}
+
+// servePipes serves a client on two OS pipes and returns the client's
+// ends: what it reads, what it writes.
+func (f *fixture) servePipes(t testing.TB) (clientIn, clientOut *os.File) {
+	t.Helper()
 	clientIn, gatewayOut, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +203,7 @@ func (f *fixture) serve(t testing.TB) sdk.Transport {
 	if _, err := f.gw.Serve(context.Background(), gatewayIn, gatewayOut, launcher); err != nil {
 		t.Fatal(err)
 	}
-	return &sdk.IOTransport{Reader: clientIn, Writer: clientOut}
+	return clientIn, clientOut
 }
 
 func names[T any](items []T, name func(T) string) []string {
