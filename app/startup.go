@@ -7,8 +7,9 @@ import (
 
 // laterStartWait is how long the window's start waits for the page's word
 // that its first frame is on the screen (StartService.Drawn) before it does
-// the rest of its work anyway: a page that failed to load still gets its
-// servers connected and the sockets served.
+// the rest of its work anyway: a page that failed to load, or a window that
+// draws no frame (WebKit holds a hidden page's animation frames), still gets
+// its servers connected and the sockets served.
 const laterStartWait = 3 * time.Second
 
 // laterStart is the part of the window's start that its first frame does not
