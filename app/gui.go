@@ -78,6 +78,12 @@ type wailsDesktop struct {
 
 func (d *wailsDesktop) start(ctx context.Context) {
 	d.ctx.Store(&ctx)
+}
+
+// openNotifier opens the desktop's notifications (a D-Bus connection): after
+// the window's first frame (laterStart), as no question comes before the
+// servers connect.
+func (d *wailsDesktop) openNotifier() {
 	// A click on the notification brings the window back. Without a
 	// session bus or a notification service the notifier says so once,
 	// and requests simply wait in the window.
@@ -183,7 +189,8 @@ type gtkTheme struct{ *theme.Desktop }
 func (gtkTheme) Show(s theme.Scheme) { theme.ApplyToGTK(s) }
 
 // RunGUI opens the main window and blocks until it is closed. The window
-// appears at once; servers connect in the background after start-up.
+// appears at once; servers connect in the background once its first frame
+// is drawn (laterStart).
 func RunGUI(opts GUIOptions) error {
 	core := opts.Core
 	desktop := &wailsDesktop{}
@@ -192,8 +199,9 @@ func RunGUI(opts GUIOptions) error {
 	servers := NewServersService(core)
 	servers.folders = desktop
 	settings := NewSettingsService(core)
+	later := &laterStart{}
 	bind := []any{&QuestionService{}, servers, NewToolsService(core), settings,
-		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes}
+		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes, &StartService{later: later}}
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core),
 		NewAppsService(core), NewClientAppsService(core), NewConnectService(core))
 	if core != nil {
@@ -256,21 +264,25 @@ func RunGUI(opts GUIOptions) error {
 			desktop.start(ctx)
 			core.SetEmitter(desktop)
 			themes.show()
-			go func() {
-				// Follow the desktop's dark style switch while the window is open.
-				if err := desktopTheme.Watch(ctx, themes.systemChanged); err != nil && ctx.Err() == nil {
-					log.Printf("gatehouse: the desktop's light/dark changes are not followed: %v", err)
+			// The rest once the page's first frame is drawn (startup.go).
+			later.arm(func() {
+				desktop.openNotifier()
+				go func() {
+					// Follow the desktop's dark style switch while the window is open.
+					if err := desktopTheme.Watch(ctx, themes.systemChanged); err != nil && ctx.Err() == nil {
+						log.Printf("gatehouse: the desktop's light/dark changes are not followed: %v", err)
+					}
+				}()
+				if err := core.ConnectAll(); err != nil {
+					log.Printf("gatehouse: reading servers: %v", err)
 				}
-			}()
-			if err := core.ConnectAll(); err != nil {
-				log.Printf("gatehouse: reading servers: %v", err)
-			}
-			if err := core.ServeCLI(); err != nil { // the CLI works while the window is open (issue 13)
-				log.Printf("gatehouse: %v", err)
-			}
-			if err := core.ServeGateway(); err != nil { // other apps use the servers through it (issue 25)
-				log.Printf("gatehouse: %v", err)
-			}
+				if err := core.ServeCLI(); err != nil { // the CLI works while the window is open (issue 13)
+					log.Printf("gatehouse: %v", err)
+				}
+				if err := core.ServeGateway(); err != nil { // other apps use the servers through it (issue 25)
+					log.Printf("gatehouse: %v", err)
+				}
+			}, laterStartWait)
 		},
 		OnBeforeClose: func(ctx context.Context) bool {
 			if core != nil {
@@ -279,6 +291,7 @@ func RunGUI(opts GUIOptions) error {
 			return false
 		},
 		OnShutdown: func(context.Context) {
+			later.stop()
 			_ = desktopTheme.Close()
 			desktop.stop()
 			if core != nil {

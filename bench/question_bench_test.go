@@ -19,7 +19,10 @@ import (
 	"time"
 )
 
-var flagQuestions = flag.Int("questions", 60, "P7: questions asked of each window (5 with -quick)")
+var (
+	flagQuestions   = flag.Int("questions", 60, "P7: questions asked of each window (5 with -quick)")
+	flagP7Inspector = flag.Bool("p7inspector", true, "P7: ask the MCP Inspector the same questions (false: Gatehouse's figures only, for comparing two builds quickly)")
+)
 
 // BenchmarkP7QuestionReachesPerson measures the figure a person feels: from
 // the moment a server writes elicitation/create to its stdout to the moment
@@ -87,6 +90,9 @@ func BenchmarkP7QuestionReachesPerson(b *testing.B) {
 
 	b.ReportMetric(float64(n), "questions")
 	gh.report(b, "gatehouse")
+	if !*flagP7Inspector {
+		return
+	}
 
 	insp, why := d.inspectorQuestions(b, asker, n)
 	if insp == nil {

@@ -7,7 +7,7 @@ import { settings } from './lib/settings.svelte';
 import { servers } from './lib/servers.svelte';
 import { welcome } from './lib/welcome.svelte';
 import { takeStartView } from './lib/startview';
-import { closeAllApps } from './lib/api';
+import { closeAllApps, windowDrawn } from './lib/api';
 
 guardNavigation(document);
 // What Go wrote into the page: the first frame shows it without asking Go.
@@ -35,5 +35,8 @@ async function start(): Promise<void> {
   await settings.readLanguage(startView?.language);
   await leftovers;
   mount(App, { target: target! });
+  // Once this frame is on the screen (the frame after it has begun), Go
+  // starts the servers and its sockets (app/startup.go).
+  requestAnimationFrame(() => requestAnimationFrame(() => void windowDrawn().catch(() => {})));
 }
 void start();

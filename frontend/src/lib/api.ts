@@ -21,6 +21,7 @@ import * as PromptsGo from '../../wailsjs/go/app/PromptsService';
 import * as AppsGo from '../../wailsjs/go/app/AppsService';
 import * as ClientAppsGo from '../../wailsjs/go/app/ClientAppsService';
 import * as ConnectGo from '../../wailsjs/go/app/ConnectService';
+import * as StartGo from '../../wailsjs/go/app/StartService';
 import { EventsOn, Quit } from '../../wailsjs/runtime/runtime';
 import type { app, chat, connectapp, forms, i18n, importcfg, linkcheck, mcp, store, visible } from '../../wailsjs/go/models';
 import * as ev from './events';
@@ -70,6 +71,7 @@ const Prompts = bound(PromptsGo);
 const Apps = bound(AppsGo);
 const ClientApps = bound(ClientAppsGo);
 const Connect = bound(ConnectGo);
+const Start = bound(StartGo);
 
 /** A sentence from Go (i18n.Message): a catalogue key, its arguments, and its English text. Show it with msg(); never write such sentences here. */
 export type Message = GoMessage;
@@ -658,6 +660,13 @@ export const openApp = (serverID: string, tool: string, callID: string, conversa
 
 /** Closes an app instance: Go serves it nothing more and refuses its requests. */
 export const closeApp = (instanceID: string) => call(() => Apps.Close(instanceID));
+
+/**
+ * Tells Go the window's first frame is on the screen: it connects the servers
+ * and opens its sockets only now, so that their work does not slow the
+ * window's start (app/startup.go).
+ */
+export const windowDrawn = () => call(() => Start.Drawn());
 
 /** Closes every app instance Go has open: the window's page starts with none (a reload leaves the old page's behind). */
 export const closeAllApps = () => call(() => Apps.CloseAll());
