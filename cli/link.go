@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,6 +53,15 @@ func (e *env) connect(ctx context.Context, answerer *terminalAnswerer, notices f
 		return nil, nil, i18n.Wrap(err, "socket.unreachable", "detail", err)
 	}
 	core, err := e.openCore()
+	if errors.Is(err, store.ErrLocked) {
+		// The window holds the data file but does not serve the command
+		// line yet: it starts, and serves it once its first frame is
+		// drawn (app's later start, at most 3 s after it began).
+		if cs, err = dialStarting(ctx, dir, opts); err == nil {
+			return cs, func() { cs.Close() }, nil
+		}
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,6 +70,37 @@ func (e *env) connect(ctx context.Context, answerer *terminalAnswerer, notices f
 		return nil, nil, err
 	}
 	return cs, func() { cs.Close(); core.Close() }, nil
+}
+
+// startingWait bounds how long a command waits for a window that holds
+// the data file to serve the command line: longer than the window's own
+// wait for its first frame.
+const startingWait = 5 * time.Second
+
+// dialStarting dials the app's socket until it answers, while the app
+// holds the data file, at most startingWait. It returns store.ErrLocked
+// ("already running") when the app never serves it.
+func dialStarting(ctx context.Context, dir string, opts applink.ClientOptions) (*sdk.ClientSession, error) {
+	ctx, cancel := context.WithTimeout(ctx, startingWait)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, store.ErrLocked
+		case <-tick.C:
+		}
+		cs, err := applink.Dial(ctx, dir, opts)
+		switch {
+		case err == nil:
+			return cs, nil
+		case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+			return nil, store.ErrLocked // the dial's time ran out with the wait's
+		case !errors.Is(err, applink.ErrNoApp):
+			return nil, i18n.Wrap(err, "socket.unreachable", "detail", err)
+		}
+	}
 }
 
 // do runs one command on a connection of its own: tool with in as its

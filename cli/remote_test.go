@@ -52,6 +52,29 @@ func runningAppWindow(t *testing.T, window app.Emitter) (dir string, core *app.C
 	return dir, core
 }
 
+// TestCLI_WaitsForAStartingWindow: a command run while the window starts
+// (it holds the data file but serves the command line only once its first
+// frame is drawn) waits for it and runs there, instead of saying Gatehouse
+// is already running.
+func TestCLI_WaitsForAStartingWindow(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir(t))
+	dir := t.TempDir()
+	core, err := app.OpenCore(app.CoreOptions{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.Close() })
+	served := make(chan error, 1)
+	time.AfterFunc(time.Second, func() { served <- core.ServeCLI() })
+	code, out, errOut := gh(t, dir, "servers", "list")
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || !strings.Contains(out, "Demo server") {
+		t.Errorf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 // TestCLI_SameOutputWithTheWindowOpen runs the same commands on two data
 // folders, one held by a running app (they go over its socket) and one not
 // (the CLI opens the data file), and expects the very same exit codes and
