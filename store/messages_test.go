@@ -431,3 +431,131 @@ func TestJSONStringLen(t *testing.T) {
 		}
 	}
 }
+
+func TestMessagePage(t *testing.T) {
+	s := openT(t, t.TempDir())
+	conv, err := s.PutConversation(Conversation{Title: "paged"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.PutConversation(Conversation{Title: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := s.PutConversation(Conversation{Title: "empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Five turns of four messages: the person's at Seq 1, 5, 9, 13 and 17.
+	for turn := range 5 {
+		id := fmt.Sprintf("call_%d", turn)
+		if _, err := s.AppendMessages(conv.ID,
+			Message{Role: RoleUser, Text: fmt.Sprintf("question %d", turn)},
+			Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: id, Name: "t", ServerID: "s1", Tool: "t"}}},
+			Message{Role: RoleTool, ToolCallID: id, ToolResult: &ToolResult{Content: json.RawMessage(`"ok"`)}},
+			Message{Role: RoleAssistant, Text: fmt.Sprintf("answer %d", turn)},
+		); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AppendMessages(other.ID, Message{Role: RoleUser, Text: "elsewhere"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name                string
+		conv                string
+		from, before        uint64
+		limit               int
+		wantFirst, wantLast uint64 // 0, 0: none
+		wantMore            bool
+		wantErr             error
+	}{
+		{name: "all", conv: conv.ID, wantFirst: 1, wantLast: 20},
+		{name: "the newest turn", conv: conv.ID, limit: 4, wantFirst: 17, wantLast: 20, wantMore: true},
+		{name: "a page cut inside a turn goes back to its question", conv: conv.ID, limit: 3, wantFirst: 17, wantLast: 20, wantMore: true},
+		{name: "an older page", conv: conv.ID, before: 17, limit: 2, wantFirst: 13, wantLast: 16, wantMore: true},
+		{name: "stretched back by at most limit", conv: conv.ID, limit: 1, wantFirst: 19, wantLast: 20, wantMore: true},
+		{name: "the oldest page", conv: conv.ID, before: 5, limit: 10, wantFirst: 1, wantLast: 4},
+		{name: "before past the end", conv: conv.ID, before: 100, wantFirst: 1, wantLast: 20},
+		{name: "before the first", conv: conv.ID, before: 1, limit: 10},
+		{name: "from a message on (read again after a turn)", conv: conv.ID, from: 9, wantFirst: 9, wantLast: 20, wantMore: true},
+		{name: "from and before", conv: conv.ID, from: 9, before: 13, wantFirst: 9, wantLast: 12, wantMore: true},
+		{name: "a conversation without messages", conv: empty.ID, limit: 10},
+		{name: "an unknown conversation", conv: "nope", limit: 10, wantErr: ErrNotFound},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page, err := s.MessagePage(tc.conv, tc.from, tc.before, tc.limit)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("MessagePage = %v; want %v", err, tc.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			var want []uint64
+			for seq := tc.wantFirst; seq != 0 && seq <= tc.wantLast; seq++ {
+				want = append(want, seq)
+			}
+			var got []uint64
+			for _, m := range page.Messages {
+				got = append(got, m.Seq)
+				if m.ConversationID != tc.conv {
+					t.Errorf("message %d is of conversation %q", m.Seq, m.ConversationID)
+				}
+			}
+			if !slices.Equal(got, want) || page.More != tc.wantMore {
+				t.Errorf("MessagePage(%d, %d, %d) = %v, more %v; want %v, more %v", tc.from, tc.before, tc.limit, got, page.More, want, tc.wantMore)
+			}
+			if page.Messages == nil {
+				t.Error("Messages is nil; want an empty list")
+			}
+		})
+	}
+}
+
+// Reading a long conversation page by page, newest first, gives every
+// message once, as Messages reads them.
+func TestMessagePagesCoverTheConversation(t *testing.T) {
+	s := openT(t, t.TempDir())
+	conv, err := s.PutConversation(Conversation{Title: "long"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{RoleUser, RoleAssistant, RoleAssistant, RoleUser, RoleAssistant, RoleAssistant, RoleAssistant}
+	var in []Message
+	for i := range 1000 {
+		in = append(in, Message{Role: roles[i%len(roles)], Text: fmt.Sprint(i)})
+	}
+	if _, err := s.AppendMessages(conv.ID, in...); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Messages(conv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Message
+	var before uint64
+	for pages := 0; ; pages++ {
+		if pages > 1000 {
+			t.Fatal("the pages never end")
+		}
+		page, err := s.MessagePage(conv.ID, 0, before, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Messages) == 0 || len(page.Messages) > 120 {
+			t.Fatalf("a page of %d messages", len(page.Messages))
+		}
+		if page.More && page.Messages[0].Role != RoleUser {
+			t.Errorf("the page before %d begins with a %s message", before, page.Messages[0].Role)
+		}
+		got = append(slices.Clone(page.Messages), got...)
+		if !page.More {
+			break
+		}
+		before = page.Messages[0].Seq
+	}
+	if !reflect.DeepEqual(got, all) {
+		t.Errorf("the pages hold %d messages, not the %d Messages reads, in order", len(got), len(all))
+	}
+}
