@@ -244,7 +244,7 @@ describe('attachments', () => {
 
   it('a sent message shows its stored attachments again', async () => {
     mocked.listConversations.mockResolvedValue([{ ...conversation, title: 'Earlier' }]);
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       {
         conversationId: 'c1',
         seq: 1,
@@ -253,7 +253,7 @@ describe('attachments', () => {
         createdAt: '2026-11-22T10:00:00Z',
         attachments: [{ serverId: 's1', serverName: 'Demo', uri: 'demo://notes', name: hostile, size: 5, text: 'hello' }],
       },
-    ]);
+    ], more: false });
     await startPane();
     await chat.select('c1');
     const chips = await screen.findByRole('list', { name: 'Attached resources' });
