@@ -93,6 +93,8 @@ class ChatStore {
   providersLoaded = $state(false);
   /** A sentence about this pane's own failed call. */
   error = $state('');
+  /** What failed, when error says it (ChatErrorText draws Go's sentences that point to Settings with their link). */
+  errorCause = $state.raw<unknown>(null);
   /** Tool calls whose cancellation the person asked for, by call ID. */
   cancelling = $state<string[]>([]);
   /**
@@ -118,6 +120,12 @@ class ChatStore {
       offChat();
       offProviders();
     };
+  }
+
+  /** Says that a call failed, and keeps why. */
+  private fail(e: unknown): void {
+    this.error = api.errorText(e);
+    this.errorCause = e;
   }
 
   get current(): Conversation | undefined {
@@ -279,7 +287,7 @@ class ChatStore {
       void this.loadConversations();
       return true;
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return false;
     }
   }
@@ -303,7 +311,7 @@ class ChatStore {
     try {
       await api.dropOldToolResults(id);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return;
     }
     delete this.failures[id];
@@ -314,7 +322,7 @@ class ChatStore {
       await api.retryTurn(id);
     } catch (e) {
       delete this.live[id];
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -334,7 +342,7 @@ class ChatStore {
       await this.select(fresh.id);
       return last;
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return null;
     }
   }
@@ -358,7 +366,7 @@ class ChatStore {
     try {
       await api.cancelChatCall(this.selected, callID);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       this.cancelling = this.cancelling.filter((id) => id !== callID);
     }
   }
@@ -368,7 +376,7 @@ class ChatStore {
     try {
       await api.stopTurn(this.selected);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -377,7 +385,7 @@ class ChatStore {
       await api.renameConversation(id, title.trim());
       await this.loadConversations();
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -389,7 +397,7 @@ class ChatStore {
       if (this.selected === id) await this.select('');
       await this.loadConversations();
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 

@@ -68,6 +68,9 @@ beforeEach(() => {
     providers: [],
     providersLoaded: false,
     error: '',
+    errorCause: null,
+    more: false,
+    origin: 0,
   });
   servers.set([server('s1', 'Weather desk'), server('s2', 'Files', {}, false)]);
   mocked.listProviders.mockResolvedValue(providerList([ollama, deepseek]));

@@ -62,7 +62,7 @@ function expectValue(el: Element, value: string) {
 beforeEach(() => {
   vi.clearAllMocks();
   stopAfter.splice(0).forEach((f) => f());
-  Object.assign(chat, { conversations: [], selected: '', messages: [], live: {}, failures: {}, providers: [], providersLoaded: false, error: '' });
+  Object.assign(chat, { conversations: [], selected: '', messages: [], live: {}, failures: {}, providers: [], providersLoaded: false, error: '', errorCause: null, more: false, origin: 0 });
   chat.ended.clear();
   servers.list = [
     server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] }),

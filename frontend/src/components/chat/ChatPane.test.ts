@@ -69,6 +69,9 @@ beforeEach(() => {
     providers: [],
     providersLoaded: false,
     error: '',
+    errorCause: null,
+    more: false,
+    origin: 0,
   });
   chat.ended.clear();
   mocked.listProviders.mockResolvedValue(providerList([provider]));
@@ -78,6 +81,19 @@ beforeEach(() => {
 });
 
 describe('ChatPane', () => {
+  it('a failure that sends the person to Settings → Models says it with a link that goes there', async () => {
+    nav.reset();
+    nav.pane = 'chat';
+    mocked.newConversation.mockRejectedValue(new api.GoError({ key: 'chat.error.noProvider', args: {}, text: '' }, ''));
+    const user = userEvent.setup();
+    await startPane();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Add a model provider first in Settings → Models.');
+    await user.click(within(alert).getByRole('button', { name: 'Settings → Models' }));
+    expect([nav.pane, nav.section]).toEqual(['settings', 'models']);
+  });
+
   it('Enter starts a conversation on the chosen provider and sends the message; Shift+Enter is a new line', async () => {
     const user = userEvent.setup();
     await startPane();
