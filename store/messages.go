@@ -24,7 +24,7 @@ type MessagePage struct {
 // The window opens a long conversation on its newest page and reads the
 // older ones as the person scrolls up (issue 26, P8c). It returns
 // ErrNotFound for an unknown conversation; a message that cannot be read
-// fails the call, as in Messages.
+// fails the call with an error naming it. Messages is the page of all.
 func (s *Store) MessagePage(convID string, from, before uint64, limit int) (MessagePage, error) {
 	page := MessagePage{Messages: []Message{}}
 	err := s.db.View(func(tx *bbolt.Tx) error {
