@@ -63,7 +63,7 @@ type ChatService struct {
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
 	// before is, by conversation ID, the Seq of the last message stored
-	// before its running turn: Messages leaves out the later ones.
+	// before its running turn: MessagePage leaves out the later ones.
 	before map[string]uint64
 	// streamed is the model's text of each running turn so far, by
 	// conversation ID: links in it may be opened before it is stored.
@@ -201,34 +201,50 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	return n, err
 }
 
-// Messages returns a conversation's messages, oldest first, each tool
-// call with the view of its arguments the window draws. While a turn
-// runs in the conversation, the messages it has stored so far (each is
-// stored as it completes) are left out: the window shows that turn from its
-// events until ChatDone or ChatFailed, and reads the messages again then, so
-// nothing shows twice.
+// Messages returns a conversation's messages, oldest first, as
+// MessagePage does.
 func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
-	msgs, err := s.core.Store.Messages(conversationID)
-	if msgs == nil {
-		msgs = []store.Message{}
+	page, err := s.MessagePage(conversationID, 0, 0, 0)
+	return page.Messages, err
+}
+
+// MessagePage returns part of a conversation's messages, oldest first
+// (store.Store.MessagePage: the newest limit of those with from <= Seq <
+// before), each tool call with the view of its arguments the window draws.
+// The window reads the newest page when a conversation opens, older pages
+// as the person scrolls up, and from its oldest message on after a turn.
+// While a turn runs in the conversation, the messages it has stored so far
+// (each is stored as it completes) are left out: the window shows that turn
+// from its events until ChatDone or ChatFailed, and reads the messages
+// again then, so nothing shows twice.
+func (s *ChatService) MessagePage(conversationID string, from, before uint64, limit int) (store.MessagePage, error) {
+	turn := func() (uint64, bool) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.before[conversationID], s.running[conversationID] != nil
 	}
-	// Checked after the read: a turn that stored something the read saw
-	// was running before the read ended (start sets running first).
-	s.mu.Lock()
-	before, running := s.before[conversationID], s.running[conversationID] != nil
-	s.mu.Unlock()
-	if running {
-		msgs = slices.DeleteFunc(msgs, func(m store.Message) bool { return m.Seq > before })
+	// The page ends before the running turn, so that it is not empty.
+	if turnFrom, running := turn(); running && (before == 0 || before > turnFrom+1) {
+		before = turnFrom + 1
 	}
-	for i := range msgs {
-		for j, c := range msgs[i].ToolCalls {
+	page, err := s.core.Store.MessagePage(conversationID, from, before, limit)
+	if page.Messages == nil {
+		page.Messages = []store.Message{}
+	}
+	// Checked again after the read: a turn that stored something the read
+	// saw was running before the read ended (start sets running first).
+	if turnFrom, running := turn(); running {
+		page.Messages = slices.DeleteFunc(page.Messages, func(m store.Message) bool { return m.Seq > turnFrom })
+	}
+	for i := range page.Messages {
+		for j, c := range page.Messages[i].ToolCalls {
 			if c.Arguments != nil {
 				view := visible.JSON(c.Arguments)
-				msgs[i].ToolCalls[j].View = &view
+				page.Messages[i].ToolCalls[j].View = &view
 			}
 		}
 	}
-	return msgs, err
+	return page, err
 }
 
 // Rename gives a conversation a title.

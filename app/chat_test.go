@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -179,5 +181,73 @@ func TestChatService_CheckLink(t *testing.T) {
 	}
 	if err := svc.OpenLink("not-an-id"); err == nil {
 		t.Error("an unknown link ID opened something")
+	}
+}
+
+// MessagePage reads a page of the stored conversation, with the views of
+// its tool calls, and leaves out what a running turn stored so far.
+func TestChatService_MessagePage(t *testing.T) {
+	core, _ := openTestCore(t)
+	svc := NewChatService(core, nil)
+	conv, err := core.Store.PutConversation(store.Conversation{Title: "paged"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for turn := range 3 {
+		id := fmt.Sprintf("call_%d", turn)
+		if _, err := core.Store.AppendMessages(conv.ID,
+			store.Message{Role: store.RoleUser, Text: fmt.Sprint("question ", turn)},
+			store.Message{Role: store.RoleAssistant, ToolCalls: []store.ToolCall{{ID: id, Name: "t", ServerID: "s1", Tool: "t", Arguments: json.RawMessage(`{"n":1}`)}}},
+			store.Message{Role: store.RoleTool, ToolCallID: id, ToolResult: &store.ToolResult{Content: json.RawMessage(`"ok"`)}},
+		); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seqs := func(p store.MessagePage) string {
+		var out []string
+		for _, m := range p.Messages {
+			out = append(out, fmt.Sprint(m.Seq))
+		}
+		return fmt.Sprintf("%s more=%v", strings.Join(out, ","), p.More)
+	}
+	tests := []struct {
+		name         string
+		running      bool
+		from, before uint64
+		limit        int
+		want         string
+	}{
+		{name: "the newest page", limit: 3, want: "7,8,9 more=true"},
+		{name: "the page before it", before: 7, limit: 3, want: "4,5,6 more=true"},
+		{name: "from a message on", from: 4, want: "4,5,6,7,8,9 more=true"},
+		{name: "a running turn's messages are left out", running: true, limit: 3, want: "4,5,6 more=true"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			svc.mu.Lock()
+			if tc.running {
+				svc.running[conv.ID], svc.before[conv.ID] = func() {}, 6
+			} else {
+				delete(svc.running, conv.ID)
+			}
+			svc.mu.Unlock()
+			page, err := svc.MessagePage(conv.ID, tc.from, tc.before, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := seqs(page); got != tc.want {
+				t.Errorf("MessagePage(%d, %d, %d) = %s; want %s", tc.from, tc.before, tc.limit, got, tc.want)
+			}
+			for _, m := range page.Messages {
+				for _, c := range m.ToolCalls {
+					if c.View == nil {
+						t.Errorf("message %d's call %s has no view", m.Seq, c.ID)
+					}
+				}
+			}
+		})
+	}
+	if _, err := svc.MessagePage("nope", 0, 0, 10); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an unknown conversation: %v; want ErrNotFound", err)
 	}
 }

@@ -181,25 +181,11 @@ func (s *Store) DeleteConversation(id string) error {
 // when there are none. A message that cannot be read fails the call with
 // an error naming it; DeleteConversation still works.
 func (s *Store) Messages(convID string) ([]Message, error) {
-	out := []Message{}
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		if tx.Bucket(bucketConversations).Get([]byte(convID)) == nil {
-			return fmt.Errorf("conversation %q: %w", convID, ErrNotFound)
-		}
-		b := tx.Bucket(bucketMessages).Bucket([]byte(convID))
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
-			m, err := decodeMessage(convID, k, v)
-			out = append(out, m)
-			return err
-		})
-	})
+	page, err := s.MessagePage(convID, 0, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return page.Messages, nil
 }
 
 // AppendMessages adds msgs, in order, at the end of the conversation in one

@@ -605,8 +605,16 @@ export const listConversations = (query: string) => call(() => Chat.Conversation
 export const newConversation = (providerID: string, model: string, systemPrompt: string, serverIDs: string[]) =>
   call(() => Chat.NewConversation(providerID, model, systemPrompt, serverIDs));
 
-/** A conversation's stored messages, oldest first. */
-export const conversationMessages = (id: string) => call(() => Chat.Messages(id));
+/** A part of a conversation's stored messages, oldest first, and whether older ones exist. */
+export type MessagePage = { messages: ChatMessage[]; more: boolean };
+
+/**
+ * A page of a conversation's stored messages (Go's MessagePage): the
+ * newest `limit` (0: all) of those with from <= seq < before (before 0: to
+ * the end), stretched back to the start of their turn.
+ */
+export const conversationMessages = (id: string, page: { from?: number; before?: number; limit?: number } = {}): Promise<MessagePage> =>
+  call(() => Chat.MessagePage(id, page.from ?? 0, page.before ?? 0, page.limit ?? 0));
 
 export const renameConversation = (id: string, title: string) => call(() => Chat.Rename(id, title));
 

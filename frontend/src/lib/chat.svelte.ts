@@ -56,6 +56,15 @@ export function unfinishedFrom(messages: ChatMessage[]): number {
   return i;
 }
 
+/**
+ * How many messages a conversation opens with, and how many each older
+ * page read as the person scrolls up adds (Go stretches a page back to the
+ * start of its turn). Opening a conversation of 1,000 messages costs what
+ * opening one of 60 does (issue 26, P8c).
+ */
+export const FIRST_PAGE = 60;
+export const OLDER_PAGE = 200;
+
 function newRound(): LiveRound {
   return { text: '', reasoning: '', calls: [] };
 }
@@ -68,6 +77,14 @@ class ChatStore {
   // Raw, not a deep proxy: the list is only ever replaced, and a proxy for each of a long
   // conversation's messages cost memory and time to draw (issue 26, P8c).
   messages = $state.raw<ChatMessage[]>([]);
+  /** The conversation has messages older than those read (see loadOlder). */
+  more = $state(false);
+  /**
+   * The Seq of the first message read when the conversation opened: the
+   * transcript's keys count from there (transcriptBlocks), so that older
+   * pages read later change no key of the rows on screen.
+   */
+  origin = $state(0);
   /** Running turns by conversation ID. */
   live = $state<Record<string, LiveTurn>>({});
   /** The last failure per conversation, shown under its messages. */
@@ -76,6 +93,8 @@ class ChatStore {
   providersLoaded = $state(false);
   /** A sentence about this pane's own failed call. */
   error = $state('');
+  /** What failed, when error says it (ChatErrorText draws Go's sentences that point to Settings with their link). */
+  errorCause = $state.raw<unknown>(null);
   /** Tool calls whose cancellation the person asked for, by call ID. */
   cancelling = $state<string[]>([]);
   /**
@@ -87,6 +106,8 @@ class ChatStore {
 
   private listRead = latest();
   private messagesRead = latest();
+  /** The read of older messages under way, if any (one at a time). */
+  private olderRead: Promise<void> | null = null;
   private newerProviders = newestVersion();
 
   /** Loads conversations and providers and follows chat events; returns a function that stops following. */
@@ -99,6 +120,12 @@ class ChatStore {
       offChat();
       offProviders();
     };
+  }
+
+  /** Says that a call failed, and keeps why. */
+  private fail(e: unknown): void {
+    this.error = api.errorText(e);
+    this.errorCause = e;
   }
 
   get current(): Conversation | undefined {
@@ -155,24 +182,79 @@ class ChatStore {
 
   /** Shows a conversation and reads its messages. */
   async select(id: string): Promise<void> {
-    this.selected = id;
-    this.messages = [];
+    this.showNone(id);
     if (id) await this.loadMessages();
   }
 
-  /** Reads the chosen conversation's messages again; then runs in the same update as their drawing. */
+  /** Shows conversation id with none of its messages read yet. */
+  private showNone(id: string): void {
+    this.selected = id;
+    this.messages = [];
+    this.more = false;
+    this.origin = 0;
+    this.olderRead = null;
+  }
+
+  /**
+   * Reads the chosen conversation's messages: its newest page when none
+   * was read, else again from the oldest one read on (a turn ended, tool
+   * results were dropped), keeping the older pages read meanwhile; then
+   * runs in the same update as their drawing.
+   */
   async loadMessages(then?: () => void): Promise<void> {
     const id = this.selected;
     const mine = this.messagesRead();
     if (!id) return;
+    const from = this.messages[0]?.seq ?? 0;
     try {
-      const msgs = await api.conversationMessages(id);
+      const page = await api.conversationMessages(id, from ? { from } : { limit: FIRST_PAGE });
       if (mine() && id === this.selected) {
-        this.messages = msgs;
+        if (from) {
+          this.messages = [...this.messages.filter((m) => m.seq < from), ...page.messages];
+        } else {
+          this.messages = page.messages;
+          this.more = page.more;
+          this.origin ||= page.messages[0]?.seq ?? 0;
+        }
         then?.();
       }
     } catch (e) {
       this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
+    }
+  }
+
+  /**
+   * Reads the page of messages before the oldest one read (the person
+   * scrolled up to it), or, with all, every older message (to find text in
+   * the whole conversation). One read at a time: a call while one is under
+   * way waits for it (and then, with all, reads the rest).
+   */
+  loadOlder(all = false): Promise<void> {
+    const id = this.selected;
+    if (!id || !this.more) return Promise.resolve();
+    if (this.olderRead) return all ? this.olderRead.then(() => this.loadOlder(true)) : this.olderRead;
+    const before = this.messages[0]?.seq ?? 0;
+    if (!before) return Promise.resolve();
+    const read = this.readOlder(id, before, all).finally(() => {
+      if (this.olderRead === read) this.olderRead = null;
+    });
+    this.olderRead = read;
+    return read;
+  }
+
+  /** Puts the page before message before (every older message, with all) above the messages read. */
+  private async readOlder(id: string, before: number, all: boolean): Promise<void> {
+    try {
+      const page = await api.conversationMessages(id, { before, limit: all ? 0 : OLDER_PAGE });
+      if (id === this.selected && this.messages[0]?.seq === before) {
+        this.messages = [...page.messages, ...this.messages];
+        this.more = page.more;
+      }
+    } catch (e) {
+      if (id === this.selected) {
+        this.error = t('chat.readMessagesFailed', { detail: api.errorText(e) });
+        this.more = false; // not asked again at each scroll; opening the conversation again reads them
+      }
     }
   }
 
@@ -190,8 +272,7 @@ class ChatStore {
       if (!id) {
         const conv = await api.newConversation(providerID, '', '', []);
         this.conversations = [conv, ...this.conversations];
-        this.selected = id = conv.id;
-        this.messages = [];
+        this.showNone((id = conv.id));
       }
       delete this.failures[id];
       this.ended.delete(id);
@@ -206,7 +287,7 @@ class ChatStore {
       void this.loadConversations();
       return true;
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return false;
     }
   }
@@ -230,7 +311,7 @@ class ChatStore {
     try {
       await api.dropOldToolResults(id);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return;
     }
     delete this.failures[id];
@@ -241,7 +322,7 @@ class ChatStore {
       await api.retryTurn(id);
     } catch (e) {
       delete this.live[id];
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -261,7 +342,7 @@ class ChatStore {
       await this.select(fresh.id);
       return last;
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       return null;
     }
   }
@@ -285,7 +366,7 @@ class ChatStore {
     try {
       await api.cancelChatCall(this.selected, callID);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
       this.cancelling = this.cancelling.filter((id) => id !== callID);
     }
   }
@@ -295,7 +376,7 @@ class ChatStore {
     try {
       await api.stopTurn(this.selected);
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -304,7 +385,7 @@ class ChatStore {
       await api.renameConversation(id, title.trim());
       await this.loadConversations();
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 
@@ -316,7 +397,7 @@ class ChatStore {
       if (this.selected === id) await this.select('');
       await this.loadConversations();
     } catch (e) {
-      this.error = api.errorText(e);
+      this.fail(e);
     }
   }
 

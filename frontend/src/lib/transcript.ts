@@ -54,11 +54,20 @@ export type Block =
 /**
  * The transcript's blocks: the stored messages in order, then the running
  * turn's. An answer with tool calls is keyed by its first call's ID and how
- * many answers before it began with that ID (a model may use an ID again in
- * a later turn), whether it is stored or still running; every other block
- * by its message's Seq, or its place in the running turn.
+ * many answers between origin (a Seq) and it began with that ID (a model
+ * may use an ID again in a later turn), whether it is stored or still
+ * running; one before origin by how many between it and origin did, as a
+ * negative number. So the older pages of a long conversation, read as the
+ * person scrolls up, change no key (a row's measured height and the place
+ * on screen stay). Every other block is keyed by its message's Seq, or its
+ * place in the running turn.
  */
-export function transcriptBlocks(messages: ChatMessage[], live: LiveTurn | undefined, serverName: (id: string) => string): Block[] {
+export function transcriptBlocks(
+  messages: ChatMessage[],
+  live: LiveTurn | undefined,
+  serverName: (id: string) => string,
+  origin = 0,
+): Block[] {
   const results = new Map(messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId ?? '', m]));
   const openFrom = unfinishedFrom(messages);
   const seen = new Map<string, number>();
@@ -67,6 +76,17 @@ export function transcriptBlocks(messages: ChatMessage[], live: LiveTurn | undef
     seen.set(firstID, n + 1);
     return `calls:${n}:${firstID}`;
   };
+  // The keys of the answers before origin, counted from origin backwards.
+  const olderKeys = new Map<number, string>();
+  const back = new Map<string, number>();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    const first = m.toolCalls?.[0]?.id;
+    if (m.seq >= origin || m.role !== 'assistant' || first === undefined) continue;
+    const n = (back.get(first) ?? 0) - 1;
+    back.set(first, n);
+    olderKeys.set(i, `calls:${n}:${first}`);
+  }
 
   /** What became of a stored call of the message at index i (see ChatMessages). */
   function stored(call: StoredToolCall, i: number): CardCall {
@@ -106,7 +126,7 @@ export function transcriptBlocks(messages: ChatMessage[], live: LiveTurn | undef
     } else if (m.role === 'assistant') {
       const calls = (m.toolCalls ?? []).map((c) => stored(c, i));
       blocks.push({
-        key: calls.length ? callsKey(calls[0].id) : `m${m.seq}`,
+        key: calls.length ? (olderKeys.get(i) ?? callsKey(calls[0].id)) : `m${m.seq}`,
         kind: 'answer',
         reasoning: m.reasoning ?? '',
         text: m.text ?? '',

@@ -4,7 +4,7 @@
 // when it is far, and the find box counts matches in rows not drawn.
 // jsdom has no layout: the arithmetic is tested in lib/virtual.test.ts,
 // scrolling and highlighting in the window (e2e/chat-long.test.mjs).
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import * as api from '../../lib/api';
@@ -111,5 +111,74 @@ describe('a long transcript', () => {
     await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('500 of 500'));
     await fireEvent.keyDown(box, { key: 'Escape' });
     expect(screen.queryByRole('searchbox')).toBeNull();
+  });
+});
+
+/**
+ * A scrolling box with the size and scroll position a window would give it
+ * (jsdom has no layout): 600 px high, its content as high as 140 px a row
+ * (the estimate of a row never measured), the rows' top where the scroll
+ * position puts it.
+ */
+function layoutBox(): HTMLElement {
+  const el = scrollBox();
+  let top = 0;
+  Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+  Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + 1e6 });
+  Object.defineProperty(el, 'scrollTop', { get: () => top, set: (v: number) => (top = v) });
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+  });
+  return el;
+}
+
+describe('a long conversation read by pages', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const all = conversation(1000);
+  const newest = all.slice(800); // what opening it reads: Seq 801 on
+
+  it('near the top, the page before is read and put above without moving what the person reads', async () => {
+    const scroller = layoutBox();
+    let props = { messages: newest, more: true, origin: 801, conversationId: 'c1', scroller, onlink: () => {}, onolder: async () => {} };
+    const onolder = vi.fn(async () => {
+      await Promise.resolve(); // as Go answers: later
+      props = { ...props, messages: all.slice(600), more: true };
+      await r.rerender(props);
+    });
+    props.onolder = onolder;
+    const r = render(ChatMessages, props);
+    expect(onolder).not.toHaveBeenCalled(); // at the bottom: nothing older is read
+    // The person scrolls up to the first message read: Question 400 at the top, 50 px into it.
+    scroller.scrollTop = 50;
+    await fireEvent.scroll(scroller);
+    await waitFor(() => expect(onolder).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(scroller.scrollTop).toBe(200 * 140 + 50));
+    expect(document.body.textContent).toContain('Question 400');
+    expect(document.body.textContent).toContain('Answer 399.'); // the row above it, read now
+    expect(screen.getByRole('button', { name: /Jump to the newest/ })).toBeTruthy();
+  });
+
+  it('the find box reads the older messages and reaches a match in them', async () => {
+    const scroller = layoutBox();
+    const column = document.createElement('section');
+    column.append(scroller);
+    document.body.append(column);
+    Object.defineProperty(column, 'offsetParent', { get: () => document.body });
+    let props = { messages: newest, more: true, origin: 801, conversationId: 'c1', scroller, onlink: () => {}, onall: async () => {} };
+    const onall = vi.fn(async () => {
+      await Promise.resolve();
+      props = { ...props, messages: all, more: false };
+      await r.rerender(props);
+    });
+    props.onall = onall;
+    const r = render(ChatMessages, props, { baseElement: scroller });
+    await fireEvent.keyDown(window, { key: 'f', code: 'KeyF', ctrlKey: true });
+    const box = await screen.findByRole('searchbox', { name: 'Find in the conversation' });
+    await fireEvent.input(box, { target: { value: 'zanzibar' } });
+    expect(onall).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(document.querySelector('.find .count')?.textContent?.trim()).toBe('1 of 1'));
+    await waitFor(() => expect(document.body.textContent).toContain('the word is Zanzibar'));
+    // Scrolled to it: its row (the 8th) a third of the view from the top.
+    expect(scroller.scrollTop).toBe(Math.max(0, 7 * 140 - 200));
   });
 });

@@ -68,10 +68,13 @@ beforeEach(() => {
     providers: [],
     providersLoaded: false,
     error: '',
+    errorCause: null,
+    more: false,
+    origin: 0,
   });
   servers.set([server('s1', 'Weather desk'), server('s2', 'Files', {}, false)]);
   mocked.listProviders.mockResolvedValue(providerList([ollama, deepseek]));
-  mocked.conversationMessages.mockResolvedValue([]);
+  mocked.conversationMessages.mockResolvedValue({ messages: [], more: false });
   mocked.providerModels.mockResolvedValue({ models: [{ id: 'deepseek-chat', displayName: '' }, { id: 'deepseek-reasoner', displayName: '' }] });
 });
 
@@ -208,13 +211,13 @@ describe('When the conversation outgrows the context', () => {
   const tooLong = { kind: 'failed' as const, error: stored[5].error, contextTooLong: true };
 
   it('Drop old tool results and retry drops them, shows them as dropped, and answers the last message again', async () => {
-    mocked.conversationMessages.mockResolvedValue(stored);
+    mocked.conversationMessages.mockResolvedValue({ messages: stored, more: false });
     const user = userEvent.setup();
     const emit = await openConversation();
     emit(tooLong);
     const ways = await screen.findByRole('group', { name: 'Ways on' });
 
-    mocked.conversationMessages.mockResolvedValue(stored.map((m) => (m.seq === 3 ? { ...m, dropped: true } : m)));
+    mocked.conversationMessages.mockResolvedValue({ messages: stored.map((m) => (m.seq === 3 ? { ...m, dropped: true } : m)), more: false });
     await user.click(within(ways).getByRole('button', { name: 'Drop old tool results and retry' }));
     expect(mocked.dropOldToolResults).toHaveBeenCalledWith('c1');
     await waitFor(() => expect(mocked.retryTurn).toHaveBeenCalledWith('c1'));
@@ -232,23 +235,24 @@ describe('When the conversation outgrows the context', () => {
   });
 
   it('after a restart the stored failure still offers the ways on', async () => {
-    mocked.conversationMessages.mockResolvedValue(stored.map((m) => (m.seq === 6 ? { ...m, contextTooLong: true } : m)));
+    mocked.conversationMessages.mockResolvedValue({ messages: stored.map((m) => (m.seq === 6 ? { ...m, contextTooLong: true } : m)), more: false });
     await openConversation();
     expect(await screen.findByRole('group', { name: 'Ways on' })).toBeTruthy();
     expect(screen.getAllByText(/too long for qwen3/)).toHaveLength(1);
   });
 
   it('a stored failure of another kind offers no ways on', async () => {
-    mocked.conversationMessages.mockResolvedValue(
+    mocked.conversationMessages.mockResolvedValue({ messages: 
       stored.map((m) => (m.seq === 6 ? { ...m, error: 'The API key was refused by DeepSeek.' } : m)),
-    );
+      more: false,
+    });
     await openConversation();
     expect(await screen.findByText('The API key was refused by DeepSeek.')).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Ways on' })).toBeNull();
   });
 
   it('a refused drop says why and retries nothing', async () => {
-    mocked.conversationMessages.mockResolvedValue(stored);
+    mocked.conversationMessages.mockResolvedValue({ messages: stored, more: false });
     mocked.dropOldToolResults.mockRejectedValue(new Error('there are no earlier tool results to drop; continue in a new conversation'));
     const user = userEvent.setup();
     const emit = await openConversation();
@@ -260,12 +264,12 @@ describe('When the conversation outgrows the context', () => {
 
   it('Continue in a new conversation starts one with the same settings and puts the last message in the composer', async () => {
     const conv = conversation({ providerId: 'p2', model: 'deepseek-chat', systemPrompt: '简短', servers: ['s1'] });
-    mocked.conversationMessages.mockResolvedValue(stored);
+    mocked.conversationMessages.mockResolvedValue({ messages: stored, more: false });
     mocked.newConversation.mockResolvedValue(conversation({ id: 'c2', title: '', providerId: 'p2', model: 'deepseek-chat', systemPrompt: '简短', servers: ['s1'] }));
     const user = userEvent.setup();
     const emit = await openConversation(conv);
     emit(tooLong);
-    mocked.conversationMessages.mockResolvedValue([]);
+    mocked.conversationMessages.mockResolvedValue({ messages: [], more: false });
     await user.click(await screen.findByRole('button', { name: 'Continue in a new conversation' }));
     expect(mocked.newConversation).toHaveBeenCalledWith('p2', 'deepseek-chat', '简短', ['s1']);
     await waitFor(() => expect(chat.selected).toBe('c2'));
@@ -274,7 +278,7 @@ describe('When the conversation outgrows the context', () => {
   });
 
   it('with text in the composer, continuing asks before replacing it', async () => {
-    mocked.conversationMessages.mockResolvedValue(stored);
+    mocked.conversationMessages.mockResolvedValue({ messages: stored, more: false });
     mocked.newConversation.mockResolvedValue(conversation({ id: 'c2', title: '' }));
     const user = userEvent.setup();
     const emit = await openConversation();

@@ -62,7 +62,7 @@ function expectValue(el: Element, value: string) {
 beforeEach(() => {
   vi.clearAllMocks();
   stopAfter.splice(0).forEach((f) => f());
-  Object.assign(chat, { conversations: [], selected: '', messages: [], live: {}, failures: {}, providers: [], providersLoaded: false, error: '' });
+  Object.assign(chat, { conversations: [], selected: '', messages: [], live: {}, failures: {}, providers: [], providersLoaded: false, error: '', errorCause: null, more: false, origin: 0 });
   chat.ended.clear();
   servers.list = [
     server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] }),
@@ -244,7 +244,7 @@ describe('attachments', () => {
 
   it('a sent message shows its stored attachments again', async () => {
     mocked.listConversations.mockResolvedValue([{ ...conversation, title: 'Earlier' }]);
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       {
         conversationId: 'c1',
         seq: 1,
@@ -253,7 +253,7 @@ describe('attachments', () => {
         createdAt: '2026-11-22T10:00:00Z',
         attachments: [{ serverId: 's1', serverName: 'Demo', uri: 'demo://notes', name: hostile, size: 5, text: 'hello' }],
       },
-    ]);
+    ], more: false });
     await startPane();
     await chat.select('c1');
     const chips = await screen.findByRole('list', { name: 'Attached resources' });

@@ -69,15 +69,31 @@ beforeEach(() => {
     providers: [],
     providersLoaded: false,
     error: '',
+    errorCause: null,
+    more: false,
+    origin: 0,
   });
   chat.ended.clear();
   mocked.listProviders.mockResolvedValue(providerList([provider]));
   mocked.listConversations.mockResolvedValue([]);
   mocked.newConversation.mockResolvedValue(conversation('c1', ''));
-  mocked.conversationMessages.mockResolvedValue([]);
+  mocked.conversationMessages.mockResolvedValue({ messages: [], more: false });
 });
 
 describe('ChatPane', () => {
+  it('a failure that sends the person to Settings → Models says it with a link that goes there', async () => {
+    nav.reset();
+    nav.pane = 'chat';
+    mocked.newConversation.mockRejectedValue(new api.GoError({ key: 'chat.error.noProvider', args: {}, text: '' }, ''));
+    const user = userEvent.setup();
+    await startPane();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Add a model provider first in Settings → Models.');
+    await user.click(within(alert).getByRole('button', { name: 'Settings → Models' }));
+    expect([nav.pane, nav.section]).toEqual(['settings', 'models']);
+  });
+
   it('Enter starts a conversation on the chosen provider and sends the message; Shift+Enter is a new line', async () => {
     const user = userEvent.setup();
     await startPane();
@@ -107,13 +123,13 @@ describe('ChatPane', () => {
     expect(screen.getByLabelText('Model').textContent).toContain('你好，this is');
     expect(screen.getByText('Reasoning').closest('details')).toBeTruthy();
 
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       message(1, { role: 'user', text: 'Say hi' }),
       message(2, { text: '你好，this is **bold**', usage: { input: 123, output: 45 } }),
-    ]);
+    ], more: false });
     emit({ kind: 'done' });
     await waitFor(() => expect(screen.getByText('123 in · 45 out tokens')).toBeTruthy());
-    expect(mocked.conversationMessages).toHaveBeenCalledWith('c1');
+    expect(mocked.conversationMessages).toHaveBeenCalledWith('c1', { limit: 60 });
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     expect(screen.queryByText('The model is answering…')).toBeNull();
   });
@@ -122,10 +138,10 @@ describe('ChatPane', () => {
     const user = userEvent.setup();
     const emit = await startPane();
     await sendFirst(user, 'Say hi');
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       message(1, { role: 'user', text: 'Say hi' }),
       message(2, { text: 'Hello there' }),
-    ]);
+    ], more: false });
     emit({ kind: 'done' });
     emit({ kind: 'text', text: 'Hello there' }); // late, as Wails' dev server may deliver it
     await waitFor(() => expect(screen.getByText('Hello there')).toBeTruthy());
@@ -146,17 +162,17 @@ describe('ChatPane', () => {
     emit({ kind: 'text', text: '你好，this is the answer' });
     await waitFor(() => expect(screen.getByLabelText('Model').textContent).toContain('你好，this is the answer'));
 
-    let answerRead: (m: ChatMessage[]) => void = () => {};
+    let answerRead: (p: { messages: ChatMessage[]; more: boolean }) => void = () => {};
     mocked.conversationMessages.mockImplementation(() => new Promise((r) => (answerRead = r)));
     emit({ kind: 'done' });
-    await waitFor(() => expect(mocked.conversationMessages).toHaveBeenCalledWith('c1'));
+    await waitFor(() => expect(mocked.conversationMessages).toHaveBeenCalledWith('c1', expect.anything()));
     // Still being read: the answer has not left the screen.
     expect(screen.getByLabelText('Model').textContent).toContain('你好，this is the answer');
 
-    answerRead([
-      message(1, { role: 'user', text: 'Say hi' }),
-      message(2, { text: '你好，this is the answer', usage: { input: 12, output: 5 } }),
-    ]);
+    answerRead({
+      messages: [message(1, { role: 'user', text: 'Say hi' }), message(2, { text: '你好，this is the answer', usage: { input: 12, output: 5 } })],
+      more: false,
+    });
     await waitFor(() => expect(screen.getByText('12 in · 5 out tokens')).toBeTruthy());
     expect(screen.getAllByLabelText('Model')).toHaveLength(1);
     expect(screen.queryByText('The model is answering…')).toBeNull();
@@ -194,11 +210,11 @@ describe('ChatPane', () => {
 
   it('a stored denied call shows as denied, and a failed turn says why with a hint when the context is too long', async () => {
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Files')]);
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       message(1, { role: 'user', text: 'Delete my files' }),
       message(2, { toolCalls: [{ id: 't1', serverId: 's9', tool: 'delete_all', arguments: { path: '/' }, view: jsonNode({ path: '/' }) }] }),
       message(3, { role: 'tool', toolCallId: 't1', toolResult: { content: 'The person denied this call.', isError: true, denied: true } }),
-    ]);
+    ], more: false });
     const user = userEvent.setup();
     const emit = await startPane();
     await user.click(await screen.findByRole('button', { name: 'Files' }));
@@ -213,7 +229,7 @@ describe('ChatPane', () => {
 
   it('a turn Gatehouse was closed during shows what was saved, its unanswered call as interrupted, and that it did not finish', async () => {
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Echo')]);
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       message(1, { role: 'user', text: 'Echo twice' }),
       message(2, {
         toolCalls: [
@@ -222,7 +238,7 @@ describe('ChatPane', () => {
         ],
       }),
       message(3, { role: 'tool', toolCallId: 't1', toolResult: { content: 'one' } }),
-    ]);
+    ], more: false });
     const user = userEvent.setup();
     await startPane();
     await user.click(await screen.findByRole('button', { name: 'Echo' }));
@@ -238,7 +254,7 @@ describe('ChatPane', () => {
   it('once Go closed an interrupted turn its call shows as interrupted, while a stopped turn’s unanswered call did not run', async () => {
     const closed = 'This turn did not finish: Gatehouse closed while it ran. What it had finished is kept above.';
     mocked.listConversations.mockResolvedValue([conversation('c1', 'Echo')]);
-    mocked.conversationMessages.mockResolvedValue([
+    mocked.conversationMessages.mockResolvedValue({ messages: [
       message(1, { role: 'user', text: 'Add first' }),
       message(2, { toolCalls: [{ id: 't1', serverId: 's1', tool: 'add', arguments: { a: 1, b: 2 } }] }),
       message(3, { error: 'Stopped.' }),
@@ -250,7 +266,7 @@ describe('ChatPane', () => {
         toolResult: { content: 'Interrupted: Gatehouse closed before this call’s result was saved.', isError: true, interrupted: true },
       }),
       message(7, { error: closed }),
-    ]);
+    ], more: false });
     const user = userEvent.setup();
     await startPane();
     await user.click(await screen.findByRole('button', { name: 'Echo' }));

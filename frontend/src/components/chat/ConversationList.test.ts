@@ -24,7 +24,7 @@ beforeEach(() => {
     query: '',
     selected: '',
   });
-  mocked.conversationMessages.mockResolvedValue([]);
+  mocked.conversationMessages.mockResolvedValue({ messages: [], more: false });
 });
 
 describe('ConversationList', () => {

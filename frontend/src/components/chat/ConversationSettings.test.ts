@@ -90,6 +90,24 @@ describe('ConversationSettings: tools allowed in this conversation', () => {
     expect([nav.pane, nav.section]).toEqual(['settings', 'permissions']);
   });
 
+  it('a provider gone when saving is said with a link to Settings → Models', async () => {
+    const user = userEvent.setup();
+    nav.reset();
+    nav.pane = 'chat';
+    mocked.conversationGrants.mockResolvedValue([]);
+    mocked.updateConversation.mockRejectedValue(new api.GoError({ key: 'chat.error.providerGone', args: {}, text: '' }, ''));
+    const onclose = vi.fn();
+    render(ConversationSettings, { conversation, providers: [providerView('p1', 'Ollama')], servers: [], running: false, onclose });
+    await user.type(await screen.findByPlaceholderText(/Instructions the model gets/), 'Be brief.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const alert = await screen.findByText(/That model provider no longer exists/);
+    expect(alert.textContent).toBe('That model provider no longer exists; choose another (Settings → Models lists them).');
+    await user.click(within(alert).getByRole('button', { name: 'Settings → Models' }));
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    expect([nav.pane, nav.section]).toEqual(['settings', 'models']);
+  });
+
   it('revokes one tool at once and shows those left', async () => {
     const user = userEvent.setup();
     mocked.conversationGrants.mockResolvedValue([grant('s1', 'Mail', 'send'), grant('s2', 'Files', 'read')]);

@@ -30,6 +30,10 @@ export function Markdown(arg1) {
   return window['go']['app']['ChatService']['Markdown'](arg1);
 }
 
+export function MessagePage(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['ChatService']['MessagePage'](arg1, arg2, arg3, arg4);
+}
+
 export function Messages(arg1) {
   return window['go']['app']['ChatService']['Messages'](arg1);
 }
