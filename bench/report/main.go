@@ -315,6 +315,8 @@ func main() {
 				g(gw, "floor-ratio"), g(gw, "vs-floor-ratio")), "(info)", nil)
 		add("P11", "the same on the app's gateway socket (a client that dials it itself: no gatehouse-gateway process)",
 			fmt.Sprintf("%.0f µs (gatehouse-gateway hands the client's pipes to the app: %+.0f µs)", g(gw, "socket-median-µs"), g(gw, "gateway-median-µs")-g(gw, "socket-median-µs")), "(info)", nil)
+		add("P11", "the app's CPU time (user and system, its threads) per call it served, less its idle CPU",
+			fmt.Sprintf("%.0f µs (idle: %.1f ms a second)", g(gw, "app-cpu-per-call-µs"), g(gw, "app-idle-cpu-ms/s")), "(info)", nil)
 		list := g(gw, "list-median-ms")
 		add("P11", fmt.Sprintf("tools/list through the gateway over %.0f servers (%.0f tools), median", g(gw, "servers"), g(gw, "list-tools")),
 			fmt.Sprintf("%.1f ms", list), "≤ 50 ms", yes(list <= 50))
