@@ -109,21 +109,17 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
-		if !c.limiter.Allow() {
-			return nil, refusal(i18n.M("gateway.error.flood"))
-		}
 		// A subscriptions/listen (2026-07-28) stays open while the client
 		// listens: bounded on its own, not among the requests in flight.
 		slots := c.inFlight
 		if method == methodListen {
 			slots = c.listens
 		}
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-		default:
-			return nil, refusal(i18n.M("gateway.error.busy", "max", cap(slots)))
+		release, err := c.reserve(slots)
+		if err != nil {
+			return nil, err
 		}
+		defer release()
 		if needsClient[method] || method == methodListen && listensToResources(req) {
 			if err := c.identify(req); err != nil {
 				return nil, err
@@ -139,6 +135,20 @@ func (c *conn) guard(next sdk.MethodHandler) sdk.MethodHandler {
 			c.advertise(req, res)
 		}
 		return res, err
+	}
+}
+
+// reserve lets one more request of the client through its rate limit and
+// takes one of slots for it (release gives it back), or says why not.
+func (c *conn) reserve(slots chan struct{}) (release func(), err error) {
+	if !c.limiter.Allow() {
+		return nil, refusal(i18n.M("gateway.error.flood"))
+	}
+	select {
+	case slots <- struct{}{}:
+		return func() { <-slots }, nil
+	default:
+		return nil, refusal(i18n.M("gateway.error.busy", "max", cap(slots)))
 	}
 }
 

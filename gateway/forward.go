@@ -67,8 +67,8 @@ func (f *forwarding) take(line []byte) bool {
 }
 
 // start forwards a call when it qualifies (see above) and the client's
-// limits let it through now; otherwise the go-sdk takes it, and refuses
-// what the limits refuse (conn.guard).
+// limits let it through now (conn.reserve); otherwise the go-sdk takes it,
+// and refuses what the limits refuse (conn.guard).
 func (f *forwarding) start(line []byte) bool {
 	var msg forwardedCall
 	if json.Unmarshal(line, &msg) != nil || msg.JSONRPC != "2.0" || msg.Method != "tools/call" || msg.Params == nil ||
@@ -90,13 +90,12 @@ func (f *forwarding) start(line []byte) bool {
 	f.mu.Lock()
 	_, twice := f.calls[key]
 	f.mu.Unlock()
-	if twice || !c.limiter.Allow() {
+	if twice {
 		return false
 	}
-	select {
-	case c.inFlight <- struct{}{}:
-	default:
-		return false
+	release, err := c.reserve(c.inFlight)
+	if err != nil {
+		return false // the go-sdk's server answers it, with the same refusal (conn.guard)
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	f.mu.Lock()
@@ -108,7 +107,7 @@ func (f *forwarding) start(line []byte) bool {
 			delete(f.calls, key)
 			f.mu.Unlock()
 			cancel()
-			<-c.inFlight
+			release()
 		}()
 		f.serve(ctx, msg)
 	}()

@@ -23,8 +23,9 @@ import (
 // the same connection: the SDK's client would decode the call's result
 // into Go values only for the gateway's SDK server to encode them again,
 // which doubled the time of a call through the gateway. The forwarder
-// writes the request under an ID of its own and takes the response off the
-// connection before the SDK reads it (rawSchemaConn.Read). Everything else
+// writes the request under an ID of its own, whole beside the SDK's
+// messages (lineio.Writer), and takes the response off the server's output
+// before the SDK reads it (commandTransport's lineio.Tap). Everything else
 // on the connection (the server's questions during the call, its
 // notifications, the SDK's own requests) goes the SDK's way as before.
 
@@ -143,23 +144,20 @@ func (f *forwarder) learn(msg jsonrpc.Message) {
 	f.mu.Unlock()
 }
 
-// call sends method with params (a JSON object without _meta) and waits
-// for its response, or for ctx: then the server is told the request is
-// cancelled. newProtocol says the server speaks 2026-07-28, whose requests
-// carry the SDK's _meta: without it learned yet, ErrNotForwarded.
-func (f *forwarder) call(ctx context.Context, method string, params []byte, newProtocol bool) (forwardedResponse, error) {
+// callTool calls the tool name (its name as JSON) with arguments (a JSON
+// object) and waits for the response, or for ctx: then the server is told
+// the request is cancelled. newProtocol says the server speaks 2026-07-28,
+// whose requests carry the SDK's _meta: without it learned yet,
+// ErrNotForwarded.
+func (f *forwarder) callTool(ctx context.Context, name, arguments []byte, newProtocol bool) (forwardedResponse, error) {
 	f.mu.Lock()
 	if f.ended != nil {
 		ended := f.ended
 		f.mu.Unlock()
 		return forwardedResponse{}, fmt.Errorf("%w: %w", ErrNotConnected, ended)
 	}
-	if f.w == nil {
-		f.mu.Unlock()
-		return forwardedResponse{}, ErrNotForwarded
-	}
 	meta := f.meta
-	if newProtocol && meta == nil {
+	if f.w == nil || newProtocol && meta == nil {
 		f.mu.Unlock()
 		return forwardedResponse{}, ErrNotForwarded
 	}
@@ -167,17 +165,20 @@ func (f *forwarder) call(ctx context.Context, method string, params []byte, newP
 	ch := make(chan forwardedResponse, 1)
 	f.pending[id] = ch
 	f.mu.Unlock()
-	if newProtocol {
-		params = withMeta(params, meta)
-	}
-	line := make([]byte, 0, len(params)+len(id)+len(method)+48)
+	line := make([]byte, 0, len(id)+len(name)+len(arguments)+len(meta)+96)
 	line = append(line, `{"jsonrpc":"2.0","id":"`...)
 	line = append(line, id...)
-	line = append(line, `","method":"`...)
-	line = append(line, method...)
-	line = append(line, `","params":`...)
-	line = append(line, params...)
-	line = append(line, "}\n"...)
+	line = append(line, `","method":"tools/call","params":{`...)
+	if newProtocol {
+		line = append(line, `"_meta":`...)
+		line = append(line, meta...)
+		line = append(line, ',')
+	}
+	line = append(line, `"name":`...)
+	line = append(line, name...)
+	line = append(line, `,"arguments":`...)
+	line = append(line, arguments...)
+	line = append(line, "}}\n"...)
 	if _, err := f.w.Write(line); err != nil {
 		f.forget(id)
 		return forwardedResponse{}, fmt.Errorf("%w: %w", ErrNotConnected, err)
@@ -202,20 +203,6 @@ func (f *forwarder) forget(id string) {
 	f.mu.Lock()
 	delete(f.pending, id)
 	f.mu.Unlock()
-}
-
-// withMeta adds "_meta": meta to a JSON object.
-func withMeta(object []byte, meta json.RawMessage) []byte {
-	body := bytes.TrimSpace(object)
-	body = bytes.TrimSpace(body[1 : len(body)-1]) // inside the braces
-	out := make([]byte, 0, len(body)+len(meta)+12)
-	out = append(out, `{"_meta":`...)
-	out = append(out, meta...)
-	if len(body) > 0 {
-		out = append(out, ',')
-		out = append(out, body...)
-	}
-	return append(out, '}')
 }
 
 // ForwardToolCall calls the tool name on server id with arguments (a JSON
@@ -244,17 +231,11 @@ func (m *Manager) ForwardToolCall(ctx context.Context, id, name string, argument
 	if err != nil {
 		return nil, ErrNotForwarded
 	}
-	params := make([]byte, 0, len(quoted)+len(args)+24)
-	params = append(params, `{"name":`...)
-	params = append(params, quoted...)
-	params = append(params, `,"arguments":`...)
-	params = append(params, args...)
-	params = append(params, '}')
 	newProtocol := false
 	if ir := cs.InitializeResult(); ir != nil {
 		newProtocol = ir.ProtocolVersion >= "2026-07-28"
 	}
-	resp, err := fwd.f.call(ctx, "tools/call", params, newProtocol)
+	resp, err := fwd.f.callTool(ctx, quoted, args, newProtocol)
 	if err != nil {
 		return nil, err
 	}
