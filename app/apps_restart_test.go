@@ -69,7 +69,7 @@ func TestApps_AConversationReadAfterARestartShowsItsApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "Budget to connect again", func() bool { st, _ := core.Manager.Status(srv.ID); return st.State == "connected" })
-	msgs, err := NewChatService(core, nil).Messages(conv.ID)
+	msgs, err := allMessages(NewChatService(core, nil), conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,13 +201,6 @@ func (s *ChatService) DropOldToolResults(id string) (int, error) {
 	return n, err
 }
 
-// Messages returns a conversation's messages, oldest first, as
-// MessagePage does.
-func (s *ChatService) Messages(conversationID string) ([]store.Message, error) {
-	page, err := s.MessagePage(conversationID, 0, 0, 0)
-	return page.Messages, err
-}
-
 // MessagePage returns part of a conversation's messages, oldest first
 // (store.Store.MessagePage: the newest limit of those with from <= Seq <
 // before), each tool call with the view of its arguments the window draws.

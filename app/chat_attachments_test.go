@@ -52,7 +52,7 @@ func TestChatService_AttachmentsAreStoredAndSentAgain(t *testing.T) {
 	}
 	svc.Wait()
 
-	msgs, err := svc.Messages(conv.ID)
+	msgs, err := allMessages(svc, conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func TestChatService_SwitchingProviderKeepsTheHistoryUsable(t *testing.T) {
 		})
 	}
 	// Each answer records who wrote it.
-	msgs, _ := svc.Messages(conv.ID)
+	msgs, _ := allMessages(svc, conv.ID)
 	var writers []string
 	for _, m := range msgs {
 		if m.Role == store.RoleAssistant && m.Text != "" {
@@ -242,7 +242,7 @@ func TestChatService_DropOldToolResultsThenRetry(t *testing.T) {
 
 	// The failure is stored with what it was, so that the ways on are
 	// offered also after the window (or the app) started again.
-	stored, _ := svc.Messages(conv.ID)
+	stored, _ := allMessages(svc, conv.ID)
 	if last := stored[len(stored)-1]; last.Error == "" || !last.ContextTooLong {
 		t.Fatalf("the stored failure = %+v, want it marked context too long", last)
 	}
@@ -274,7 +274,7 @@ func TestChatService_DropOldToolResultsThenRetry(t *testing.T) {
 	if strings.Contains(raw, `"content":"`+long) || !strings.Contains(raw, "dropped to save room") {
 		t.Errorf("the dropped result was sent, or its placeholder was not: %s", raw)
 	}
-	msgs, _ := svc.Messages(conv.ID)
+	msgs, _ := allMessages(svc, conv.ID)
 	var questions, answers int
 	for _, m := range msgs {
 		switch {

@@ -88,7 +88,7 @@ func TestChatService_TurnIsStoredAndStreamed(t *testing.T) {
 	if len(person.asked) != 1 || person.asked[0].ToolCall.Tool != "echo" || person.asked[0].Server.Name != DemoServerName {
 		t.Fatalf("asked %+v", person.asked)
 	}
-	msgs, err := svc.Messages(conv.ID)
+	msgs, err := allMessages(svc, conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,4 +250,11 @@ func TestChatService_MessagePage(t *testing.T) {
 	if _, err := svc.MessagePage("nope", 0, 0, 10); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("an unknown conversation: %v; want ErrNotFound", err)
 	}
+}
+
+// allMessages is every message of a conversation as the window reads them
+// (ChatService.MessagePage of all).
+func allMessages(svc *ChatService, id string) ([]store.Message, error) {
+	page, err := svc.MessagePage(id, 0, 0, 0)
+	return page.Messages, err
 }

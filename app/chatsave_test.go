@@ -78,7 +78,7 @@ func TestChatService_EachMessageIsStoredAsItCompletes(t *testing.T) {
 	if got := summary(stored); got != running {
 		t.Errorf("stored while the final text streams:\n%s\nwant:\n%s", got, running)
 	}
-	shown, err := svc.Messages(conv.ID)
+	shown, err := allMessages(svc, conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestChatService_EachMessageIsStoredAsItCompletes(t *testing.T) {
 
 	svc.Stop(conv.ID)
 	svc.Wait()
-	shown, err = svc.Messages(conv.ID)
+	shown, err = allMessages(svc, conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestChatService_InterruptedTurnIsClosedBeforeTheNext(t *testing.T) {
 			if ev := lastChatEvent(rec, conv.ID); ev.Kind != ChatDone {
 				t.Fatalf("the next turn ended %q (%s), want done", ev.Kind, ev.Error)
 			}
-			msgs, err := svc.Messages(conv.ID)
+			msgs, err := allMessages(svc, conv.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

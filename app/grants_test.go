@@ -111,7 +111,7 @@ func (g *grantChat) turn(t *testing.T) (asked bool, result string) {
 		t.Fatal(err)
 	}
 	g.chat.Wait()
-	msgs, err := g.chat.Messages(g.conv.ID)
+	msgs, err := allMessages(g.chat, g.conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -370,7 +370,7 @@ func runTurn(t *testing.T, core *Core, serverID, tool string) {
 		t.Fatal(err)
 	}
 	chatSvc.Wait()
-	msgs, err := chatSvc.Messages(conv.ID)
+	msgs, err := allMessages(chatSvc, conv.ID)
 	if err != nil || len(msgs) != 4 || msgs[3].Text != "好的" {
 		t.Fatalf("the turn did not finish: %+v %v", msgs, err)
 	}

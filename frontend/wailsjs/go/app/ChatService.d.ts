@@ -20,8 +20,6 @@ export function Markdown(arg1:string):Promise<string>;
 
 export function MessagePage(arg1:string,arg2:number,arg3:number,arg4:number):Promise<store.MessagePage>;
 
-export function Messages(arg1:string):Promise<Array<store.Message>>;
-
 export function NewConversation(arg1:string,arg2:string,arg3:string,arg4:Array<string>):Promise<store.Conversation>;
 
 export function OpenLink(arg1:string):Promise<void>;

@@ -34,10 +34,6 @@ export function MessagePage(arg1, arg2, arg3, arg4) {
   return window['go']['app']['ChatService']['MessagePage'](arg1, arg2, arg3, arg4);
 }
 
-export function Messages(arg1) {
-  return window['go']['app']['ChatService']['Messages'](arg1);
-}
-
 export function NewConversation(arg1, arg2, arg3, arg4) {
   return window['go']['app']['ChatService']['NewConversation'](arg1, arg2, arg3, arg4);
 }
