@@ -144,10 +144,11 @@ func TestCLI_ChatKilledMidTurnKeepsEveryFinishedMessage(t *testing.T) {
 				t.Fatal(err)
 			}
 			chat.Wait()
-			after, err := chat.Messages(conv.ID)
+			page, err := chat.MessagePage(conv.ID, 0, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
+			after := page.Messages
 			want := append(append(append([]string{}, tc.want...), tc.wantClosed...), "user: Go on", "assistant: Carrying on.")
 			if got := describe(after); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("stored after the next turn:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
