@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,7 +48,15 @@ type ConsentRequest struct {
 	// Fingerprints, when set, remembers the tools' fingerprints (a caller
 	// whose tools come from the mcp.Manager as listed); nil computes it.
 	Fingerprints *mcp.FingerprintCache
+	// AtOnce says the caller cannot wait for the person: a call they would
+	// be asked about is not asked, and Approve returns ErrWouldAsk with
+	// nothing recorded (the caller asks again where it can wait).
+	AtOnce bool
 }
+
+// ErrWouldAsk is Approve's answer to a request made AtOnce that the person
+// would be asked about.
+var ErrWouldAsk = errors.New("the person would be asked about this call")
 
 // Consented is the outcome of Approve.
 type Consented struct {
@@ -71,6 +80,9 @@ func (c Consent) Approve(ctx context.Context, req ConsentRequest) (Consented, er
 		seen = mcp.ToolFingerprint(req.Peer.Server, t)
 	}
 	d := c.decide(req, seen)
+	if req.AtOnce && d.policy == store.ToolAsk {
+		return Consented{}, ErrWouldAsk
+	}
 	call := req.Call
 	call.Tool, call.Title, call.Description = t.Name, mcp.ToolTitle(t), t.Description
 	call.ReadOnly, call.Destructive = readOnly(t), destructive(t)

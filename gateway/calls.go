@@ -28,7 +28,7 @@ func failed(m i18n.Message) *sdk.CallToolResult {
 // with progress, a task or before the client said who it is (the
 // forwarded way, forward.go, takes the others).
 func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	a, refused, err := c.admit(ctx, req.Params.Name, req.Params.Arguments)
+	a, refused, err := c.admit(ctx, req.Params.Name, req.Params.Arguments, false)
 	if refused != nil || err != nil {
 		return refused, err
 	}
@@ -39,8 +39,7 @@ func (c *conn) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 				Progress: p.Progress, Total: p.Total, Message: p.Message})
 		}
 	}
-	res, _, err := c.run(ctx, a, progress, false)
-	return res, err
+	return c.call(ctx, a, progress)
 }
 
 // admitted is a call the person's consent allowed: where it goes, its
@@ -51,12 +50,19 @@ type admitted struct {
 	run mcp.ToolRun
 }
 
+// errWouldWait is admit's answer to a call made at once that would wait:
+// for the person's answer, or for its server to reconnect.
+var errWouldWait = errors.New("the call would wait")
+
 // admit puts a client's call of the tool offered as name to the person's
 // consent: the one road, chat.Consent, with this app's own modes. A call
 // not allowed comes back as the result the client reads (recorded in
 // History), or an error for a tool it was never offered or a client that
-// left before the person answered.
-func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage) (admitted, *sdk.CallToolResult, error) {
+// left before the person answered. With atOnce (the goroutine that reads
+// the client's messages, which must not stop), a call that would wait for
+// the person or for its server is errWouldWait, nothing recorded or
+// counted: admit it again where it can wait.
+func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage, atOnce bool) (admitted, *sdk.CallToolResult, error) {
 	c.mu.Lock()
 	r, ok := c.tools[name]
 	client, app := c.client, c.app
@@ -71,22 +77,37 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	if app.CutOff || !app.Sees(r.serverID) {
 		return admitted{}, failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
 	}
-	c.g.counted(app.ID)
+	if atOnce {
+		if _, err := o.Manager.Tool(r.serverID, r.name); err != nil {
+			return admitted{}, nil, errWouldWait // not connected now: it may reconnect for the call
+		}
+	}
+	counted := false
+	count := func() {
+		if !counted {
+			counted = true
+			c.g.counted(app.ID)
+		}
+	}
 	run := mcp.ToolRun{ServerID: r.serverID, ServerName: r.serverName, Tool: r.name, Source: store.SourceClient,
 		Started: time.Now(), Client: client.Claimed(), Launcher: client.Launcher}
 	notRun := func(outcome string, why i18n.Message, say i18n.Message) (admitted, *sdk.CallToolResult, error) {
+		count()
 		run.Outcome, run.Detail = outcome, why
 		o.Broker.RecordToolRun(run)
 		return admitted{}, failed(say), nil
 	}
 	// A server waiting to reconnect after a crash reconnects now, for this
 	// call, within the call's time limit (issue 26).
-	waitCtx, stop := context.WithCancel(ctx)
-	if limit := c.callLimit(); limit > 0 {
-		waitCtx, stop = context.WithTimeout(ctx, limit)
+	var awaitErr error
+	if !atOnce {
+		waitCtx, stop := context.WithCancel(ctx)
+		if limit := c.callLimit(); limit > 0 {
+			waitCtx, stop = context.WithTimeout(ctx, limit)
+		}
+		awaitErr = o.Manager.Await(waitCtx, r.serverID)
+		stop()
 	}
-	awaitErr := o.Manager.Await(waitCtx, r.serverID)
-	stop()
 	peer, err := o.Manager.Peer(r.serverID)
 	if err == nil {
 		err = awaitErr
@@ -118,7 +139,11 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 			s, ok := c.allowed[k]
 			return s, ok
 		},
-		Here: i18n.M("gateway.why.session"), Fingerprints: &c.g.fingerprints})
+		Here: i18n.M("gateway.why.session"), Fingerprints: &c.g.fingerprints, AtOnce: atOnce})
+	if errors.Is(err, chat.ErrWouldAsk) {
+		return admitted{}, nil, errWouldWait
+	}
+	count()
 	if err != nil {
 		// The client cancelled the call, or left, before the person answered.
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("mcp.history.stopped")
@@ -152,54 +177,101 @@ func (c *conn) callLimit() time.Duration {
 	return 0
 }
 
-// run makes an allowed call on its server: under the call time limit,
+// callEnd is how an allowed call ended.
+type callEnd struct {
+	res  *sdk.CallToolResult // the result the go-sdk decoded, or why the call did not end well
+	body json.RawMessage     // else the result as its server wrote it (the forwarded way)
+	err  error               // the client cancelled the call, or left (ctx's error)
+	run  mcp.ToolRun         // its record for History
+}
+
+// call makes an allowed call on its server: under the call time limit,
 // which pauses while the person answers the server's questions; with the
 // server's progress passed on (progress, when the client asked for it);
-// ended when the client cancels or leaves (ctx). With forward, the call
-// goes as the client's bytes and its result comes back as the server's
-// (Manager.ForwardToolCall), unless it cannot; then the result is the
-// second value, else the first. A call that ended badly is a result saying
-// why; one the client cancelled is ctx's error.
-func (c *conn) run(ctx context.Context, a admitted, progress func(mcp.Progress), forward bool) (*sdk.CallToolResult, json.RawMessage, error) {
-	o := c.g.opts
-	limit := c.callLimit()
-	r, run := a.r, a.run
-	callCtx, cancel := o.Broker.CallTimeout(ctx, r.serverID, limit)
+// ended when the client cancels or leaves (ctx). A call that ended badly
+// is a result saying why; one the client cancelled is ctx's error.
+func (c *conn) call(ctx context.Context, a admitted, progress func(mcp.Progress)) (*sdk.CallToolResult, error) {
+	callCtx, cancel, limit := c.callContext(ctx, a.r.serverID)
 	defer cancel()
 	if progress != nil {
 		callCtx = mcp.WithProgress(callCtx, progress)
 	}
+	e := c.sdkCall(ctx, callCtx, limit, a)
+	e.record(c.g.opts.Broker)
+	return e.res, e.err
+}
+
+// sdkCall makes the call the go-sdk's way (Manager.CallTool).
+func (c *conn) sdkCall(ctx, callCtx context.Context, limit time.Duration, a admitted) callEnd {
+	run := a.run
 	run.Started = time.Now()
-	var (
-		res  *sdk.CallToolResult
-		body json.RawMessage
-		err  = mcp.ErrNotForwarded
-	)
-	if forward {
-		body, err = o.Manager.ForwardToolCall(callCtx, r.serverID, r.name, a.raw)
-		if !errors.Is(err, mcp.ErrNotForwarded) {
-			c.g.forwarded.Add(1)
+	res, err := c.g.opts.Manager.CallTool(callCtx, a.r.serverID, a.r.name, run.Arguments)
+	return c.end(ctx, callCtx, limit, run, res, nil, err)
+}
+
+// forward makes an allowed call as call does, the forwarded way: the
+// client's arguments as it sent them, the result as the server wrote it
+// (Manager.StartToolCall), unless it cannot go so; then the go-sdk's way.
+// ended gets how it ended, once, usually on the goroutine that reads the
+// server's output: it must not wait (and records History after the
+// client's answer is on its way).
+func (c *conn) forward(ctx context.Context, a admitted, ended func(callEnd)) {
+	callCtx, cancel, limit := c.callContext(ctx, a.r.serverID)
+	run := a.run
+	run.Started = time.Now()
+	err := c.g.opts.Manager.StartToolCall(callCtx, a.r.serverID, a.r.name, a.raw, func(body json.RawMessage, err error) {
+		if errors.Is(err, mcp.ErrNotForwarded) {
+			go func() { // the server wants pages visited or input first: CallTool asks the person
+				defer cancel()
+				ended(c.sdkCall(ctx, callCtx, limit, a))
+			}()
+			return
 		}
+		c.g.forwarded.Add(1)
+		run.Duration = time.Since(run.Started)
+		ended(c.end(ctx, callCtx, limit, run, nil, body, err))
+		cancel()
+	})
+	switch {
+	case errors.Is(err, mcp.ErrNotForwarded):
+		go func() { // the caller may be the goroutine reading the client, which must not wait
+			defer cancel()
+			ended(c.sdkCall(ctx, callCtx, limit, a))
+		}()
+	case err != nil:
+		defer cancel()
+		ended(c.end(ctx, callCtx, limit, run, nil, nil, err))
 	}
-	if errors.Is(err, mcp.ErrNotForwarded) {
-		res, err = o.Manager.CallTool(callCtx, r.serverID, r.name, run.Arguments)
+}
+
+// callContext is an allowed call's context on serverID: under the call
+// time limit (Settings), which pauses while the person answers the
+// server's questions (Broker.CallTimeout).
+func (c *conn) callContext(ctx context.Context, serverID string) (context.Context, context.CancelFunc, time.Duration) {
+	limit := c.callLimit()
+	callCtx, cancel := c.g.opts.Broker.CallTimeout(ctx, serverID, limit)
+	return callCtx, cancel, limit
+}
+
+// end is how a call made under callCtx ended: the result the client gets
+// and History's record of it.
+func (c *conn) end(ctx, callCtx context.Context, limit time.Duration, run mcp.ToolRun, res *sdk.CallToolResult, body json.RawMessage, err error) callEnd {
+	if run.Duration == 0 {
+		run.Duration = time.Since(run.Started)
 	}
-	run.Duration = time.Since(run.Started)
+	name := run.Tool
 	switch {
 	case err != nil && ctx.Err() == nil && errors.Is(context.Cause(callCtx), context.DeadlineExceeded):
-		m := i18n.M("gateway.error.timeout", "tool", r.name, "duration", i18n.Duration(limit))
+		m := i18n.M("gateway.error.timeout", "tool", name, "duration", i18n.Duration(limit))
 		run.Outcome, run.Detail = store.OutcomeTimedOut, m
-		o.Broker.RecordToolRun(run)
-		return failed(m), nil, nil
+		return callEnd{res: failed(m), run: run}
 	case err != nil && ctx.Err() != nil:
 		run.Outcome, run.Detail = store.OutcomeCancelled, i18n.M("gateway.history.clientCancelled")
-		o.Broker.RecordToolRun(run)
-		return nil, nil, ctx.Err()
+		return callEnd{err: ctx.Err(), run: run}
 	case err != nil:
 		why := mcp.Describe(err)
 		run.Outcome, run.Detail = store.OutcomeError, why
-		o.Broker.RecordToolRun(run)
-		return failed(i18n.M("gateway.error.failed", "tool", r.name, "detail", why)), nil, nil
+		return callEnd{res: failed(i18n.M("gateway.error.failed", "tool", name, "detail", why)), run: run}
 	}
 	run.Outcome = store.OutcomeOK
 	if res != nil {
@@ -207,17 +279,25 @@ func (c *conn) run(ctx context.Context, a admitted, progress func(mcp.Progress),
 		if res.IsError {
 			run.Outcome = store.OutcomeError
 		}
-	} else {
-		run.RawResult = body
+		return callEnd{res: res, run: run}
+	}
+	run.RawResult = body
+	return callEnd{body: body, run: run}
+}
+
+// record adds the call to History; a result as its server wrote it is
+// read for whether it says it failed only here, after the client's answer
+// is on its way.
+func (e callEnd) record(b *mcp.Broker) {
+	if e.body != nil {
 		var flag struct {
 			IsError bool `json:"isError"`
 		}
-		if json.Unmarshal(body, &flag) == nil && flag.IsError {
-			run.Outcome = store.OutcomeError
+		if json.Unmarshal(e.body, &flag) == nil && flag.IsError {
+			e.run.Outcome = store.OutcomeError
 		}
 	}
-	o.Broker.RecordToolRun(run)
-	return res, body, nil
+	b.RecordToolRun(e.run)
 }
 
 // getPrompt is a client's prompts/get, on the prompt's server.

@@ -2,10 +2,13 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -258,7 +261,9 @@ func TestGateway_APageFirstGoesTheSDKsWay(t *testing.T) {
 }
 
 // TestCompleted: a forwarded result for a 2026-07-28 call says it is
-// complete and names Gatehouse as the server, keeping the rest.
+// complete (unless the server said otherwise) and names Gatehouse as the
+// server, keeping the rest as it was, whatever the result's spacing and
+// wherever "_meta" appears in it; the result has each key once.
 func TestCompleted(t *testing.T) {
 	info := json.RawMessage(`{"name":"gatehouse"}`)
 	for _, tc := range []struct{ result, want string }{
@@ -267,13 +272,80 @@ func TestCompleted(t *testing.T) {
 		{`{"content":[],"_meta":{"x":1}}`, `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"},"x":1},"content":[],"resultType":"complete"}`},
 		{`{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"upstream"}}}`,
 			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"resultType":"complete"}`},
+		{`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse-bench","version":"1.0.0"}},"content":[{"type":"text","text":"{\"tool\":\"lookup_0001\"}"}],"resultType":"complete"}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"content":[{"type":"text","text":"{\"tool\":\"lookup_0001\"}"}],"resultType":"complete"}`},
+		{"{ \"_meta\" : { \"a\" : [1, {\"b\":\"}\"}] , \"io.modelcontextprotocol/serverInfo\" : null } ,\n \"isError\" : true , \"n\": -1.5e3 }",
+			`{"_meta":{"a":[1,{"b":"}"}],"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"isError":true,"n":-1500,"resultType":"complete"}`},
+		{`{"resultType":"incomplete","content":[]}`,
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"content":[],"resultType":"incomplete"}`},
 		{`{"content":[{"type":"text","text":"the word \"_meta\" in a text"}]}`,
 			`{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"content":[{"type":"text","text":"the word \"_meta\" in a text"}]}`},
 		{`{"content":[{"type":"text","text":"x","_meta":{"y":2}}]}`,
 			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"}},"content":[{"type":"text","text":"x","_meta":{"y":2}}],"resultType":"complete"}`},
+		{`{"\u005fmeta":{"x":1},"content":[]}`, // a key written with escapes: decoded
+			`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"gatehouse"},"x":1},"content":[],"resultType":"complete"}`},
+		{`{"_meta":"not an object","content":[]}`, `{"_meta":"not an object","content":[]}`},
+		{`[1,2]`, `[1,2]`},
 	} {
-		if got := string(completed(json.RawMessage(tc.result), info)); got != tc.want {
+		got := completed(json.RawMessage(tc.result), info)
+		var gotV, wantV any
+		if err := json.Unmarshal(got, &gotV); err != nil {
+			t.Errorf("completed(%s) = %s: %v", tc.result, got, err)
+			continue
+		}
+		_ = json.Unmarshal([]byte(tc.want), &wantV)
+		if !reflect.DeepEqual(gotV, wantV) || duplicateKey(t, got) {
 			t.Errorf("completed(%s)\n got %s\nwant %s", tc.result, got, tc.want)
+		}
+	}
+}
+
+// duplicateKey reports whether an object in the JSON value b has a key
+// twice (which decoding into Go values would hide).
+func duplicateKey(t *testing.T, b []byte) bool {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type level struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next string is a key
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return false
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if top != nil && top.object {
+					top.key = true
+				}
+				stack = append(stack, &level{object: v == '{', keys: map[string]bool{}, key: v == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[v] {
+					return true
+				}
+				top.keys[v], top.key = true, false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
 		}
 	}
 }

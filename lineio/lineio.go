@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"io"
 	"sync"
+	"syscall"
 )
 
 // bufferSize is the Tap's read buffer: most messages fit in it whole.
@@ -110,16 +111,80 @@ func (t *Tap) next() {
 type Writer struct {
 	mu sync.Mutex
 	w  io.WriteCloser
+	// raw is w's descriptor when it is a non-blocking one (a pipe or socket
+	// Go polls): WriteSoon writes to it without waiting.
+	raw syscall.RawConn
 }
 
 // NewWriter returns a Writer writing to w; its Close closes w.
-func NewWriter(w io.WriteCloser) *Writer { return &Writer{w: w} }
+func NewWriter(w io.WriteCloser) *Writer {
+	lw := &Writer{w: w}
+	if sc, ok := w.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil && nonBlocking(raw) {
+			lw.raw = raw
+		}
+	}
+	return lw
+}
 
 // Write writes p whole, after any Write begun before it.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.w.Write(p)
+}
+
+// WriteSoon writes p whole, as Write does, but never waits: when the
+// stream is being written or cannot take all of p at once (a reader that
+// does not read), a goroutine of its own writes what is left, in turn.
+// It is for the goroutine that reads another stream, which must not stop
+// for this one; errors are the next Write's to see.
+func (w *Writer) WriteSoon(p []byte) {
+	if w.raw == nil || !w.mu.TryLock() {
+		go func() { _, _ = w.Write(p) }()
+		return
+	}
+	n := w.writeNow(p)
+	if n == len(p) {
+		w.mu.Unlock()
+		return
+	}
+	go func() {
+		defer w.mu.Unlock() // held from here: the rest follows what was written
+		_, _ = w.w.Write(p[n:])
+	}()
+}
+
+// writeNow writes what of p the descriptor takes at once, and says how
+// much.
+func (w *Writer) writeNow(p []byte) int {
+	n := 0
+	_ = w.raw.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			m, err := syscall.Write(int(fd), p[n:])
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break // full (EAGAIN) or broken: Write sees which
+			}
+			n += m
+		}
+		return true // never the poller's wait
+	})
+	return n
+}
+
+// nonBlocking reports whether raw's descriptor is in non-blocking mode.
+func nonBlocking(raw syscall.RawConn) bool {
+	var flags uintptr
+	var errno syscall.Errno
+	if err := raw.Control(func(fd uintptr) {
+		flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	}); err != nil || errno != 0 {
+		return false
+	}
+	return flags&syscall.O_NONBLOCK != 0
 }
 
 // Close closes the stream (without waiting for a Write blocked on it).

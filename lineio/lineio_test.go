@@ -97,42 +97,121 @@ func TestTap_WaitsNotForMoreThanMax(t *testing.T) {
 	}
 }
 
-// TestWriter: messages written at once from many goroutines each arrive
-// whole, on a line of their own.
+// TestWriter: messages written at once from many goroutines, with Write
+// and WriteSoon, each arrive whole, on a line of their own, on a pipe Go
+// polls and on one it cannot (io.Pipe).
 func TestWriter(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := NewWriter(w)
-	const writers, each = 8, 200
-	var wg sync.WaitGroup
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range each {
-				msg := fmt.Sprintf(`{"writer":%d,"n":%d,"pad":"%s"}`+"\n", i, j, strings.Repeat("p", 3000+i*j))
-				if _, err := out.Write([]byte(msg)); err != nil {
-					t.Error(err)
-					return
-				}
+	for _, tc := range []struct {
+		name string
+		pipe func() (io.ReadCloser, io.WriteCloser, error)
+	}{
+		{"os.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { return os.Pipe() }},
+		{"io.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { r, w := io.Pipe(); return r, w, nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, w, err := tc.pipe()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}()
+			out := NewWriter(w)
+			const writers, each = 8, 200
+			var wg, soon sync.WaitGroup
+			for i := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for j := range each {
+						msg := fmt.Sprintf(`{"writer":%d,"n":%d,"pad":"%s"}`+"\n", i, j, strings.Repeat("p", 3000+i*j))
+						if i%2 == 1 {
+							soon.Add(1)
+							out.WriteSoon([]byte(msg))
+							soon.Done()
+							continue
+						}
+						if _, err := out.Write([]byte(msg)); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			lines := make(chan int, 1)
+			go func() {
+				sc := bufio.NewScanner(r)
+				sc.Buffer(make([]byte, 1<<20), 1<<20)
+				n := 0
+				for sc.Scan() {
+					var i, j int
+					var pad string
+					if _, err := fmt.Sscanf(sc.Text(), `{"writer":%d,"n":%d,"pad":%q}`, &i, &j, &pad); err != nil || len(pad) != 3000+i*j {
+						t.Errorf("line %d is not one message: %.80q (%v)", n, sc.Text(), err)
+					}
+					n++
+					if n == writers*each {
+						break
+					}
+				}
+				lines <- n
+			}()
+			wg.Wait()
+			soon.Wait()
+			select {
+			case n := <-lines:
+				if n != writers*each {
+					t.Errorf("%d lines, want %d", n, writers*each)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("the messages did not all arrive")
+			}
+			out.Close()
+		})
 	}
-	go func() { wg.Wait(); out.Close() }()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	lines := 0
-	for sc.Scan() {
-		var i, j int
-		var pad string
-		if _, err := fmt.Sscanf(sc.Text(), `{"writer":%d,"n":%d,"pad":%q}`, &i, &j, &pad); err != nil || len(pad) != 3000+i*j {
-			t.Fatalf("line %d is not one message: %.80q (%v)", lines, sc.Text(), err)
-		}
-		lines++
-	}
-	if lines != writers*each {
-		t.Errorf("%d lines, want %d", lines, writers*each)
+}
+
+// TestWriter_SoonWaitsForNoReader: WriteSoon returns while the reader
+// reads nothing (the goroutine reading a server's output must not stop
+// for a client that does not read), and what it wrote arrives whole, in
+// turn, once the reader reads.
+func TestWriter_SoonWaitsForNoReader(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pipe func() (io.ReadCloser, io.WriteCloser, error)
+	}{
+		{"os.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { return os.Pipe() }},
+		{"io.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { r, w := io.Pipe(); return r, w, nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, w, err := tc.pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := NewWriter(w)
+			big := `{"big":"` + strings.Repeat("b", 1<<20) + `"}` + "\n" // more than a pipe holds
+			returned := make(chan struct{})
+			go func() {
+				out.WriteSoon([]byte(big))
+				out.WriteSoon([]byte("{\"small\":1}\n"))
+				close(returned)
+			}()
+			select {
+			case <-returned:
+			case <-time.After(time.Minute):
+				t.Fatal("WriteSoon waited for the reader")
+			}
+			got := make(chan string, 1)
+			go func() {
+				b, _ := io.ReadAll(io.LimitReader(r, int64(len(big)+len("{\"small\":1}\n"))))
+				got <- string(b)
+			}()
+			select {
+			case s := <-got:
+				if s != big+"{\"small\":1}\n" && s != "{\"small\":1}\n"+big {
+					t.Errorf("read %d bytes, not the two messages whole", len(s))
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("the messages did not arrive")
+			}
+			out.Close()
+		})
 	}
 }

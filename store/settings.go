@@ -11,7 +11,11 @@ import (
 func (s *Store) Settings() (Settings, error) {
 	var set Settings
 	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		set, err = readSettings(tx)
+		v := tx.Bucket(bucketSettings).Get(keySettings)
+		if v == nil {
+			return nil
+		}
+		set, err = s.settings.get("", v, func() (Settings, error) { return readSettings(tx) })
 		return err
 	})
 	return set, err

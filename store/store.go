@@ -66,6 +66,10 @@ type Store struct {
 	dir  string
 	path string
 	now  func() time.Time // UTC wall clock; tests replace it
+
+	// What Settings and ToolPolicy decoded last (decoded.go).
+	settings     decodedCache[Settings]
+	toolPolicies decodedCache[ToolPolicy]
 }
 
 // DefaultDir returns the data directory: the value of DataDirEnv when it is

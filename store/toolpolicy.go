@@ -14,10 +14,14 @@ import (
 func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
 	var p ToolPolicy
 	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		p, err = readToolPolicy(tx, serverID)
+		v := tx.Bucket(bucketToolPolicies).Get([]byte(serverID))
+		if v == nil {
+			return nil
+		}
+		p, err = s.toolPolicies.get(serverID, v, func() (ToolPolicy, error) { return readToolPolicy(tx, serverID) })
 		return err
 	})
-	return p, err
+	return p.clone(), err
 }
 
 // PutToolPolicy saves the server's tool-call policy, replacing the one
