@@ -125,12 +125,17 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
-	args, err := chat.DecodeArguments(raw)
-	if err != nil {
-		m := i18n.M("gateway.error.arguments")
-		return notRun(store.OutcomeError, m, m)
+	run.RawArguments = raw
+	if !atOnce || raw[0] != '{' {
+		// At once, the client's message is valid JSON (parseCall): an object
+		// is read into Go values only for History, when it keeps them.
+		args, err := chat.DecodeArguments(raw)
+		if err != nil {
+			m := i18n.M("gateway.error.arguments")
+			return notRun(store.OutcomeError, m, m)
+		}
+		run.Arguments = args
 	}
-	run.Arguments = args
 	consented, err := chat.Consent{Broker: o.Broker, Settings: clientSettings{base: c.g.settings(), app: app, allowAlways: c.allowAlways}}.Approve(ctx, chat.ConsentRequest{
 		Peer: peer, Tool: tool, Call: mcp.ToolCall{Arguments: raw, Client: client},
 		AllowedHere: func(k store.ToolKey) (*store.ToolSeen, bool) {
@@ -204,6 +209,9 @@ func (c *conn) call(ctx context.Context, a admitted, progress func(mcp.Progress)
 // sdkCall makes the call the go-sdk's way (Manager.CallTool).
 func (c *conn) sdkCall(ctx, callCtx context.Context, limit time.Duration, a admitted) callEnd {
 	run := a.run
+	if run.Arguments == nil {
+		run.Arguments, _ = chat.DecodeArguments(a.raw) // an object (admit)
+	}
 	run.Started = time.Now()
 	res, err := c.g.opts.Manager.CallTool(callCtx, a.r.serverID, a.r.name, run.Arguments)
 	return c.end(ctx, callCtx, limit, run, res, nil, err)

@@ -35,24 +35,31 @@ type forwarding struct {
 	calls map[string]context.CancelFunc // running, by the client's request ID (idKey)
 }
 
-// forwardedCall is what the forwarded way reads of a client's message.
+// forwardedCall is what the forwarded way reads of a client's message
+// (parseCall).
 type forwardedCall struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
-	Params  *struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Task      json.RawMessage `json:"task"`
-		Meta      struct {
-			ProgressToken any `json:"progressToken"`
-			// 2026-07-28: each request says its revision and the
-			// client's capabilities (SEP-2575).
-			ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
-			ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
-			ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
-		} `json:"_meta"`
-	} `json:"params"`
+	Params  *callParams     `json:"params"`
+}
+
+// callParams are a tools/call's params, as the forwarded way reads them.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Task      json.RawMessage `json:"task"`
+	Meta      callMeta        `json:"_meta"`
+}
+
+// callMeta is a call's _meta, as the forwarded way reads it.
+type callMeta struct {
+	ProgressToken any `json:"progressToken"`
+	// 2026-07-28: each request says its revision and the client's
+	// capabilities (SEP-2575).
+	ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 }
 
 // take is the client input's taker (lineio.Tap): it starts the calls it
@@ -71,8 +78,8 @@ func (f *forwarding) take(line []byte) bool {
 // limits let it through now (conn.reserve); otherwise the go-sdk takes it,
 // and refuses what the limits refuse (conn.guard).
 func (f *forwarding) start(line []byte) bool {
-	var msg forwardedCall
-	if json.Unmarshal(line, &msg) != nil || msg.JSONRPC != "2.0" || msg.Method != "tools/call" || msg.Params == nil ||
+	msg, ok := parseCall(line)
+	if !ok || msg.JSONRPC != "2.0" || msg.Method != "tools/call" || msg.Params == nil ||
 		msg.Params.Task != nil || msg.Params.Meta.ProgressToken != nil || newRevision(msg) && !wellFormedMeta(msg) {
 		return false // the go-sdk's server answers it (and refuses a malformed _meta)
 	}
@@ -214,6 +221,9 @@ func (f *forwarding) cancelled(line []byte) {
 // idKey is a request ID (a string or a number) as one key, however the
 // client wrote it; ok is false for anything else.
 func idKey(raw json.RawMessage) (string, bool) {
+	if plainID(raw) {
+		return string(raw), true // as json.Marshal writes it again
+	}
 	var v any
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return "", false
@@ -224,6 +234,20 @@ func idKey(raw json.RawMessage) (string, bool) {
 		return string(b), err == nil
 	}
 	return "", false
+}
+
+// plainID reports whether raw is a string ID that json.Marshal writes as
+// it is: printable ASCII, with nothing it escapes.
+func plainID(raw json.RawMessage) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // newRevision reports whether a call is made in revision 2026-07-28 or
@@ -239,180 +263,4 @@ func wellFormedMeta(msg forwardedCall) bool {
 	object := func(b json.RawMessage) bool { return len(b) > 0 && b[0] == '{' }
 	m := msg.Params.Meta
 	return object(m.ClientCapabilities) && (m.ClientInfo == nil || object(m.ClientInfo))
-}
-
-// completed is a result as the go-sdk's server answers a 2026-07-28 call:
-// "resultType": "complete" (unless the server said otherwise), and
-// Gatehouse named as the server in its _meta (the client's server is
-// Gatehouse, whatever server ran the tool). The result's members are
-// copied as the server wrote them (members); only one that cannot be read
-// so is decoded, and a result that cannot be read at all is returned as
-// it is. A 2026-07-28 server's result names the server already, and
-// decoding and encoding it again took a forwarded call 12 µs on a warm
-// core, several times that on a cold one (P11).
-func completed(result json.RawMessage, serverInfo json.RawMessage) json.RawMessage {
-	const infoKey = "io.modelcontextprotocol/serverInfo"
-	top, ok := members(result)
-	if !ok {
-		return completedDecoding(result, serverInfo)
-	}
-	out := make([]byte, 0, len(result)+len(serverInfo)+96)
-	out = append(out, '{')
-	hasMeta, hasType := false, false
-	for _, m := range top {
-		hasType = hasType || m.key == "resultType"
-		hasMeta = hasMeta || m.key == "_meta"
-	}
-	if !hasType {
-		out = append(out, `"resultType":"complete",`...)
-	}
-	if !hasMeta {
-		out = append(out, `"_meta":{"`+infoKey+`":`...)
-		out = append(out, serverInfo...)
-		out = append(out, "},"...)
-	}
-	for _, m := range top {
-		if m.key != "_meta" {
-			out = append(out, m.raw...)
-			out = append(out, ',')
-			continue
-		}
-		meta, ok := members(m.value)
-		if !ok {
-			return completedDecoding(result, serverInfo)
-		}
-		out = append(out, `"_meta":{"`+infoKey+`":`...)
-		out = append(out, serverInfo...)
-		for _, mm := range meta {
-			if mm.key != infoKey {
-				out = append(out, ',')
-				out = append(out, mm.raw...)
-			}
-		}
-		out = append(out, "},"...)
-	}
-	out[len(out)-1] = '}' // the last comma
-	return out
-}
-
-// completedDecoding is completed for a result whose members cannot be
-// copied as written (a key written with escapes): decoded and encoded.
-func completedDecoding(result json.RawMessage, serverInfo json.RawMessage) json.RawMessage {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(result, &fields) != nil {
-		return result
-	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := fields["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
-		return result
-	}
-	meta["io.modelcontextprotocol/serverInfo"] = serverInfo
-	if _, ok := fields["resultType"]; !ok {
-		fields["resultType"] = json.RawMessage(`"complete"`)
-	}
-	var err error
-	if fields["_meta"], err = json.Marshal(meta); err != nil {
-		return result
-	}
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return result
-	}
-	return out
-}
-
-// member is one member of a JSON object: its key (as written, without
-// quotes), its value, and the whole member ("key":value) as written.
-type member struct {
-	key        string
-	value, raw []byte
-}
-
-// members splits a JSON object into its members as written. ok is false
-// for anything but an object, and for a key written with escapes (its
-// name is then not the bytes between its quotes). obj must be valid JSON
-// (the forwarder's decoding checked it): values are skipped, not checked.
-func members(obj []byte) (ms []member, ok bool) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil, false
-	}
-	i = skipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return nil, true
-	}
-	for i < len(obj) && obj[i] == '"' {
-		start := i
-		end := bytes.IndexByte(obj[i+1:], '"')
-		if end < 0 {
-			return nil, false
-		}
-		key := obj[i+1 : i+1+end]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return nil, false
-		}
-		i = skipSpace(obj, i+2+end)
-		if i >= len(obj) || obj[i] != ':' {
-			return nil, false
-		}
-		valueStart := skipSpace(obj, i+1)
-		valueEnd := skipValue(obj, valueStart)
-		if valueEnd <= valueStart {
-			return nil, false
-		}
-		ms = append(ms, member{key: string(key), value: obj[valueStart:valueEnd], raw: obj[start:valueEnd]})
-		i = skipSpace(obj, valueEnd)
-		if i < len(obj) && obj[i] == '}' {
-			return ms, true
-		}
-		if i >= len(obj) || obj[i] != ',' {
-			return nil, false
-		}
-		i = skipSpace(obj, i+1)
-	}
-	return nil, false
-}
-
-// skipSpace is the index of the first byte from i on that is not JSON's
-// white space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue is the index just after the valid JSON value that begins at
-// i: a string, an object or array (to its matching end, strings inside
-// skipped whole), or a number, true, false or null.
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch c := b[i]; c {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if depth == 0 {
-				return i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-			if depth < 0 {
-				return i // the end of the object holding a number, true, false or null
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
 }

@@ -349,3 +349,33 @@ func duplicateKey(t *testing.T, b []byte) bool {
 		}
 	}
 }
+
+// TestIdKey: a request ID is one key however the client wrote it (a
+// cancellation names it as the call did, or otherwise), strings and
+// numbers apart; anything else is no ID.
+func TestIdKey(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{`"r-1"`, `"r-1"`, true},
+		{`"r-1"`, `"r\u002d1"`, true},
+		{`"a<b"`, `"a\u003cb"`, true},
+		{`"é"`, `"\u00e9"`, true},
+		{`1`, `1.0`, true},
+		{`1`, `1e0`, true},
+		{`1`, `"1"`, false},
+		{`"r-1"`, `"r-2"`, false},
+	} {
+		ka, okA := idKey(json.RawMessage(tc.a))
+		kb, okB := idKey(json.RawMessage(tc.b))
+		if !okA || !okB || (ka == kb) != tc.same {
+			t.Errorf("idKey(%s) = %q, idKey(%s) = %q", tc.a, ka, tc.b, kb)
+		}
+	}
+	for _, bad := range []string{`{"a":1}`, `[1]`, `null`, `true`, ``} {
+		if k, ok := idKey(json.RawMessage(bad)); ok {
+			t.Errorf("idKey(%s) = %q, want no ID", bad, k)
+		}
+	}
+}

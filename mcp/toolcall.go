@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -98,7 +99,11 @@ type ToolRun struct {
 	Outcome    string        // store.OutcomeOK, OutcomeError, OutcomeCancelled, OutcomeTimedOut or OutcomeDenied
 	Detail     i18n.Message  // why, when it did not end OK
 	Arguments  map[string]any
-	Result     string // the result as text; the store keeps at most store.MaxHistoryResult bytes
+	// RawArguments are the arguments as the caller sent them (a JSON
+	// object), read into Arguments only when History keeps them and
+	// Arguments is nil (a call the gateway forwarded).
+	RawArguments json.RawMessage
+	Result       string // the result as text; the store keeps at most store.MaxHistoryResult bytes
 	// RawResult is the result as the server sent it (a call the gateway
 	// forwarded), read into Result only when History keeps results.
 	RawResult json.RawMessage
@@ -121,6 +126,11 @@ func (b *Broker) RecordToolRun(run ToolRun) {
 	}
 	if settings.RememberAnswers {
 		e.Arguments = maps.Clone(run.Arguments)
+		if e.Arguments == nil && len(run.RawArguments) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(run.RawArguments))
+			dec.UseNumber() // as the chat reads them (chat.DecodeArguments)
+			_ = dec.Decode(&e.Arguments)
+		}
 		e.Result = run.Result
 		var res sdk.CallToolResult
 		if e.Result == "" && len(run.RawResult) > 0 && json.Unmarshal(run.RawResult, &res) == nil {

@@ -57,7 +57,7 @@ func (s *Store) PutAppCall(c AppCall) error {
 	if err != nil {
 		return fmt.Errorf("encode the app call %q: %w", c.CallID, err)
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucketConversations).Get([]byte(c.ConversationID)) == nil {
 			return fmt.Errorf("conversation %q: %w", c.ConversationID, ErrNotFound)
 		}

@@ -128,7 +128,7 @@ func (s *Store) SeeClientApp(c ClientApp) (ClientApp, error) {
 	name, launcher := clip(c.Name, maxClientText), clip(c.Launcher, maxClientText)
 	id := ClientAppID(name, launcher)
 	var out ClientApp
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketClients)
 		rec, found, err := readClientApp(b, id)
 		if err != nil {
@@ -242,12 +242,12 @@ func (s *Store) AllowClientToolAlways(id, serverID, tool string, seen ToolSeen) 
 // DeleteClientApp forgets the app: its next session is a first one. An
 // unknown app is no error.
 func (s *Store) DeleteClientApp(id string) error {
-	return s.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketClients).Delete([]byte(id)) })
+	return s.update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketClients).Delete([]byte(id)) })
 }
 
 // editClientApp changes the stored record of the app in one transaction.
 func (s *Store) editClientApp(id string, edit func(*ClientApp)) error {
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketClients)
 		c, found, err := readClientApp(b, id)
 		if err != nil {

@@ -102,7 +102,7 @@ func (s *Store) PutConversation(c Conversation) (Conversation, error) {
 		return Conversation{}, err
 	}
 	var stored Conversation
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		if c.ProviderID != "" && tx.Bucket(bucketProviders).Get([]byte(c.ProviderID)) == nil {
 			return fmt.Errorf("%w: the conversation's provider %q does not exist (was it removed?)", ErrInvalid, c.ProviderID)
 		}
@@ -152,7 +152,7 @@ func (s *Store) RenameConversation(id, title string) (Conversation, error) {
 // conversation whose record cannot be read can still be deleted. Its ID is
 // not given to any later conversation.
 func (s *Store) DeleteConversation(id string) error {
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		convs := tx.Bucket(bucketConversations)
 		v := convs.Get([]byte(id))
 		if v == nil {
@@ -203,7 +203,7 @@ func (s *Store) AppendMessages(convID string, msgs ...Message) ([]Message, error
 		}
 	}
 	stored := make([]Message, 0, len(msgs))
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		conv, err := getConversation(tx, convID)
 		if err != nil {
 			return err
@@ -247,7 +247,7 @@ func (s *Store) UpdateMessage(m Message) (Message, error) {
 		return Message{}, err
 	}
 	var stored Message
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		conv, err := getConversation(tx, m.ConversationID)
 		if err != nil {
 			return err
@@ -289,7 +289,7 @@ func (s *Store) UpdateMessage(m Message) (Message, error) {
 // returns ErrNotFound for an unknown conversation.
 func (s *Store) DropToolResults(convID string, before uint64) (int, error) {
 	dropped := 0
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		conv, err := getConversation(tx, convID)
 		if err != nil {
 			return err
@@ -336,7 +336,7 @@ func (s *Store) DropToolResults(convID string, before uint64) (int, error) {
 // in one transaction.
 func (s *Store) editConversation(id string, edit func(c *Conversation) error) (Conversation, error) {
 	var stored Conversation
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		c, err := getConversation(tx, id)
 		if err != nil {
 			return err

@@ -4,41 +4,60 @@ import (
 	"bytes"
 	"maps"
 	"sync"
+
+	"go.etcd.io/bbolt"
 )
 
-// decodedCache keeps values decoded from the data file by key, each with
-// the bytes it was decoded from: reading the same bytes again costs a
-// comparison, not a JSON decoding. A tool call through the gateway reads
-// the settings three times and its server's tool policy once on its way
-// (issue 25, P11), each decoding about 5 to 15 µs on a warm core and
-// several times that on a cold one. The bytes are the truth: whoever
-// wrote them, a value is decoded again when they differ, so nothing has to
-// be told of a change.
+// decodedCache keeps values decoded from the data file by key: a tool call
+// through the gateway reads the settings three times and its server's tool
+// policy once on its way (issue 25, P11), each a read transaction and a
+// JSON decoding, about 5 to 15 µs on a warm core and several times that on
+// the cold core of a call that comes after a pause. A value is current
+// while the data file has had no write since it was read (Store.writes;
+// History's own writes, which touch nothing else, are not counted), and
+// after a write while its bytes are the ones it was decoded from: nothing
+// has to be told of a change, whoever made it.
 type decodedCache[T any] struct {
 	mu      sync.Mutex
 	entries map[string]decodedEntry[T]
 }
 
-// decodedEntry is one key's value and the bytes it was decoded from.
+// decodedEntry is one key's value, the bytes it was decoded from (nil:
+// none stored) and the count of writes when they were read.
 type decodedEntry[T any] struct {
-	raw []byte
-	val T
+	writes uint64
+	raw    []byte
+	val    T
 }
 
 // maxDecoded bounds a cache's keys (servers' tool policies: far fewer).
 const maxDecoded = 1024
 
-// get returns the value of key whose stored bytes are raw (valid for the
-// read transaction only): the one decoded from the same bytes before, or
-// decode's.
-func (c *decodedCache[T]) get(key string, raw []byte, decode func() (T, error)) (T, error) {
+// get returns the value stored under key k of bucket (cached as key):
+// the one read before when it is current, else read and decoded (decode
+// gets nil when nothing is stored).
+func (c *decodedCache[T]) get(s *Store, key string, bucket, k []byte, decode func(v []byte) (T, error)) (T, error) {
+	writes := s.writes.Load()
 	c.mu.Lock()
-	e, ok := c.entries[key]
+	e, cached := c.entries[key]
 	c.mu.Unlock()
-	if ok && bytes.Equal(e.raw, raw) {
+	if cached && e.writes == writes {
 		return e.val, nil
 	}
-	val, err := decode()
+	var val T
+	var raw []byte
+	err := s.db.View(func(tx *bbolt.Tx) (err error) {
+		v := tx.Bucket(bucket).Get(k)
+		if cached && bytes.Equal(v, e.raw) && (v == nil) == (e.raw == nil) {
+			val, raw = e.val, e.raw
+			return nil
+		}
+		if val, err = decode(v); err != nil {
+			return err
+		}
+		raw = bytes.Clone(v)
+		return nil
+	})
 	if err != nil {
 		return val, err
 	}
@@ -46,9 +65,17 @@ func (c *decodedCache[T]) get(key string, raw []byte, decode func() (T, error)) 
 	if c.entries == nil || len(c.entries) >= maxDecoded {
 		c.entries = map[string]decodedEntry[T]{}
 	}
-	c.entries[key] = decodedEntry[T]{raw: bytes.Clone(raw), val: val}
+	c.entries[key] = decodedEntry[T]{writes: writes, raw: raw, val: val}
 	c.mu.Unlock()
 	return val, nil
+}
+
+// update is db.Update for every write but History's (history.go): it
+// counts the writes, for decodedCache. The count goes up once the write
+// is done; a value read meanwhile is read again after it.
+func (s *Store) update(fn func(*bbolt.Tx) error) error {
+	defer s.writes.Add(1)
+	return s.db.Update(fn)
 }
 
 // clone is a copy of p that shares no map with it: a cached policy is

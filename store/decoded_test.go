@@ -48,6 +48,12 @@ func TestDecodedCache(t *testing.T) {
 		}, func(_ Settings, p ToolPolicy) bool {
 			return p.Tools["rm"] == ToolDeny && len(p.Tools) == 1 && p.Mode == ""
 		}},
+		{"another write (the same bytes read again)", func() error {
+			_, err := s.PutServer(Server{Name: "other", Transport: TransportStdio, Stdio: &StdioConfig{Command: "other"}})
+			return err
+		}, func(set Settings, p ToolPolicy) bool {
+			return set.ToolCallTimeout == 2*time.Minute && p.Tools["rm"] == ToolDeny && len(p.Tools) == 1
+		}},
 		{"the policy saved again", func() error { return s.PutToolPolicy(srv.ID, ToolPolicy{Mode: ToolAllow}) },
 			func(_ Settings, p ToolPolicy) bool { return p.Mode == ToolAllow && p.Tools == nil }},
 		{"the policy removed", func() error { return s.PutToolPolicy(srv.ID, ToolPolicy{}) },

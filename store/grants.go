@@ -53,7 +53,7 @@ func (s *Store) RevokeToolInConversation(id string, key ToolKey) (Conversation, 
 // read is left as it is.
 func (s *Store) EndToolGrants(serverID, tool string) (int, error) {
 	ended := 0
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketConversations)
 		type change struct {
 			k []byte

@@ -37,7 +37,7 @@ func (s *Store) PutPolicy(serverID string, p Policy) error {
 	if err := validPolicy(p); err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		if tx.Bucket(bucketServers).Get([]byte(serverID)) == nil {
 			return fmt.Errorf("server %q: %w", serverID, ErrNotFound)
 		}

@@ -75,7 +75,7 @@ func (s *Store) PutProvider(p Provider) (Provider, error) {
 		return Provider{}, err
 	}
 	var stored Provider
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketProviders)
 		now := s.now()
 		if p.ID == "" {
@@ -120,7 +120,7 @@ func (s *Store) PutProvider(p Provider) (Provider, error) {
 // ID (their provider is then missing). Its ID is not given to any later
 // provider.
 func (s *Store) DeleteProvider(id string) error {
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketProviders)
 		if b.Get([]byte(id)) == nil {
 			return fmt.Errorf("provider %q: %w", id, ErrNotFound)

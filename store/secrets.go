@@ -52,7 +52,7 @@ func (s *Store) PutSecret(kind, id string, value []byte) error {
 	if len(value) == 0 {
 		return fmt.Errorf("%w: %s %q to save is empty", ErrInvalid, secretNames[kind], id)
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		if id == "" || tx.Bucket(owners).Get([]byte(id)) == nil {
 			return fmt.Errorf("save %s %q: %w", secretNames[kind], id, ErrNotFound)
 		}
@@ -69,7 +69,7 @@ func (s *Store) DeleteSecret(kind, id string) error {
 	if _, ok := secretOwners[kind]; !ok {
 		return fmt.Errorf("%w: unknown kind of secret %q", ErrInvalid, kind)
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		return deleteSecret(tx, kind, id)
 	})
 }

@@ -73,7 +73,7 @@ func (s *Store) PutServer(srv Server) (Server, error) {
 		return Server{}, fmt.Errorf("%w: a server needs a name", ErrInvalid)
 	}
 	var stored Server
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketServers)
 		now := s.now()
 		if srv.ID == "" {
@@ -117,7 +117,7 @@ func (s *Store) PutServer(srv Server) (Server, error) {
 // ErrNotFound. Its history stays, and so do conversations that offered its
 // tools. Its ID is not given to any later server.
 func (s *Store) DeleteServer(id string) error {
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketServers)
 		if b.Get([]byte(id)) == nil {
 			return fmt.Errorf("server %q: %w", id, ErrNotFound)

@@ -9,23 +9,14 @@ import (
 // Settings returns the saved settings, or the zero Settings if none were
 // ever saved.
 func (s *Store) Settings() (Settings, error) {
-	var set Settings
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		v := tx.Bucket(bucketSettings).Get(keySettings)
-		if v == nil {
-			return nil
-		}
-		set, err = s.settings.get("", v, func() (Settings, error) { return readSettings(tx) })
-		return err
-	})
-	return set, err
+	return s.settings.get(s, "", bucketSettings, keySettings, decodeSettings)
 }
 
 // PutSettings saves set, replacing the saved settings as a whole. It
 // returns ErrInvalid when DefaultProviderID is set and no provider has it,
 // or when Theme is not one of the themes.
 func (s *Store) PutSettings(set Settings) error {
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		switch set.Theme {
 		case ThemeSystem, ThemeLight, ThemeDark:
 		default:
@@ -45,8 +36,14 @@ func (s *Store) PutSettings(set Settings) error {
 // readSettings reads the saved settings within tx; the zero Settings if none
 // were ever saved.
 func readSettings(tx *bbolt.Tx) (Settings, error) {
+	return decodeSettings(tx.Bucket(bucketSettings).Get(keySettings))
+}
+
+// decodeSettings decodes the settings as stored (v); nil is the zero
+// Settings.
+func decodeSettings(v []byte) (Settings, error) {
 	var set Settings
-	if v := tx.Bucket(bucketSettings).Get(keySettings); v != nil {
+	if v != nil {
 		if err := decodeValue(bucketSettings, keySettings, v, &set); err != nil {
 			return Settings{}, fmt.Errorf("read settings: %w", err)
 		}
@@ -60,7 +57,7 @@ func readSettings(tx *bbolt.Tx) (Settings, error) {
 // work (such as adding the demo server) happens once and is not redone after
 // the user undoes it.
 func (s *Store) MarkInitialized() (first bool, err error) {
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update(func(tx *bbolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta.Get(keyInitialized) != nil {
 			return nil

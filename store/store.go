@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
@@ -67,9 +68,11 @@ type Store struct {
 	path string
 	now  func() time.Time // UTC wall clock; tests replace it
 
-	// What Settings and ToolPolicy decoded last (decoded.go).
+	// What Settings and ToolPolicy decoded last, and the count of writes
+	// that tells whether it is current (decoded.go).
 	settings     decodedCache[Settings]
 	toolPolicies decodedCache[ToolPolicy]
+	writes       atomic.Uint64
 }
 
 // DefaultDir returns the data directory: the value of DataDirEnv when it is

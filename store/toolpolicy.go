@@ -12,14 +12,8 @@ import (
 // ToolPolicy (ask about everything, trust nothing) when none is saved or
 // the server is unknown.
 func (s *Store) ToolPolicy(serverID string) (ToolPolicy, error) {
-	var p ToolPolicy
-	err := s.db.View(func(tx *bbolt.Tx) (err error) {
-		v := tx.Bucket(bucketToolPolicies).Get([]byte(serverID))
-		if v == nil {
-			return nil
-		}
-		p, err = s.toolPolicies.get(serverID, v, func() (ToolPolicy, error) { return readToolPolicy(tx, serverID) })
-		return err
+	p, err := s.toolPolicies.get(s, serverID, bucketToolPolicies, []byte(serverID), func(v []byte) (ToolPolicy, error) {
+		return decodeToolPolicy(serverID, v)
 	})
 	return p.clone(), err
 }
@@ -35,7 +29,7 @@ func (s *Store) PutToolPolicy(serverID string, p ToolPolicy) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		return putToolPolicy(tx, serverID, p)
 	})
 }
@@ -72,7 +66,7 @@ func (s *Store) putToolMode(serverID, tool string, mode ToolMode, seen *ToolSeen
 	if strings.TrimSpace(tool) == "" {
 		return fmt.Errorf("%w: a tool-call policy names a tool without a name", ErrInvalid)
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update(func(tx *bbolt.Tx) error {
 		p, err := readToolPolicy(tx, serverID)
 		if err != nil {
 			return err
@@ -99,8 +93,14 @@ func (s *Store) putToolMode(serverID, tool string, mode ToolMode, seen *ToolSeen
 
 // readToolPolicy reads the server's tool-call policy within tx.
 func readToolPolicy(tx *bbolt.Tx, serverID string) (ToolPolicy, error) {
+	return decodeToolPolicy(serverID, tx.Bucket(bucketToolPolicies).Get([]byte(serverID)))
+}
+
+// decodeToolPolicy decodes the server's policy as stored (v); nil is the
+// zero ToolPolicy.
+func decodeToolPolicy(serverID string, v []byte) (ToolPolicy, error) {
 	var p ToolPolicy
-	if v := tx.Bucket(bucketToolPolicies).Get([]byte(serverID)); v != nil {
+	if v != nil {
 		if err := decodeValue(bucketToolPolicies, []byte(serverID), v, &p); err != nil {
 			return ToolPolicy{}, fmt.Errorf("read the tool-call policy of server %q: %w", serverID, err)
 		}
