@@ -39,9 +39,9 @@ func scanCall(line []byte) (msg forwardedCall, plain bool) {
 	if !ok {
 		return msg, false
 	}
-	keys := keyFolder{}
+	keys := keySet{names: callKeys}
 	for _, m := range top {
-		key, plain := keys.fold(m.key)
+		key, plain := keys.match(m.key)
 		if !plain {
 			return msg, false
 		}
@@ -72,9 +72,9 @@ func scanParams(obj []byte) (*callParams, bool) {
 		return nil, false
 	}
 	p := &callParams{}
-	keys := keyFolder{}
+	keys := keySet{names: paramsKeys}
 	for _, m := range ms {
-		key, plain := keys.fold(m.key)
+		key, plain := keys.match(m.key)
 		if !plain {
 			return nil, false
 		}
@@ -101,9 +101,9 @@ func scanMeta(obj []byte, meta *callMeta) bool {
 	if !ok {
 		return false
 	}
-	keys := keyFolder{}
+	keys := keySet{names: metaKeys}
 	for _, m := range ms {
-		key, plain := keys.fold(m.key)
+		key, plain := keys.match(m.key)
 		if !plain {
 			return false
 		}
@@ -127,30 +127,61 @@ func scanMeta(obj []byte, meta *callMeta) bool {
 	return true
 }
 
-// keyFolder folds the keys of one object to lower case, as encoding/json
-// matches them, and sees each folded key once.
-type keyFolder map[string]bool
+// keySet matches the keys of one object with the ones read of it
+// (names, in lower case), regardless of ASCII case, as encoding/json
+// matches keys, and sees each of them once.
+type keySet struct {
+	names []string
+	seen  uint32
+}
 
-// fold is key in lower case; plain is false for a key that is not ASCII
-// (encoding/json folds some other letters too) and for one seen before in
-// the object (encoding/json merges a second object into the first).
-func (seen keyFolder) fold(key string) (folded string, plain bool) {
-	b := []byte(key)
-	for i, c := range b {
-		switch {
-		case c >= 0x80:
+// match is the name key matches ("" for none); plain is false for a key
+// that is not ASCII (encoding/json folds some other letters too) and for
+// one matched before in the object (encoding/json merges a second object
+// into the first).
+func (k *keySet) match(key []byte) (name string, plain bool) {
+	for _, c := range key {
+		if c >= 0x80 {
 			return "", false
-		case 'A' <= c && c <= 'Z':
-			b[i] = c + 'a' - 'A'
 		}
 	}
-	folded = string(b)
-	if seen[folded] {
-		return "", false
+	for i, name := range k.names {
+		if !equalFoldASCII(key, name) {
+			continue
+		}
+		if k.seen&(1<<i) != 0 {
+			return "", false
+		}
+		k.seen |= 1 << i
+		return name, true
 	}
-	seen[folded] = true
-	return folded, true
+	return "", true
 }
+
+// equalFoldASCII reports whether key, in ASCII, is name (lower case)
+// regardless of case.
+func equalFoldASCII(key []byte, name string) bool {
+	if len(key) != len(name) {
+		return false
+	}
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != name[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The keys read of a call, its params and their _meta.
+var (
+	callKeys   = []string{"jsonrpc", "id", "method", "params"}
+	paramsKeys = []string{"name", "arguments", "task", "_meta"}
+	metaKeys   = []string{"progresstoken", "io.modelcontextprotocol/protocolversion",
+		"io.modelcontextprotocol/clientcapabilities", "io.modelcontextprotocol/clientinfo"}
+)
 
 // plainString is the text of a JSON string written without escapes, in
 // UTF-8 (encoding/json replaces bytes that are not); ok is false for
@@ -181,8 +212,8 @@ func completed(result json.RawMessage, serverInfo json.RawMessage) json.RawMessa
 	out = append(out, '{')
 	hasMeta, hasType := false, false
 	for _, m := range top {
-		hasType = hasType || m.key == "resultType"
-		hasMeta = hasMeta || m.key == "_meta"
+		hasType = hasType || string(m.key) == "resultType"
+		hasMeta = hasMeta || string(m.key) == "_meta"
 	}
 	if !hasType {
 		out = append(out, `"resultType":"complete",`...)
@@ -193,7 +224,7 @@ func completed(result json.RawMessage, serverInfo json.RawMessage) json.RawMessa
 		out = append(out, "},"...)
 	}
 	for _, m := range top {
-		if m.key != "_meta" {
+		if string(m.key) != "_meta" {
 			out = append(out, m.raw...)
 			out = append(out, ',')
 			continue
@@ -205,7 +236,7 @@ func completed(result json.RawMessage, serverInfo json.RawMessage) json.RawMessa
 		out = append(out, `"_meta":{"`+infoKey+`":`...)
 		out = append(out, serverInfo...)
 		for _, mm := range meta {
-			if mm.key != infoKey {
+			if string(mm.key) != infoKey {
 				out = append(out, ',')
 				out = append(out, mm.raw...)
 			}
@@ -245,8 +276,7 @@ func completedDecoding(result json.RawMessage, serverInfo json.RawMessage) json.
 // member is one member of a JSON object: its key (as written, without
 // quotes), its value, and the whole member ("key":value) as written.
 type member struct {
-	key        string
-	value, raw []byte
+	key, value, raw []byte
 }
 
 // members splits a JSON object into its members as written. ok is false
@@ -254,6 +284,7 @@ type member struct {
 // name is then not the bytes between its quotes). obj must be valid JSON
 // (the forwarder's decoding checked it): values are skipped, not checked.
 func members(obj []byte) (ms []member, ok bool) {
+	ms = make([]member, 0, 8)
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return nil, false
@@ -281,7 +312,7 @@ func members(obj []byte) (ms []member, ok bool) {
 		if valueEnd <= valueStart {
 			return nil, false
 		}
-		ms = append(ms, member{key: string(key), value: obj[valueStart:valueEnd], raw: obj[start:valueEnd]})
+		ms = append(ms, member{key: key, value: obj[valueStart:valueEnd], raw: obj[start:valueEnd]})
 		i = skipSpace(obj, valueEnd)
 		if i < len(obj) && obj[i] == '}' {
 			return ms, true
