@@ -24,7 +24,16 @@ static gboolean applyPreferDark(gpointer data) {
 		preferDarkAtStart = v ? 1 : 0;
 	}
 	int want = GPOINTER_TO_INT(data);
-	g_object_set(settings, "gtk-application-prefer-dark-theme", want < 0 ? preferDarkAtStart : want, NULL);
+	if (want < 0) {
+		want = preferDarkAtStart;
+	}
+	gboolean now = FALSE;
+	g_object_get(settings, "gtk-application-prefer-dark-theme", &now, NULL);
+	if ((now ? 1 : 0) != want) {
+		// Setting it, even to the same value, makes GTK load its theme
+		// again and WebKit restyle the page: not at every start.
+		g_object_set(settings, "gtk-application-prefer-dark-theme", want, NULL);
+	}
 	return G_SOURCE_REMOVE;
 }
 
