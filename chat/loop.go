@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -343,7 +342,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	if tc.Arguments == nil {
 		return failed("The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, notJSON), nil
 	}
-	args, err := DecodeArguments(tc.Arguments)
+	args, err := mcp.DecodeArguments(tc.Arguments)
 	if err != nil {
 		return failed("The arguments were not a JSON object, so the tool was not called.", notJSON), nil
 	}
@@ -506,19 +505,6 @@ func (r *Runner) serverTools(ids []string) []ServerTools {
 		out = append(out, ServerTools{ServerID: id, ServerName: peer.Server.Name, Tools: tools})
 	}
 	return out
-}
-
-// DecodeArguments decodes approved arguments for a call, keeping numbers
-// exactly as written (json.Number), so that the server receives the values
-// the person saw.
-func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil || args == nil {
-		return nil, errors.New("not a JSON object")
-	}
-	return args, nil
 }
 
 // resultText is a tool result as the model reads it (mcp.ResultText), cut

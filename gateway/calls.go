@@ -77,11 +77,6 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	if app.CutOff || !app.Sees(r.serverID) {
 		return admitted{}, failed(i18n.M("gateway.error.cutOff", "client", app.Name)), nil
 	}
-	if atOnce {
-		if _, err := o.Manager.Tool(r.serverID, r.name); err != nil {
-			return admitted{}, nil, errWouldWait // not connected now: it may reconnect for the call
-		}
-	}
 	counted := false
 	count := func() {
 		if !counted {
@@ -112,6 +107,9 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	if err == nil {
 		err = awaitErr
 	}
+	if err != nil && atOnce {
+		return admitted{}, nil, errWouldWait // not connected now: it may reconnect for the call
+	}
 	if err != nil {
 		m := i18n.M("gateway.error.notConnected", "server", r.serverName)
 		return notRun(store.OutcomeError, m, m)
@@ -129,7 +127,7 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	if !atOnce || raw[0] != '{' {
 		// At once, the client's message is valid JSON (parseCall): an object
 		// is read into Go values only for History, when it keeps them.
-		args, err := chat.DecodeArguments(raw)
+		args, err := mcp.DecodeArguments(raw)
 		if err != nil {
 			m := i18n.M("gateway.error.arguments")
 			return notRun(store.OutcomeError, m, m)
@@ -210,7 +208,7 @@ func (c *conn) call(ctx context.Context, a admitted, progress func(mcp.Progress)
 func (c *conn) sdkCall(ctx, callCtx context.Context, limit time.Duration, a admitted) callEnd {
 	run := a.run
 	if run.Arguments == nil {
-		run.Arguments, _ = chat.DecodeArguments(a.raw) // an object (admit)
+		run.Arguments, _ = mcp.DecodeArguments(a.raw) // an object (admit)
 	}
 	run.Started = time.Now()
 	res, err := c.g.opts.Manager.CallTool(callCtx, a.r.serverID, a.r.name, run.Arguments)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -113,6 +114,19 @@ type ToolRun struct {
 	Client, Launcher string
 }
 
+// DecodeArguments decodes approved arguments for a call, keeping numbers
+// exactly as written (json.Number), so that the server receives the values
+// the person saw.
+func DecodeArguments(raw json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil || args == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	return args, nil
+}
+
 // RecordToolRun adds run to the history, written in the background like the
 // answers to questions. Its arguments and result are kept only when
 // Settings → Remember my answers is on: a tool's arguments can be as private
@@ -127,9 +141,7 @@ func (b *Broker) RecordToolRun(run ToolRun) {
 	if settings.RememberAnswers {
 		e.Arguments = maps.Clone(run.Arguments)
 		if e.Arguments == nil && len(run.RawArguments) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(run.RawArguments))
-			dec.UseNumber() // as the chat reads them (chat.DecodeArguments)
-			_ = dec.Decode(&e.Arguments)
+			e.Arguments, _ = DecodeArguments(run.RawArguments)
 		}
 		e.Result = run.Result
 		var res sdk.CallToolResult
