@@ -22,7 +22,7 @@ import (
 // for, no task, from a client that has said who it is) is taken off the
 // client's input before the go-sdk reads it (lineio.Tap); it goes through
 // the same consent (conn.admit) and History, to its server as the client's
-// arguments (mcp.Manager.ForwardToolCall), and the server's result goes
+// arguments (mcp.Manager.StartToolCall), and the server's result goes
 // back to the client as the server wrote it. Every other message, and
 // every call that does not qualify, goes the go-sdk's way.
 

@@ -221,23 +221,6 @@ func (f *forwarder) cancel(ctx context.Context, id string) {
 	req.done(forwardedResponse{}, ctx.Err())
 }
 
-// ForwardToolCall calls the tool name on server id with arguments (a JSON
-// object, as the other app sent it) and returns the server's result as it
-// sent it, undecoded; StartToolCall says more.
-func (m *Manager) ForwardToolCall(ctx context.Context, id, name string, arguments json.RawMessage) (json.RawMessage, error) {
-	type outcome struct {
-		result json.RawMessage
-		err    error
-	}
-	ended := make(chan outcome, 1)
-	err := m.StartToolCall(ctx, id, name, arguments, func(result json.RawMessage, err error) { ended <- outcome{result, err} })
-	if err != nil {
-		return nil, err
-	}
-	o := <-ended
-	return o.result, o.err
-}
-
 // StartToolCall sends a call of the tool name on server id with arguments
 // (a JSON object, as the other app sent it), the gateway's forwarded way,
 // and returns at once: done gets the server's result as it sent it,

@@ -14,14 +14,14 @@ import (
 	"github.com/gatehouse-app/gatehouse/store"
 )
 
-// TestManager_ForwardToolCall: a forwarded call (the gateway's, P11) of a
+// TestManager_StartToolCall: a forwarded call (the gateway's, P11) of a
 // stdio server gets the result the server wrote, the same as CallTool's
 // once decoded, also from a go-sdk server speaking 2026-07-28 (whose
 // requests must carry the go-sdk's _meta); the server's refusal is an
 // error as CallTool's; a remote server's call is not forwarded (its
 // connection is the go-sdk's own), and neither is one of a server that
 // is gone.
-func TestManager_ForwardToolCall(t *testing.T) {
+func TestManager_StartToolCall(t *testing.T) {
 	m, _ := newTestManager(t)
 	demo := peerServer(t, "demo", "demo", nil)
 	m.Set(demo)
@@ -39,7 +39,7 @@ func TestManager_ForwardToolCall(t *testing.T) {
 		{"add", `{"a":2,"b":0.5}`, "2 + 0.5 = 2.5"},
 		{"divide", `{"a":1,"b":0}`, "cannot divide by zero"},
 	} {
-		raw, err := m.ForwardToolCall(ctx, demo.ID, tc.tool, json.RawMessage(tc.args))
+		raw, err := forwardToolCall(ctx, m, demo.ID, tc.tool, json.RawMessage(tc.args))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.tool, err)
 		}
@@ -57,7 +57,7 @@ func TestManager_ForwardToolCall(t *testing.T) {
 			t.Errorf("%s: forwarded %s, CallTool %+v", tc.tool, raw, direct)
 		}
 	}
-	_, err := m.ForwardToolCall(ctx, demo.ID, "no-such-tool", json.RawMessage(`{}`))
+	_, err := forwardToolCall(ctx, m, demo.ID, "no-such-tool", json.RawMessage(`{}`))
 	var rpcErr *jsonrpc.Error
 	_, callErr := m.CallTool(ctx, demo.ID, "no-such-tool", nil)
 	if !errors.As(err, &rpcErr) || callErr == nil || err.Error() != callErr.Error() {
@@ -68,12 +68,28 @@ func TestManager_ForwardToolCall(t *testing.T) {
 		HTTP: &store.HTTPConfig{URL: startEverythingHTTP(t, "streamableHttp") + "/mcp"}}
 	m.Set(remote)
 	connected(t, m, remote.ID)
-	if _, err := m.ForwardToolCall(ctx, remote.ID, "echo", json.RawMessage(`{"message":"x"}`)); !errors.Is(err, ErrNotForwarded) {
+	if _, err := forwardToolCall(ctx, m, remote.ID, "echo", json.RawMessage(`{"message":"x"}`)); !errors.Is(err, ErrNotForwarded) {
 		t.Errorf("a remote server's call: %v", err)
 	}
 	m.Remove(demo.ID)
-	if _, err := m.ForwardToolCall(ctx, demo.ID, "echo", json.RawMessage(`{"message":"x"}`)); err == nil || errors.Is(err, ErrNotForwarded) ||
+	if _, err := forwardToolCall(ctx, m, demo.ID, "echo", json.RawMessage(`{"message":"x"}`)); err == nil || errors.Is(err, ErrNotForwarded) ||
 		!strings.Contains(err.Error(), "No such server") {
 		t.Errorf("a removed server's call: %v", err)
 	}
+}
+
+// forwardToolCall makes a forwarded call (Manager.StartToolCall) and
+// waits for its result.
+func forwardToolCall(ctx context.Context, m *Manager, id, name string, arguments json.RawMessage) (json.RawMessage, error) {
+	type outcome struct {
+		result json.RawMessage
+		err    error
+	}
+	ended := make(chan outcome, 1)
+	err := m.StartToolCall(ctx, id, name, arguments, func(result json.RawMessage, err error) { ended <- outcome{result, err} })
+	if err != nil {
+		return nil, err
+	}
+	o := <-ended
+	return o.result, o.err
 }
