@@ -35,92 +35,75 @@ func parseCall(line []byte) (msg forwardedCall, ok bool) {
 // plain is false for anything else (then json.Unmarshal reads it, and
 // says whether it can).
 func scanCall(line []byte) (msg forwardedCall, plain bool) {
-	top, ok := members(line)
-	if !ok {
-		return msg, false
-	}
-	keys := keySet{names: callKeys}
-	for _, m := range top {
-		key, plain := keys.match(m.key)
-		if !plain {
-			return msg, false
-		}
+	plain = scanObject(line, callKeys, func(key string, value []byte) (ok bool) {
 		switch key {
 		case "jsonrpc":
-			msg.JSONRPC, ok = plainString(m.value)
+			msg.JSONRPC, ok = plainString(value)
 		case "id":
-			msg.ID = m.value
+			msg.ID, ok = value, true
 		case "method":
-			msg.Method, ok = plainString(m.value)
+			msg.Method, ok = plainString(value)
 		case "params":
-			msg.Params = nil
-			if string(m.value) != "null" {
-				msg.Params, ok = scanParams(m.value)
+			msg.Params, ok = nil, true
+			if string(value) != "null" {
+				msg.Params = &callParams{}
+				ok = scanParams(value, msg.Params)
 			}
 		}
-		if !ok {
-			return msg, false
-		}
-	}
-	return msg, true
+		return ok
+	})
+	return msg, plain
 }
 
 // scanParams reads a tools/call's params (scanCall).
-func scanParams(obj []byte) (*callParams, bool) {
-	ms, ok := members(obj)
-	if !ok {
-		return nil, false
-	}
-	p := &callParams{}
-	keys := keySet{names: paramsKeys}
-	for _, m := range ms {
-		key, plain := keys.match(m.key)
-		if !plain {
-			return nil, false
-		}
+func scanParams(obj []byte, p *callParams) bool {
+	return scanObject(obj, paramsKeys, func(key string, value []byte) (ok bool) {
 		switch key {
 		case "name":
-			p.Name, ok = plainString(m.value)
+			p.Name, ok = plainString(value)
 		case "arguments":
-			p.Arguments = m.value
+			p.Arguments, ok = value, true
 		case "task":
-			p.Task = m.value
+			p.Task, ok = value, true
 		case "_meta":
-			ok = string(m.value) == "null" || scanMeta(m.value, &p.Meta)
+			ok = string(value) == "null" || scanMeta(value, &p.Meta)
 		}
-		if !ok {
-			return nil, false
-		}
-	}
-	return p, true
+		return ok
+	})
 }
 
 // scanMeta reads a call's _meta (scanCall).
 func scanMeta(obj []byte, meta *callMeta) bool {
+	return scanObject(obj, metaKeys, func(key string, value []byte) (ok bool) {
+		switch key {
+		case "progresstoken":
+			meta.ProgressToken, ok = nil, true
+			if string(value) != "null" {
+				meta.ProgressToken = json.RawMessage(value)
+			}
+		case "io.modelcontextprotocol/protocolversion":
+			meta.ProtocolVersion, ok = plainString(value)
+		case "io.modelcontextprotocol/clientcapabilities":
+			meta.ClientCapabilities, ok = value, true
+		case "io.modelcontextprotocol/clientinfo":
+			meta.ClientInfo, ok = value, true
+		}
+		return ok
+	})
+}
+
+// scanObject hands read each member of obj whose key is one of names (in
+// lower case, matched as keySet matches), with the name; it is false when
+// obj is not an object it reads plainly, or read is false.
+func scanObject(obj []byte, names []string, read func(name string, value []byte) bool) bool {
 	ms, ok := members(obj)
 	if !ok {
 		return false
 	}
-	keys := keySet{names: metaKeys}
+	keys := keySet{names: names}
 	for _, m := range ms {
-		key, plain := keys.match(m.key)
-		if !plain {
-			return false
-		}
-		switch key {
-		case "progresstoken":
-			meta.ProgressToken = nil
-			if string(m.value) != "null" {
-				meta.ProgressToken = json.RawMessage(m.value)
-			}
-		case "io.modelcontextprotocol/protocolversion":
-			meta.ProtocolVersion, ok = plainString(m.value)
-		case "io.modelcontextprotocol/clientcapabilities":
-			meta.ClientCapabilities = m.value
-		case "io.modelcontextprotocol/clientinfo":
-			meta.ClientInfo = m.value
-		}
-		if !ok {
+		name, plain := keys.match(m.key)
+		if !plain || name != "" && !read(name, m.value) {
 			return false
 		}
 	}
