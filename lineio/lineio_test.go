@@ -97,17 +97,21 @@ func TestTap_WaitsNotForMoreThanMax(t *testing.T) {
 	}
 }
 
+// pipeKinds are the streams a Writer writes to: a pipe Go polls, whose
+// descriptor WriteSoon writes to itself, and one it cannot (io.Pipe).
+var pipeKinds = []struct {
+	name string
+	pipe func() (io.ReadCloser, io.WriteCloser, error)
+}{
+	{"os.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { return os.Pipe() }},
+	{"io.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { r, w := io.Pipe(); return r, w, nil }},
+}
+
 // TestWriter: messages written at once from many goroutines, with Write
 // and WriteSoon, each arrive whole, on a line of their own, on a pipe Go
 // polls and on one it cannot (io.Pipe).
 func TestWriter(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		pipe func() (io.ReadCloser, io.WriteCloser, error)
-	}{
-		{"os.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { return os.Pipe() }},
-		{"io.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { r, w := io.Pipe(); return r, w, nil }},
-	} {
+	for _, tc := range pipeKinds {
 		t.Run(tc.name, func(t *testing.T) {
 			r, w, err := tc.pipe()
 			if err != nil {
@@ -173,13 +177,7 @@ func TestWriter(t *testing.T) {
 // for a client that does not read), and what it wrote arrives whole, in
 // turn, once the reader reads.
 func TestWriter_SoonWaitsForNoReader(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		pipe func() (io.ReadCloser, io.WriteCloser, error)
-	}{
-		{"os.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { return os.Pipe() }},
-		{"io.Pipe", func() (io.ReadCloser, io.WriteCloser, error) { r, w := io.Pipe(); return r, w, nil }},
-	} {
+	for _, tc := range pipeKinds {
 		t.Run(tc.name, func(t *testing.T) {
 			r, w, err := tc.pipe()
 			if err != nil {
