@@ -7,8 +7,6 @@ import { servers } from '../../lib/servers.svelte';
 import { questions } from '../../lib/questions.svelte';
 import { question } from '../../test/fixtures';
 import ConsentRehearsal from './ConsentRehearsal.svelte';
-// Compiled before the tests, as the window has its chunk within a few ms (the rehearsal fetches it).
-await import('./ConsentDialog.svelte');
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
 
