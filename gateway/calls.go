@@ -96,10 +96,7 @@ func (c *conn) admit(ctx context.Context, name string, arguments json.RawMessage
 	// call, within the call's time limit (issue 26).
 	var awaitErr error
 	if !atOnce {
-		waitCtx, stop := context.WithCancel(ctx)
-		if limit := c.callLimit(); limit > 0 {
-			waitCtx, stop = context.WithTimeout(ctx, limit)
-		}
+		waitCtx, stop := withinLimit(ctx, c.callLimit())
 		awaitErr = o.Manager.Await(waitCtx, r.serverID)
 		stop()
 	}
@@ -178,6 +175,15 @@ func (c *conn) callLimit() time.Duration {
 		return f()
 	}
 	return 0
+}
+
+// withinLimit is ctx ended after limit, when there is one (above 0), and
+// the function that lets its timer go: to call once its wait is over.
+func withinLimit(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit > 0 {
+		return context.WithTimeout(ctx, limit)
+	}
+	return ctx, func() {}
 }
 
 // callEnd is how an allowed call ended.
