@@ -151,14 +151,22 @@ func (s *Server) serveListener(l *net.UnixListener) {
 	go s.accept(l)
 }
 
-// Close stops listening, ends every session and removes the socket.
+// Close stops listening, ends every session and removes the socket. The
+// calls still running end as when their client stops them (ToolStop), and
+// the waits for the web pages they opened end: the go-sdk's session waits
+// for its running calls before it closes, and the app's exit must not wait
+// for a call that waits on a server or on a question nobody answers.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	l := s.listener
 	sessions := make([]*sdk.ServerSession, 0, len(s.sessions))
-	for ss := range s.sessions {
+	for ss, se := range s.sessions {
 		sessions = append(sessions, ss)
+		se.cancel()
+		for cancel := range se.running {
+			(*cancel)()
+		}
 	}
 	s.mu.Unlock()
 	var err error
@@ -199,14 +207,14 @@ func (s *Server) sessionLocked(ss *sdk.ServerSession) *session {
 }
 
 // started registers a call of tool by the client of ss: the returned ctx
-// ends when the client stops it (ToolStop); done must be called when the
-// call is over.
+// ends when the client stops it (ToolStop) or the server closes; done must
+// be called when the call is over.
 func (s *Server) started(ctx context.Context, ss *sdk.ServerSession, tool string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	se := s.sessionLocked(ss)
-	if se.stopped[tool] {
+	if se.stopped[tool] || s.closed {
 		cancel()
 	}
 	se.running[&cancel] = tool
