@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"net/url"
 	"slices"
@@ -26,6 +27,10 @@ type conn struct {
 	g        *Gateway
 	srv      *sdk.Server
 	launcher Launcher
+	// streams are the client's input and output (Serve), closed by close
+	// before the session: a write waiting for a client that stopped reading
+	// then ends, and the session with it.
+	streams []io.Closer
 	// ctx ends when the client leaves or the gateway closes: its calls end.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -83,9 +88,14 @@ func newConn(g *Gateway, launcher Launcher) *conn {
 	return c
 }
 
-// close ends the session.
+// close ends the session, without waiting for the client to read what was
+// written to it: the go-sdk's session waits for the answers being written
+// before it closes its streams, and an answer waits for the client.
 func (c *conn) close() {
 	c.cancel()
+	for _, s := range c.streams {
+		_ = s.Close()
+	}
 	c.mu.Lock()
 	ss := c.sessionRef
 	c.mu.Unlock()

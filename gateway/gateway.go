@@ -216,6 +216,7 @@ func (g *Gateway) ServeUnix(path string) error {
 // Gatehouse knows of the program that launched the client.
 func (g *Gateway) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, launcher Launcher) (*sdk.ServerSession, error) {
 	c := newConn(g, launcher)
+	c.streams = []io.Closer{out, in}
 	f := &forwarding{c: c, out: lineio.NewWriter(out), calls: map[string]context.CancelFunc{}}
 	t := &sdk.IOTransport{Reader: lineio.NewTap(in, MaxMessage, f.take), Writer: f.out, MaxLineLength: MaxMessage}
 	ss, err := c.srv.Connect(ctx, t, nil)
@@ -223,19 +224,18 @@ func (g *Gateway) Serve(ctx context.Context, in io.ReadCloser, out io.WriteClose
 		c.cancel()
 		return nil, fmt.Errorf("serving a gateway session: %w", err)
 	}
+	c.mu.Lock()
+	c.sessionRef = ss // before Close can see c
+	c.mu.Unlock()
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
-		ss.Close()
-		c.cancel()
+		c.close()
 		return nil, net.ErrClosed
 	}
 	g.conns[c] = struct{}{}
+	g.wg.Add(1) // under g.mu: Close, once it has the lock, waits for this session
 	g.mu.Unlock()
-	c.mu.Lock()
-	c.sessionRef = ss
-	c.mu.Unlock()
-	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
 		_ = ss.Wait()

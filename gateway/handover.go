@@ -54,6 +54,7 @@ func (g *Gateway) serveSocket(c *net.UnixConn, launcher Launcher) {
 		// session. The session ended: gatehouse-gateway is told, and exits.
 		go func() {
 			_, _ = io.Copy(io.Discard, c)
+			closeAll(files) // first: the session waits for its writes, which may wait for the other app
 			ss.Close()
 		}()
 		_ = ss.Wait()
