@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -44,4 +45,44 @@ func TestGateway_CloseDoesNotWaitForAClientThatStoppedReading(t *testing.T) {
 		clientEnd.Close() // lets the hung Close end, so the test can
 		t.Fatal("Close still waits for a client that stopped reading after 10 s")
 	}
+}
+
+// A client that keeps sending requests but never reads the answers is
+// dropped once an answer has waited Limits.AnswerWait for it: before,
+// each answer waited in a goroutine of its own, holding its result, for
+// as long as the client stayed connected.
+func TestGateway_DropsAClientThatNeverReadsItsAnswers(t *testing.T) {
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broker := mcp.NewBroker(mcp.BrokerOptions{Store: st})
+	m := mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: broker})
+	limits := DefaultLimits
+	limits.AnswerWait = 300 * time.Millisecond
+	gw := New(Options{Store: st, Manager: m, Broker: broker, Version: "test", Limits: limits})
+	gatewayEnd, clientEnd := net.Pipe()
+	t.Cleanup(func() { clientEnd.Close(); gw.Close(); m.Close(); broker.FlushHistory(); st.Close() })
+	if _, err := gw.Serve(context.Background(), gatewayEnd, gatewayEnd, Launcher{}); err != nil {
+		t.Fatal(err)
+	}
+	send := func(line string) error {
+		_ = clientEnd.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		_, err := clientEnd.Write([]byte(line + "\n"))
+		return err
+	}
+	if err := send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"deaf","version":"1"}}}`); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for i := 1; time.Since(start) < 10*time.Second; i++ {
+		if err := send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)); err != nil {
+			if waited := time.Since(start); waited < limits.AnswerWait {
+				t.Fatalf("dropped after %s, before an answer waited %s: %v", waited, limits.AnswerWait, err)
+			}
+			return // dropped: the gateway no longer reads it
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("10 s later, the gateway still keeps the answers of a client that reads none")
 }

@@ -58,6 +58,11 @@ type Limits struct {
 	// requests are refused with a sentence saying why.
 	PerSecond float64
 	Burst     int
+	// AnswerWait is the longest one message may wait for the client to
+	// read it: a client that stopped reading is then dropped, and the
+	// answers of its requests stop piling up (lineio.NewBoundedWriter).
+	// 0: no bound.
+	AnswerWait time.Duration
 }
 
 // MaxMessage bounds one message a client sends on the socket: a tool
@@ -69,7 +74,7 @@ const MaxMessage = 4 << 20
 // DefaultLimits are a client's limits unless Options says otherwise:
 // enough for an agent that lists everything and calls tools in parallel,
 // not for one that floods.
-var DefaultLimits = Limits{InFlight: 16, PerSecond: 20, Burst: 60}
+var DefaultLimits = Limits{InFlight: 16, PerSecond: 20, Burst: 60, AnswerWait: 30 * time.Second}
 
 // A Gateway serves the person's servers to other apps, one MCP session per
 // connection, until Close. It is safe for concurrent use.
@@ -217,7 +222,7 @@ func (g *Gateway) ServeUnix(path string) error {
 func (g *Gateway) Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, launcher Launcher) (*sdk.ServerSession, error) {
 	c := newConn(g, launcher)
 	c.streams = []io.Closer{out, in}
-	f := &forwarding{c: c, out: lineio.NewWriter(out), calls: map[string]context.CancelFunc{}}
+	f := &forwarding{c: c, out: lineio.NewBoundedWriter(out, g.opts.Limits.AnswerWait), calls: map[string]context.CancelFunc{}}
 	t := &sdk.IOTransport{Reader: lineio.NewTap(in, MaxMessage, f.take), Writer: f.out, MaxLineLength: MaxMessage}
 	ss, err := c.srv.Connect(ctx, t, nil)
 	if err != nil {

@@ -10,9 +10,13 @@ package lineio
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // bufferSize is the Tap's read buffer: most messages fit in it whole.
@@ -114,7 +118,15 @@ type Writer struct {
 	// raw is w's descriptor when it is a non-blocking one (a pipe or socket
 	// Go polls): WriteSoon writes to it without waiting.
 	raw syscall.RawConn
+	// wait, above 0, is the longest a message may wait for the reader
+	// (NewBoundedWriter), with deadline the stream's write deadline.
+	wait     time.Duration
+	deadline interface{ SetWriteDeadline(time.Time) error }
 }
+
+// ErrNotReading is the error of a write to a bounded Writer whose reader
+// did not take a message in time (NewBoundedWriter).
+var ErrNotReading = errors.New("the other side stopped reading")
 
 // NewWriter returns a Writer writing to w; its Close closes w.
 func NewWriter(w io.WriteCloser) *Writer {
@@ -127,11 +139,42 @@ func NewWriter(w io.WriteCloser) *Writer {
 	return lw
 }
 
+// NewBoundedWriter is NewWriter for a reader that may stop reading (another
+// app): a message it does not take within wait ends the stream (w is
+// closed), so that the messages waiting behind it, and whatever waits to
+// write them, do not pile up for as long as it stays connected; that write
+// fails with ErrNotReading, and each one after it. Without a write
+// deadline on w (a socket, a pipe Go polls) there is no bound.
+func NewBoundedWriter(w io.WriteCloser, wait time.Duration) *Writer {
+	lw := NewWriter(w)
+	if d, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok && wait > 0 {
+		lw.wait, lw.deadline = wait, d
+	}
+	return lw
+}
+
 // Write writes p whole, after any Write begun before it.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.w.Write(p)
+	return w.writeLocked(p)
+}
+
+// writeLocked writes p whole, within the wait of a bounded Writer; w.mu is
+// held.
+func (w *Writer) writeLocked(p []byte) (int, error) {
+	if w.deadline == nil {
+		return w.w.Write(p)
+	}
+	if err := w.deadline.SetWriteDeadline(time.Now().Add(w.wait)); err != nil {
+		return w.w.Write(p) // a file Go does not poll: no deadline (os.ErrNoDeadline)
+	}
+	n, err := w.w.Write(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		_ = w.w.Close()
+		return n, fmt.Errorf("%w: a message waited %s for it", ErrNotReading, w.wait)
+	}
+	return n, err
 }
 
 // WriteSoon writes p whole, as Write does, but never waits: when the
@@ -151,7 +194,7 @@ func (w *Writer) WriteSoon(p []byte) {
 	}
 	go func() {
 		defer w.mu.Unlock() // held from here: the rest follows what was written
-		_, _ = w.w.Write(p[n:])
+		_, _ = w.writeLocked(p[n:])
 	}()
 }
 

@@ -2,8 +2,10 @@ package lineio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -211,5 +213,34 @@ func TestWriter_SoonWaitsForNoReader(t *testing.T) {
 			}
 			out.Close()
 		})
+	}
+}
+
+// A bounded Writer whose reader stopped reading ends the stream once a
+// message has waited its wait, whichever way the message was written.
+func TestBoundedWriter_EndsTheStreamOfAReaderThatStoppedReading(t *testing.T) {
+	const wait = 100 * time.Millisecond
+	for _, c := range []struct {
+		name  string
+		write func(w *Writer) error
+	}{
+		{"Write", func(w *Writer) error { _, err := w.Write([]byte("{}\n")); return err }},
+		{"WriteSoon", func(w *Writer) error { w.WriteSoon([]byte("{}\n")); return nil }},
+	} {
+		writerEnd, readerEnd := net.Pipe() // no buffer: nobody reads, so every write waits
+		w := NewBoundedWriter(writerEnd, wait)
+		start := time.Now()
+		if err := c.write(w); c.name == "Write" && !errors.Is(err, ErrNotReading) {
+			t.Errorf("%s: the write waiting for nobody ended with %v, want ErrNotReading", c.name, err)
+		}
+		if ended := time.Since(start); c.name == "Write" && ended < wait {
+			t.Errorf("%s: the write ended after %s, before its wait", c.name, ended)
+		}
+		time.Sleep(3 * wait) // nobody reads
+		_ = readerEnd.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := readerEnd.Read(make([]byte, 1)); err != io.EOF {
+			t.Errorf("%s: the reader's end reads %v, want the stream closed (EOF)", c.name, err)
+		}
+		readerEnd.Close()
 	}
 }
