@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,6 +52,8 @@ func runPeer(kind string) int {
 		err = pagedServer().Run(ctx, &sdk.StdioTransport{})
 	case "hostile":
 		return hostilePeer()
+	case "deaf":
+		return deafPeer()
 	case "progress":
 		err = progressServer().Run(ctx, &sdk.StdioTransport{})
 	case "spawner":
@@ -70,6 +73,38 @@ func runPeer(kind string) int {
 		return 1
 	}
 	return 0
+}
+
+// deafPeer answers the handshake and the tool list, then reads nothing
+// more and stays alive: a server stuck in its work, whose input fills up.
+func deafPeer() int {
+	in := bufio.NewReader(os.Stdin)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return 0
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &msg) != nil || len(msg.ID) == 0 {
+			continue // a notification
+		}
+		switch msg.Method {
+		case "initialize":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", msg.ID, msg.Params.ProtocolVersion)
+		case "tools/list":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`+"\n", msg.ID)
+			time.Sleep(time.Hour)
+			return 0
+		default:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"not here"}}`+"\n", msg.ID)
+		}
+	}
 }
 
 // defaultsEchoForm is elicit-server.mjs's defaultsForm: every field type

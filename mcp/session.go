@@ -316,12 +316,17 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	s.cs = nil
 	s.mu.Unlock()
 	connEnd()
-	_ = cs.Close()
+	var exitErr error
 	if proc != nil {
+		// The process first (its input closed, then signalled): the
+		// go-sdk's Close waits for the requests being written, and a write
+		// to a server that stopped reading ends only with its input.
+		exitErr = proc.exitError()
 		proc.killGroup()
-		if exitErr := proc.exitError(); exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) && !errors.Is(reason, ErrMessageTooLarge) {
-			reason = exitErr
-		}
+	}
+	_ = cs.Close()
+	if exitErr != nil && reason != nil && !errors.Is(reason, errReconnect) && !errors.Is(reason, ErrMessageTooLarge) {
+		reason = exitErr
 	}
 	if reason == nil {
 		reason = sdk.ErrConnectionClosed
