@@ -627,9 +627,9 @@ func (m *Manager) newClient(s *session, connCtx context.Context) *sdk.Client {
 	opts := &sdk.ClientOptions{
 		// Roots: the folders the person lets the server see (roots.go).
 		Capabilities:               &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}},
-		ToolListChangedHandler:     func(ctx context.Context, _ *sdk.ToolListChangedRequest) { s.onListChanged(ctx, listTools) },
-		ResourceListChangedHandler: func(ctx context.Context, _ *sdk.ResourceListChangedRequest) { s.onListChanged(ctx, listResources) },
-		PromptListChangedHandler:   func(ctx context.Context, _ *sdk.PromptListChangedRequest) { s.onListChanged(ctx, listPrompts) },
+		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.onListChanged(connCtx, listTools) },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.onListChanged(connCtx, listResources) },
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.onListChanged(connCtx, listPrompts) },
 		ResourceUpdatedHandler:     func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) { s.onResourceUpdated(req) },
 		LoggingMessageHandler:      func(_ context.Context, req *sdk.LoggingMessageRequest) { s.log.message(req.Params) },
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

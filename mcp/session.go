@@ -453,14 +453,15 @@ func collect[T any](log *serverLog, what string, seq iter.Seq2[T, error]) []T {
 
 // onListChanged reads one kind of list again after the server said it
 // changed: on the connection live when the listing starts, after the one
-// in flight, and not at all when one is waiting already (lister).
-func (s *session) onListChanged(ctx context.Context, kind listKind) {
-	ctx = context.WithoutCancel(ctx)
+// in flight, and not at all when one is waiting already (lister). connCtx
+// is the connection's: a listing still waiting when it ends is given up,
+// so that closing the connection does not wait for it.
+func (s *session) onListChanged(connCtx context.Context, kind listKind) {
 	s.listers[kind].request(func() {
 		s.mu.Lock()
 		cs := s.cs
 		s.mu.Unlock()
-		if cs != nil && s.relist(ctx, cs, kind) {
+		if cs != nil && s.relist(connCtx, cs, kind) {
 			s.listsChanged()
 		}
 	})

@@ -2,13 +2,20 @@ package mcp
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gatehouse-app/gatehouse/store"
 )
 
 // The app quitting (Manager.Close) does not wait for a stdio server that
@@ -45,5 +52,56 @@ func TestManager_CloseDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
 	case <-closed:
 	case <-time.After(20 * time.Second):
 		t.Fatal("Close still waits after 20 s for a server that stopped reading")
+	}
+}
+
+// Nor does it wait for a server that said its tools changed and then
+// never answers the listing that follows: before, that listing ran under
+// a context Close did not end, and held Close for its 30 s limit.
+func TestManager_CloseDoesNotWaitForAListingThatNeverEnds(t *testing.T) {
+	m, _ := newTestManager(t)
+	mcpServer := sdk.NewServer(&sdk.Implementation{Name: "mute", Version: "1"}, nil)
+	sdk.AddTool(mcpServer, &sdk.Tool{Name: "first"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{}, nil, nil
+	})
+	var lists atomic.Int32
+	relisting, release := make(chan struct{}), make(chan struct{})
+	mcpServer.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "tools/list" && lists.Add(1) == 2 {
+				close(relisting)
+				select { // never answers, until the client gives up or the test ends
+				case <-ctx.Done():
+				case <-release:
+				}
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	web := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer }, nil))
+	t.Cleanup(web.Close)
+	t.Cleanup(func() { close(release) }) // first: a hung Close ends, so that the test can
+	srv := store.Server{ID: "mute", Name: "Mute", Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: web.URL}}
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	sdk.AddTool(mcpServer, &sdk.Tool{Name: "second"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{}, nil, nil
+	}) // notifications/tools/list_changed
+	select {
+	case <-relisting:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the list was not read again after list_changed")
+	}
+
+	closed := make(chan struct{})
+	go func() {
+		m.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close still waits after 10 s for a listing the server never answers")
 	}
 }
