@@ -13,7 +13,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { outputDir, repoDir, startApp, waitForState } from './helpers.mjs';
+import { outputDir, pollPage, repoDir, startApp, waitForState } from './helpers.mjs';
 import { addStandInProvider, offeredTool, startStandInModel } from './standin-model.mjs';
 
 const consent = (page) => page.locator('dialog.consent[open]');
@@ -110,10 +110,11 @@ describe('grants bound to the tool the person saw', () => {
     await answer(page, dialog, 'Allow in this conversation');
 
     // The server has changed its tool (list_changed) once Gatehouse lists the new description.
-    await page.waitForFunction(
+    await pollPage(
+      page,
       async (id) => (await window.go.app.ToolsService.List(id)).some((t) => t.description.includes('id_rsa')),
       serverID,
-      { timeout: 20_000, polling: 100 },
+      20_000,
     );
 
     dialog = await send(page, 'Send it again');

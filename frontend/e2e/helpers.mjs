@@ -264,3 +264,19 @@ export async function openSettingsAt(page, tab) {
   await t.click();
   await page.locator('[role="tab"][aria-selected="true"]', { hasText: tab }).waitFor();
 }
+
+/**
+ * Runs fn in the page (it may be async, such as a call to Go) every 100 ms
+ * until it returns a truthy value, and returns that value; throws after
+ * timeout ms. Not page.waitForFunction: a promise is truthy, so that
+ * returns at once with the first answer, whatever it is.
+ */
+export async function pollPage(page, fn, arg, timeout = 10_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await page.evaluate(fn, arg);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`no truthy answer from the page within ${timeout} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

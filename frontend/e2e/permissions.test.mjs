@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { outputDir, startApp, openSettingsAt } from './helpers.mjs';
+import { outputDir, startApp, openSettingsAt, pollPage } from './helpers.mjs';
 
 describe('Settings → Tool permissions', () => {
   let app;
@@ -45,15 +45,11 @@ describe('Settings → Tool permissions', () => {
     await echo.getByLabel('Setting for echo').selectOption('deny');
     // The core has it: what the chat reads on the next call.
     // The window saves on change without waiting; read until the save has landed (or time runs out).
-    const saved = await page.waitForFunction(
-      async () => {
-        const list = await window.go.app.PoliciesService.List();
-        const echo = list.find((s) => s.serverName === 'Demo server').tools.find((t) => t.name === 'echo');
-        return echo.mode === 'deny' ? echo : false;
-      },
-      null,
-      { timeout: 10_000, polling: 100 },
-    ).then((h) => h.jsonValue());
+    const saved = await pollPage(page, async () => {
+      const list = await window.go.app.PoliciesService.List();
+      const echo = list.find((s) => s.serverName === 'Demo server').tools.find((t) => t.name === 'echo');
+      return echo.mode === 'deny' ? echo : false;
+    });
     assert.equal(saved.mode, 'deny');
     assert.equal(saved.effective, 'deny');
 
