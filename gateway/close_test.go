@@ -16,18 +16,7 @@ import (
 // app hung with its pipe full): before, the session waited for its
 // answer's write, which waited for the client, and the app never exited.
 func TestGateway_CloseDoesNotWaitForAClientThatStoppedReading(t *testing.T) {
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broker := mcp.NewBroker(mcp.BrokerOptions{Store: st})
-	m := mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: broker})
-	gw := New(Options{Store: st, Manager: m, Broker: broker, Version: "test"})
-	gatewayEnd, clientEnd := net.Pipe() // no buffer: each write waits for its reader
-	t.Cleanup(func() { clientEnd.Close(); m.Close(); broker.FlushHistory(); st.Close() })
-	if _, err := gw.Serve(context.Background(), gatewayEnd, gatewayEnd, Launcher{}); err != nil {
-		t.Fatal(err)
-	}
+	gw, clientEnd := servedOnAPipe(t, DefaultLimits)
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stuck","version":"1"}}}` + "\n"
 	if _, err := clientEnd.Write([]byte(initialize)); err != nil {
 		t.Fatal(err)
@@ -42,7 +31,6 @@ func TestGateway_CloseDoesNotWaitForAClientThatStoppedReading(t *testing.T) {
 			t.Errorf("Close: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		clientEnd.Close() // lets the hung Close end, so the test can
 		t.Fatal("Close still waits for a client that stopped reading after 10 s")
 	}
 }
@@ -52,20 +40,9 @@ func TestGateway_CloseDoesNotWaitForAClientThatStoppedReading(t *testing.T) {
 // each answer waited in a goroutine of its own, holding its result, for
 // as long as the client stayed connected.
 func TestGateway_DropsAClientThatNeverReadsItsAnswers(t *testing.T) {
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	broker := mcp.NewBroker(mcp.BrokerOptions{Store: st})
-	m := mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: broker})
 	limits := DefaultLimits
 	limits.AnswerWait = 300 * time.Millisecond
-	gw := New(Options{Store: st, Manager: m, Broker: broker, Version: "test", Limits: limits})
-	gatewayEnd, clientEnd := net.Pipe()
-	t.Cleanup(func() { clientEnd.Close(); gw.Close(); m.Close(); broker.FlushHistory(); st.Close() })
-	if _, err := gw.Serve(context.Background(), gatewayEnd, gatewayEnd, Launcher{}); err != nil {
-		t.Fatal(err)
-	}
+	_, clientEnd := servedOnAPipe(t, limits)
 	send := func(line string) error {
 		_ = clientEnd.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		_, err := clientEnd.Write([]byte(line + "\n"))
@@ -85,4 +62,25 @@ func TestGateway_DropsAClientThatNeverReadsItsAnswers(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("10 s later, the gateway still keeps the answers of a client that reads none")
+}
+
+// servedOnAPipe is a gateway of no servers with limits, serving one client
+// on a net.Pipe, and the client's end: with no buffer, each write waits for
+// its reader.
+func servedOnAPipe(t *testing.T, limits Limits) (*Gateway, net.Conn) {
+	t.Helper()
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broker := mcp.NewBroker(mcp.BrokerOptions{Store: st})
+	m := mcp.NewManager(mcp.Options{ClientName: "gatehouse-test", Asker: broker})
+	gw := New(Options{Store: st, Manager: m, Broker: broker, Version: "test", Limits: limits})
+	gatewayEnd, clientEnd := net.Pipe()
+	// The client's end first: a Close still waiting for it then ends, so that the test can.
+	t.Cleanup(func() { clientEnd.Close(); gw.Close(); m.Close(); broker.FlushHistory(); st.Close() })
+	if _, err := gw.Serve(context.Background(), gatewayEnd, gatewayEnd, Launcher{}); err != nil {
+		t.Fatal(err)
+	}
+	return gw, clientEnd
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -29,13 +27,8 @@ func TestManager_CloseDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
 	srv := peerServer(t, "deaf", "deaf", map[string]string{"GATEHOUSE_TEST_PIDFILE": pidFile})
 	m.Set(srv)
 	connected(t, m, srv.ID)
-	t.Cleanup(func() { // a hung Close ends with the server, so that the test can
-		if b, err := os.ReadFile(pidFile); err == nil {
-			if pid, err := strconv.Atoi(string(b)); err == nil {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
+	pid := readPID(t, pidFile)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // a hung Close ends with the server, so that the test can
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -43,16 +36,7 @@ func TestManager_CloseDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
 	}()
 	time.Sleep(500 * time.Millisecond)
 
-	closed := make(chan struct{})
-	go func() {
-		m.Close()
-		close(closed)
-	}()
-	select {
-	case <-closed:
-	case <-time.After(20 * time.Second):
-		t.Fatal("Close still waits after 20 s for a server that stopped reading")
-	}
+	closesWithin(t, m, 20*time.Second, "a server that stopped reading")
 }
 
 // Nor does it wait for a server that said its tools changed and then
@@ -94,6 +78,13 @@ func TestManager_CloseDoesNotWaitForAListingThatNeverEnds(t *testing.T) {
 		t.Fatal("the list was not read again after list_changed")
 	}
 
+	closesWithin(t, m, 10*time.Second, "a listing the server never answers")
+}
+
+// closesWithin fails the test when m.Close has not returned within limit;
+// waitingFor says what it would be waiting for.
+func closesWithin(t *testing.T, m *Manager, limit time.Duration, waitingFor string) {
+	t.Helper()
 	closed := make(chan struct{})
 	go func() {
 		m.Close()
@@ -101,7 +92,7 @@ func TestManager_CloseDoesNotWaitForAListingThatNeverEnds(t *testing.T) {
 	}()
 	select {
 	case <-closed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Close still waits after 10 s for a listing the server never answers")
+	case <-time.After(limit):
+		t.Fatalf("Close still waits after %s for %s", limit, waitingFor)
 	}
 }
