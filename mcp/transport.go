@@ -223,8 +223,9 @@ func (t stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	return c, err
 }
 
-// killGroup stops every process left in the child's group. The SDK's Close
-// has already closed stdin and signalled the leader; this catches the rest.
+// killGroup stops every process left in the child's group. The
+// connection's Close (exitError) has already closed stdin and signalled the
+// leader; this catches the rest.
 func (p *stdioProcess) killGroup() {
 	if p.cmd.Process != nil {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
