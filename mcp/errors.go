@@ -27,6 +27,10 @@ var (
 	ErrDisabled = i18n.Err("mcp.error.disabled")
 	// ErrBadConfig is wrapped by configuration errors found before connecting.
 	ErrBadConfig = i18n.Err("mcp.error.badConfig")
+	// ErrConnectionEnded is returned for a request whose connection ended
+	// (the server was turned off, reconnected or Gatehouse is quitting)
+	// before its answer came.
+	ErrConnectionEnded = i18n.Err("mcp.error.connectionEnded")
 )
 
 // badConfig is a configuration error found before connecting: it wraps
@@ -64,7 +68,7 @@ func Describe(err error) i18n.Message {
 		}
 		return i18n.M("mcp.status.cannotStart", "command", pathErr.Path, "detail", pathErr.Err)
 	}
-	if errors.Is(err, ErrBadConfig) || errors.Is(err, ErrDisabled) || errors.Is(err, ErrNotConnected) || errors.Is(err, ErrUnknownServer) {
+	if errors.Is(err, ErrBadConfig) || errors.Is(err, ErrDisabled) || errors.Is(err, ErrNotConnected) || errors.Is(err, ErrUnknownServer) || errors.Is(err, ErrConnectionEnded) {
 		return i18n.ErrorMessage(err)
 	}
 	var exitErr *exitedError

@@ -406,10 +406,11 @@ func (m *Manager) Prompts(id string) ([]*sdk.Prompt, error) {
 // notifications, which go to the report of ctx (WithProgress). A tool that
 // can only run as an MCP task is not called: ErrTaskRequired.
 func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string]any) (*sdk.CallToolResult, error) {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	if s.needsTask(name) {
 		return nil, ErrTaskRequired
 	}
@@ -431,7 +432,7 @@ func (m *Manager) CallTool(ctx context.Context, id, name string, args map[string
 		}
 		res, err = cs.CallTool(ctx, params) // E25: retried once the pages are done
 	}
-	if err != nil {
+	if err = connectionEnded(ctx, err); err != nil {
 		return nil, fmt.Errorf("calling %s on %s: %w", name, m.config(id, s.srv).Name, err)
 	}
 	return res, nil
@@ -512,7 +513,10 @@ func (m *Manager) completeURLs(ctx context.Context, s *session, cs *sdk.ClientSe
 // Tools pane, the chat) call it before them; CallTool, ReadResource,
 // GetPrompt and Complete wait this way themselves.
 func (m *Manager) Await(ctx context.Context, id string) error {
-	_, _, err := m.liveSession(ctx, id)
+	_, _, _, release, err := m.liveSession(ctx, id)
+	if err == nil {
+		release()
+	}
 	return err
 }
 

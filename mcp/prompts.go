@@ -22,10 +22,11 @@ var unknownContent = regexp.MustCompile(`unrecognized content type "([^"]*)"`)
 // whose messages hold a kind of content MCP does not define fails with a
 // sentence naming it.
 func (m *Manager) GetPrompt(ctx context.Context, id, name string, args map[string]string) (*sdk.GetPromptResult, error) {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	server := m.config(id, s.srv).Name
 	caps := cs.InitializeResult().Capabilities
 	if caps == nil || caps.Prompts == nil {
@@ -34,6 +35,7 @@ func (m *Manager) GetPrompt(ctx context.Context, id, name string, args map[strin
 	params := &sdk.GetPromptParams{Name: name, Arguments: args}
 	defer s.progress.track(ctx, params)() // progress to ctx's report (WithProgress)
 	res, err := cs.GetPrompt(ctx, params)
+	err = connectionEnded(ctx, err)
 	if err != nil {
 		var rpcErr *jsonrpc.Error
 		if match := unknownContent.FindStringSubmatch(err.Error()); match != nil {
@@ -83,10 +85,11 @@ const MaxCompletions = 100
 // server that does not declare completions gets a sentence wrapping
 // ErrNotOffered.
 func (m *Manager) Complete(ctx context.Context, id string, ref CompletionRef, argument, value string, filled map[string]string) (*sdk.CompletionResultDetails, error) {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	server := m.config(id, s.srv).Name
 	caps := cs.InitializeResult().Capabilities
 	if caps == nil || caps.Completions == nil {
@@ -108,6 +111,7 @@ func (m *Manager) Complete(ctx context.Context, id string, ref CompletionRef, ar
 		params.Context = &sdk.CompleteContext{Arguments: others}
 	}
 	res, err := cs.Complete(ctx, params)
+	err = connectionEnded(ctx, err)
 	if err != nil {
 		return nil, i18n.Wrap(err, "mcp.complete.failed", "server", server, "argument", argument, "detail", Describe(err))
 	}

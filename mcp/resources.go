@@ -55,10 +55,11 @@ type ResourceList struct {
 // saying so (wrapping ErrNotOffered); one that offers resources but not
 // templates (resources/templates/list unknown to it) has none.
 func (m *Manager) ResourceList(ctx context.Context, id string) (ResourceList, error) {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return ResourceList{}, err
 	}
+	defer release()
 	caps := cs.InitializeResult().Capabilities
 	if caps == nil || caps.Resources == nil {
 		return ResourceList{}, i18n.Wrap(ErrNotOffered, "mcp.resources.notOffered", "server", m.config(id, s.srv).Name)
@@ -74,7 +75,7 @@ func (m *Manager) ResourceList(ctx context.Context, id string) (ResourceList, er
 		return r.Resources, r.NextCursor, nil
 	})
 	if err != nil {
-		return ResourceList{}, m.listFailed(id, s, err)
+		return ResourceList{}, m.listFailed(id, s, connectionEnded(ctx, err))
 	}
 	list.Templates, more, err = listPages(ctx, func(ctx context.Context, cursor string) ([]*sdk.ResourceTemplate, string, error) {
 		r, err := cs.ListResourceTemplates(ctx, &sdk.ListResourceTemplatesParams{Cursor: cursor})
@@ -88,7 +89,7 @@ func (m *Manager) ResourceList(ctx context.Context, id string) (ResourceList, er
 		err = nil // resources without templates
 	}
 	if err != nil {
-		return ResourceList{}, m.listFailed(id, s, err)
+		return ResourceList{}, m.listFailed(id, s, connectionEnded(ctx, err))
 	}
 	list.More = list.More || more
 	list.Resources, list.Templates = uniqueResources(s.log, list.Resources), uniqueTemplates(s.log, list.Templates)
@@ -144,10 +145,11 @@ type Contents struct {
 // go-sdk cannot decode (a blob that is not base64) fails with a sentence
 // saying so; an empty result is not an error.
 func (m *Manager) ReadResource(ctx context.Context, id, uri string) (*ReadResult, error) {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	caps := cs.InitializeResult().Capabilities
 	if caps == nil || caps.Resources == nil {
 		return nil, i18n.Wrap(ErrNotOffered, "mcp.resources.notOffered", "server", m.config(id, s.srv).Name)
@@ -160,7 +162,7 @@ func (m *Manager) ReadResource(ctx context.Context, id, uri string) (*ReadResult
 	case errors.As(err, &b64):
 		return nil, i18n.Wrap(err, "mcp.resources.badBlob", "server", m.config(id, s.srv).Name, "uri", uri)
 	case err != nil:
-		return nil, m.readFailed(id, s, uri, err)
+		return nil, m.readFailed(id, s, uri, connectionEnded(ctx, err))
 	}
 	listed := ""
 	s.mu.Lock()
@@ -313,10 +315,11 @@ func (m *Manager) Subscribe(ctx context.Context, id, uri string) error {
 // once, for the first holder, and told to stop once the last one ends
 // (UnsubscribeFor), so that one holder's end does not end another's.
 func (m *Manager) SubscribeFor(ctx context.Context, id, uri, holder string) error {
-	s, cs, err := m.liveSession(ctx, id)
+	ctx, s, cs, release, err := m.liveSession(ctx, id)
 	if err != nil {
 		return err
 	}
+	defer release()
 	caps := cs.InitializeResult().Capabilities
 	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
 		return i18n.Wrap(ErrNotOffered, "mcp.resources.noSubscribe", "server", m.config(id, s.srv).Name)
@@ -337,7 +340,7 @@ func (m *Manager) SubscribeFor(ctx context.Context, id, uri, holder string) erro
 		acked = s.acks.expect(uri)
 		defer s.acks.forget(uri, acked)
 	}
-	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
+	if err := connectionEnded(ctx, cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri})); err != nil {
 		return i18n.Wrap(err, "mcp.resources.subscribeFailed", "server", m.config(id, s.srv).Name, "uri", uri, "detail", Describe(err))
 	}
 	if acked != nil {
@@ -473,14 +476,35 @@ func (s *session) onResourceUpdated(req *sdk.ResourceUpdatedNotificationRequest)
 
 // liveSession returns the server's session and its live connection,
 // waiting within ctx for a server that is (re)connecting (session.await).
-func (m *Manager) liveSession(ctx context.Context, id string) (*session, *sdk.ClientSession, error) {
+// The context it returns is ctx that also ends when that connection ends,
+// for the request about to be made on it: the go-sdk's Close waits for
+// the requests running on a connection, and a request's own time limit
+// may be a day (the Tools pane), so a server turned off, reconnected or
+// quitting with a request running would otherwise wait for it. release
+// frees the context; connectionEnded says why its request failed.
+func (m *Manager) liveSession(ctx context.Context, id string) (_ context.Context, _ *session, _ *sdk.ClientSession, release func(), _ error) {
 	s, err := m.session(id)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	cs, err := s.await(ctx)
+	cs, connCtx, err := s.await(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return s, cs, nil
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(connCtx, func() { cancel(ErrConnectionEnded) })
+	return reqCtx, s, cs, func() {
+		stop()
+		cancel(nil)
+	}, nil
+}
+
+// connectionEnded is err, the error of a request made under ctx (a context
+// from liveSession), or ErrConnectionEnded when the request failed because
+// its connection ended before its answer came.
+func connectionEnded(ctx context.Context, err error) error {
+	if err != nil && errors.Is(context.Cause(ctx), ErrConnectionEnded) {
+		return ErrConnectionEnded
+	}
+	return err
 }

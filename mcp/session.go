@@ -61,6 +61,7 @@ type session struct {
 	// its way. A server that keeps failing to start waits its backoff.
 	mayHurry, hurried bool
 	cs                *sdk.ClientSession
+	connCtx           context.Context // ends when cs's connection ends
 	// forward sends the gateway's calls on cs's connection, when it is a
 	// stdio one (forward.go); a newer connection's cs does not match it.
 	forward   forwardOn
@@ -272,7 +273,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	defer stopGuard()
 
 	s.mu.Lock()
-	s.cs = cs
+	s.cs, s.connCtx = cs, connCtx
 	if proc != nil {
 		s.forward = forwardOn{cs: cs, f: proc.fwd.Load()}
 	}
@@ -290,7 +291,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 	}
 	if err != nil {
 		s.mu.Lock()
-		s.cs = nil
+		s.cs, s.connCtx = nil, nil
 		s.mu.Unlock()
 		connEnd()
 		_ = cs.Close()
@@ -313,7 +314,7 @@ func (s *session) connectAndServe(ctx context.Context) error {
 		reason = tooLarge // whatever the SDK made of it
 	}
 	s.mu.Lock()
-	s.cs = nil
+	s.cs, s.connCtx = nil, nil
 	s.mu.Unlock()
 	connEnd()
 	var exitErr error
@@ -519,22 +520,23 @@ func (s *session) live() (*sdk.ClientSession, error) {
 	return s.cs, nil
 }
 
-// await returns the live connection for a call, waiting for it (until ctx
-// ends) while the server connects. A server waiting to reconnect after its
+// await returns the live connection for a call, and a context that ends
+// when that connection ends, waiting for it (until ctx ends) while the
+// server connects. A server waiting to reconnect after its
 // connection broke is reconnected at once for the first call, which waits
 // for it, instead of failing while the backoff runs; a server whose
 // attempt failed again (or that never connected) fails the call at once
 // with its reason, as live does, and keeps its growing wait.
-func (s *session) await(ctx context.Context) (*sdk.ClientSession, error) {
+func (s *session) await(ctx context.Context) (*sdk.ClientSession, context.Context, error) {
 	for {
 		s.mu.Lock()
 		st, changed := s.status, s.changed
 		hurry := st.State == StateError && s.mayHurry && !s.hurried
 		switch {
 		case s.cs != nil && st.State == StateConnected:
-			cs := s.cs
+			cs, connCtx := s.cs, s.connCtx
 			s.mu.Unlock()
-			return cs, nil
+			return cs, connCtx, nil
 		case hurry:
 			s.mayHurry, s.hurried = false, true
 			select {
@@ -543,18 +545,18 @@ func (s *session) await(ctx context.Context) (*sdk.ClientSession, error) {
 			}
 		case st.State == StateError && !s.hurried:
 			s.mu.Unlock()
-			return nil, notConnected(st.Message)
+			return nil, nil, notConnected(st.Message)
 		case st.State == StateNeedsSignIn:
 			s.mu.Unlock()
-			return nil, ErrNotConnected
+			return nil, nil, ErrNotConnected
 		}
 		s.mu.Unlock()
 		select {
 		case <-changed:
 		case <-s.done:
-			return nil, ErrNotConnected
+			return nil, nil, ErrNotConnected
 		case <-ctx.Done():
-			return nil, i18n.Wrap(errors.Join(ErrNotConnected, ctx.Err()), "mcp.error.stillConnecting")
+			return nil, nil, i18n.Wrap(errors.Join(ErrNotConnected, ctx.Err()), "mcp.error.stillConnecting")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -94,5 +95,53 @@ func closesWithin(t *testing.T, m *Manager, limit time.Duration, waitingFor stri
 	case <-closed:
 	case <-time.After(limit):
 		t.Fatalf("Close still waits after %s for %s", limit, waitingFor)
+	}
+}
+
+// Nor does it wait for a tool call an HTTP server is still running: the
+// call's context is the caller's (the Tools pane allows up to 24 h), and
+// before, the go-sdk's Close waited for it, so quitting or disabling the
+// server hung for as long as the call could run. The caller hears the
+// connection ended. (A go-sdk server holds the session's DELETE until its
+// handler returns, which the client bounds at 5 s.)
+func TestManager_CloseDoesNotWaitForACallAnHTTPServerIsRunning(t *testing.T) {
+	m, _ := newTestManager(t)
+	mcpServer := sdk.NewServer(&sdk.Implementation{Name: "slow", Version: "1"}, nil)
+	running, release := make(chan struct{}), make(chan struct{})
+	sdk.AddTool(mcpServer, &sdk.Tool{Name: "slow"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		close(running)
+		select { // runs until the client cancels or the test ends
+		case <-ctx.Done():
+		case <-release:
+		}
+		return &sdk.CallToolResult{}, nil, nil
+	})
+	web := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer }, nil))
+	t.Cleanup(web.Close)
+	t.Cleanup(func() { close(release) }) // first: a hung Close ends, so that the test can
+	srv := store.Server{ID: "slow", Name: "Slow", Enabled: true, Transport: store.TransportHTTP, HTTP: &store.HTTPConfig{URL: web.URL}}
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	called := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		_, err := m.CallTool(ctx, srv.ID, "slow", nil)
+		called <- err
+	}()
+	select {
+	case <-running:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not reach the server")
+	}
+
+	closesWithin(t, m, 10*time.Second, "a call the server is running")
+	select {
+	case err := <-called:
+		if !errors.Is(err, ErrConnectionEnded) {
+			t.Fatalf("the call ended with %v, not saying its connection ended", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call still runs after its connection closed")
 	}
 }
