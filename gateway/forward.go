@@ -192,7 +192,7 @@ func (f *forwarding) answer(ctx context.Context, msg forwardedCall, e callEnd) {
 		out = append(out, result...)
 		out = append(out, '}')
 	}
-	f.out.WriteSoon(append(out, '\n'))
+	f.out.WriteSoon(append(out, '\n'), nil)
 }
 
 // cancelled ends the forwarded call a notifications/cancelled names.

@@ -181,10 +181,16 @@ func (w *Writer) writeLocked(p []byte) (int, error) {
 // stream is being written or cannot take all of p at once (a reader that
 // does not read), a goroutine of its own writes what is left, in turn.
 // It is for the goroutine that reads another stream, which must not stop
-// for this one; errors are the next Write's to see.
-func (w *Writer) WriteSoon(p []byte) {
+// for this one. A write that fails calls failed (when not nil) with its
+// error, on that goroutine; the next Write sees it too.
+func (w *Writer) WriteSoon(p []byte, failed func(error)) {
+	later := func(write func() (int, error)) {
+		if _, err := write(); err != nil && failed != nil {
+			failed(err)
+		}
+	}
 	if w.raw == nil || !w.mu.TryLock() {
-		go func() { _, _ = w.Write(p) }()
+		go later(func() (int, error) { return w.Write(p) })
 		return
 	}
 	n := w.writeNow(p)
@@ -192,10 +198,10 @@ func (w *Writer) WriteSoon(p []byte) {
 		w.mu.Unlock()
 		return
 	}
-	go func() {
+	go later(func() (int, error) {
 		defer w.mu.Unlock() // held from here: the rest follows what was written
-		_, _ = w.writeLocked(p[n:])
-	}()
+		return w.writeLocked(p[n:])
+	})
 }
 
 // writeNow writes what of p the descriptor takes at once, and says how

@@ -130,7 +130,7 @@ func TestWriter(t *testing.T) {
 						msg := fmt.Sprintf(`{"writer":%d,"n":%d,"pad":"%s"}`+"\n", i, j, strings.Repeat("p", 3000+i*j))
 						if i%2 == 1 {
 							soon.Add(1)
-							out.WriteSoon([]byte(msg))
+							out.WriteSoon([]byte(msg), nil)
 							soon.Done()
 							continue
 						}
@@ -189,8 +189,8 @@ func TestWriter_SoonWaitsForNoReader(t *testing.T) {
 			big := `{"big":"` + strings.Repeat("b", 1<<20) + `"}` + "\n" // more than a pipe holds
 			returned := make(chan struct{})
 			go func() {
-				out.WriteSoon([]byte(big))
-				out.WriteSoon([]byte("{\"small\":1}\n"))
+				out.WriteSoon([]byte(big), nil)
+				out.WriteSoon([]byte("{\"small\":1}\n"), nil)
 				close(returned)
 			}()
 			select {
@@ -217,7 +217,8 @@ func TestWriter_SoonWaitsForNoReader(t *testing.T) {
 }
 
 // A bounded Writer whose reader stopped reading ends the stream once a
-// message has waited its wait, whichever way the message was written.
+// message has waited its wait, whichever way the message was written, and
+// the write fails with ErrNotReading (WriteSoon's: to its failed).
 func TestBoundedWriter_EndsTheStreamOfAReaderThatStoppedReading(t *testing.T) {
 	const wait = 100 * time.Millisecond
 	for _, c := range []struct {
@@ -225,15 +226,19 @@ func TestBoundedWriter_EndsTheStreamOfAReaderThatStoppedReading(t *testing.T) {
 		write func(w *Writer) error
 	}{
 		{"Write", func(w *Writer) error { _, err := w.Write([]byte("{}\n")); return err }},
-		{"WriteSoon", func(w *Writer) error { w.WriteSoon([]byte("{}\n")); return nil }},
+		{"WriteSoon", func(w *Writer) error {
+			failed := make(chan error, 1)
+			w.WriteSoon([]byte("{}\n"), func(err error) { failed <- err })
+			return <-failed
+		}},
 	} {
 		writerEnd, readerEnd := net.Pipe() // no buffer: nobody reads, so every write waits
 		w := NewBoundedWriter(writerEnd, wait)
 		start := time.Now()
-		if err := c.write(w); c.name == "Write" && !errors.Is(err, ErrNotReading) {
+		if err := c.write(w); !errors.Is(err, ErrNotReading) {
 			t.Errorf("%s: the write waiting for nobody ended with %v, want ErrNotReading", c.name, err)
 		}
-		if ended := time.Since(start); c.name == "Write" && ended < wait {
+		if ended := time.Since(start); ended < wait {
 			t.Errorf("%s: the write ended after %s, before its wait", c.name, ended)
 		}
 		time.Sleep(3 * wait) // nobody reads

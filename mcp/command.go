@@ -60,6 +60,17 @@ type processInput struct {
 
 func (p *processInput) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
+// SyscallConn is the descriptor of the process's input (a pipe Go polls,
+// made by exec.Cmd.StdinPipe), so that lineio.Writer.WriteSoon writes to
+// it without a goroutine when the pipe has room.
+func (p *processInput) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := p.stdin.(syscall.Conn)
+	if !ok {
+		return nil, errors.ErrUnsupported
+	}
+	return sc.SyscallConn()
+}
+
 // Close ends the process and waits for it.
 func (p *processInput) Close() error {
 	if err := p.stdin.Close(); err != nil {

@@ -199,12 +199,14 @@ func (f *forwarder) callTool(ctx context.Context, name, arguments []byte, newPro
 	line = append(line, `,"arguments":`...)
 	line = append(line, arguments...)
 	line = append(line, "}}\n"...)
-	if _, err := f.w.Write(line); err != nil {
+	// Never waiting for a server that stopped reading (StartToolCall runs
+	// on the goroutine reading the other app's messages).
+	f.w.WriteSoon(line, func(err error) {
 		if req := f.remove(id); req != nil {
 			req.stop()
-			return fmt.Errorf("%w: %w", ErrNotConnected, err)
+			req.done(forwardedResponse{}, fmt.Errorf("%w: %w", ErrNotConnected, err))
 		}
-	}
+	})
 	return nil
 }
 
@@ -215,10 +217,10 @@ func (f *forwarder) cancel(ctx context.Context, id string) {
 	if req == nil {
 		return // answered, or failed, first
 	}
+	req.done(forwardedResponse{}, ctx.Err())
 	note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 		"params": sdk.CancelledParams{RequestID: id, Reason: context.Cause(ctx).Error()}})
-	_, _ = f.w.Write(append(note, '\n'))
-	req.done(forwardedResponse{}, ctx.Err())
+	f.w.WriteSoon(append(note, '\n'), nil) // never waiting either
 }
 
 // StartToolCall sends a call of the tool name on server id with arguments

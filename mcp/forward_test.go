@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,6 +81,46 @@ func TestManager_StartToolCall(t *testing.T) {
 }
 
 // forwardToolCall makes a forwarded call (Manager.StartToolCall) and
+
+// StartToolCall does not wait for a server that stopped reading its input
+// (as its doc says): before, it wrote the request itself, on the
+// gateway's goroutine that reads the other app's messages, so one call
+// larger than the pipe holds stopped every later message of that app
+// until the server read again. The call ends when its context does.
+func TestManager_StartToolCallDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
+	m, _ := newTestManager(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	srv := peerServer(t, "deaf", "deaf", map[string]string{"GATEHOUSE_TEST_PIDFILE": pidFile})
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	pid := readPID(t, pidFile)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // a write still waiting ends with the server
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	args := json.RawMessage(`{"blob":"` + strings.Repeat("x", 1<<20) + `"}`) // more than a pipe holds
+	ended := make(chan error, 1)
+	started := make(chan error, 1)
+	go func() {
+		started <- m.StartToolCall(ctx, srv.ID, "t", args, func(_ json.RawMessage, err error) { ended <- err })
+	}()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatalf("the call was not forwarded: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("StartToolCall waits for a server that stopped reading")
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("the call ended with %v, not its context's end", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not end with its context")
+	}
+}
+
 // waits for its result.
 func forwardToolCall(ctx context.Context, m *Manager, id, name string, arguments json.RawMessage) (json.RawMessage, error) {
 	type outcome struct {
