@@ -39,6 +39,9 @@ type Options struct {
 type Server struct {
 	opts Options
 	mcp  *sdk.Server
+	// served are the names of the tools served (addTool), which a stop
+	// (ToolStop) may name.
+	served map[string]bool
 	// peerUID reads a socket connection's user; tests give a fake one.
 	peerUID func(*net.UnixConn) (int, error)
 
@@ -94,7 +97,7 @@ func (se *session) settle(id string, opened bool) {
 
 // NewServer returns a server of opts.Tools, connected to nothing yet.
 func NewServer(opts Options) *Server {
-	s := &Server{opts: opts, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}}
+	s := &Server{opts: opts, peerUID: peerUID, sessions: map[*sdk.ServerSession]*session{}, served: map[string]bool{}}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "Gatehouse", Version: opts.Version}, nil)
 	addTool(s, ToolStop, "Stops this client's running calls of a tool; each still answers.", s.stop)
 	addTool(s, ToolFinishPage, "Says that a web page this client opened is finished.", s.finishPage)
@@ -232,6 +235,9 @@ func (s *Server) started(ctx context.Context, ss *sdk.ServerSession, tool string
 // and still answers its client, which then ends as it does without the
 // app (Run).
 func (s *Server) stop(_ context.Context, req *sdk.CallToolRequest, in Stop) (struct{}, error) {
+	if !s.served[in.Tool] {
+		return struct{}{}, i18n.Err("applink.stop.unknownTool", "tool", in.Tool)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	se := s.sessionLocked(req.Session)
@@ -462,6 +468,7 @@ func approval(res *sdk.ElicitResult) mcp.Response {
 // structured content is a Failure. Its context also ends when the client
 // stops the call (ToolStop).
 func addTool[In, Out any](s *Server, name, description string, run func(context.Context, *sdk.CallToolRequest, In) (Out, error)) {
+	s.served[name] = true
 	s.mcp.AddTool(&sdk.Tool{Name: name, Description: description, InputSchema: schemaFor[In](), OutputSchema: schemaFor[Out]()},
 		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			var in In

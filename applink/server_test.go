@@ -59,3 +59,50 @@ func TestServer_CloseEndsRunningCalls(t *testing.T) {
 		t.Fatal("Close still waits for a running call after 10 s")
 	}
 }
+
+// A stop names a tool the server serves: one of a name it does not serve
+// is refused with a sentence, and nothing is kept of it (a client could
+// otherwise grow its session's record of stopped tools without end).
+func TestServer_StopOfAToolItDoesNotServeIsRefused(t *testing.T) {
+	wait := NewTool("wait", "Returns at once.", func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := NewServer(Options{Broker: mcp.NewBroker(mcp.BrokerOptions{Store: st}), Tools: []Tool{wait}})
+	t.Cleanup(func() { _ = s.Close() })
+	serverEnd, clientEnd := sdk.NewInMemoryTransports()
+	if _, err := s.Connect(context.Background(), serverEnd); err != nil {
+		t.Fatal(err)
+	}
+	client, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(), clientEnd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	for _, tc := range []struct {
+		tool    string
+		refused bool
+	}{
+		{"wait", false},
+		{ToolFinishPage, false},
+		{"no-such-tool", true},
+		{"", true},
+	} {
+		res, err := client.CallTool(context.Background(), &sdk.CallToolParams{Name: ToolStop, Arguments: Stop{Tool: tc.tool}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError != tc.refused {
+			t.Errorf("stop %q: refused %v, want %v (%+v)", tc.tool, res.IsError, tc.refused, res.Content)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, se := range s.sessions {
+		if len(se.stopped) != 2 {
+			t.Errorf("the session keeps %d stopped tools, want the 2 it serves: %v", len(se.stopped), se.stopped)
+		}
+	}
+}
