@@ -33,6 +33,20 @@ type forwarding struct {
 
 	mu    sync.Mutex
 	calls map[string]context.CancelFunc // running, by the client's request ID (idKey)
+	// running counts the calls until each is answered and recorded, for
+	// drain; ended is set by drain: no call starts after it.
+	running sync.WaitGroup
+	ended   bool
+}
+
+// drain waits, once the client's session has ended (its calls cancelled),
+// until every call forwarded for it is answered and in History, so that
+// the gateway's Close returns after them.
+func (f *forwarding) drain() {
+	f.mu.Lock()
+	f.ended = true
+	f.mu.Unlock()
+	f.running.Wait()
 }
 
 // forwardedCall is what the forwarded way reads of a client's message
@@ -107,7 +121,14 @@ func (f *forwarding) start(line []byte) bool {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	f.mu.Lock()
+	if f.ended {
+		f.mu.Unlock()
+		cancel()
+		release()
+		return false
+	}
 	f.calls[key] = cancel
+	f.running.Add(1)
 	f.mu.Unlock()
 	done := func() {
 		f.mu.Lock()
@@ -115,6 +136,7 @@ func (f *forwarding) start(line []byte) bool {
 		f.mu.Unlock()
 		cancel()
 		release()
+		f.running.Done()
 	}
 	// Most calls the person's settings decide at once: admitted here, on
 	// the goroutine that reads the client, the answer written by the one

@@ -245,6 +245,7 @@ func (g *Gateway) Serve(ctx context.Context, in io.ReadCloser, out io.WriteClose
 		defer g.wg.Done()
 		_ = ss.Wait()
 		c.cancel() // a client that leaves cancels its calls on the servers
+		f.drain()
 		g.unsubscribeAll(c, nil)
 		g.mu.Lock()
 		delete(g.conns, c)

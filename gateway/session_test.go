@@ -356,3 +356,31 @@ func TestGateway_AClientsCancellationReachesTheServer(t *testing.T) {
 	}
 	t.Fatal("the cancelled call never ended on the server")
 }
+
+// Gatehouse quitting (Gateway.Close) with a client's call running ends
+// the call, and History has it as cancelled once Close returns, before
+// the app writes History out and closes its store: a call forwarded to a
+// stdio server is answered and recorded on the server's goroutines, which
+// Close now waits for (forwarding.drain) rather than outrunning them.
+func TestGateway_CloseRecordsTheCallsItEnds(t *testing.T) {
+	f := newFixture(t, allowOnce, Limits{})
+	f.add(t, "Everything", "everything")
+	cs := f.connect(t, clientOptions{})
+	go func() {
+		_, _ = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "Everything__trigger-long-running-operation",
+			Arguments: map[string]any{"duration": 30, "steps": 3}})
+	}()
+	time.Sleep(500 * time.Millisecond) // the call is on the server
+	if err := f.gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var runs []store.HistoryEntry
+	for _, e := range f.history(t) {
+		if e.Mode == mcp.KindToolRun {
+			runs = append(runs, e)
+		}
+	}
+	if len(runs) != 1 || runs[0].Outcome != store.OutcomeCancelled {
+		t.Fatalf("History after Close: %+v, want the call cancelled", runs)
+	}
+}
