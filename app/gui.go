@@ -202,8 +202,9 @@ func RunGUI(opts GUIOptions) error {
 	later := &laterStart{}
 	bind := []any{&QuestionService{}, servers, NewToolsService(core), settings,
 		NewProvidersService(core), &ChatService{}, NewPoliciesService(core), themes, &StartService{later: later}}
+	apps := NewAppsService(core)
 	bind = append(bind, NewImportService(NewServersService(core), desktop), NewResourcesService(core, desktop), NewPromptsService(core),
-		NewAppsService(core), NewClientAppsService(core), NewConnectService(core))
+		apps, NewClientAppsService(core), NewConnectService(core))
 	if core != nil {
 		bind[0] = NewQuestionService(core, desktop)
 		chat := core.Chat() // the command line's turns run there too
@@ -227,7 +228,7 @@ func RunGUI(opts GUIOptions) error {
 	assets := &assetserver.Options{Assets: opts.Assets}
 	var start assetserver.Middleware
 	if core != nil {
-		start = startPage(func() (StartView, error) { return startView(settings, themes, servers) })
+		start = windowPage(settings, themes, servers, apps)
 	}
 	assets.Middleware = assetMiddleware(pagePolicy(), start)
 	// Before Wails makes its view: its bridge to Go is kept to the page's top

@@ -44,6 +44,17 @@ func startView(settings *SettingsService, themes *ThemeService, servers *Servers
 	return v, err
 }
 
+// windowPage is startPage for the window: each time it serves the page
+// (the window opens or reloads), the previous page's apps are closed first,
+// so that Go no longer counts them against their maximum, and the page's
+// first frame waits for no call to Go to close them (P4).
+func windowPage(settings *SettingsService, themes *ThemeService, servers *ServersService, apps *AppsService) assetserver.Middleware {
+	return startPage(func() (StartView, error) {
+		apps.CloseAll()
+		return startView(settings, themes, servers)
+	})
+}
+
 // startPage is the asset server's middleware that adds StartView to the
 // page's index.html as a data element:
 //

@@ -162,3 +162,38 @@ func TestStartPage_LeavesEverythingElseAsItIs(t *testing.T) {
 		})
 	}
 }
+
+// The window's page closes the apps of the page before it as it is
+// served (a reload), so that the new page's first frame waits for no call
+// to Go to close them; the page's other files close nothing.
+func TestWindowPage_ServingThePageClosesThePreviousPagesApps(t *testing.T) {
+	f := newAppsFixture(t)
+	f.open(t, "call-1")
+	page := windowPage(NewSettingsService(f.core), NewThemeService(f.core, &standInDesktop{preferred: theme.Light}), NewServersService(f.core), f.apps)
+	open := func() int {
+		f.apps.mu.Lock()
+		defer f.apps.mu.Unlock()
+		return len(f.apps.open)
+	}
+	for _, tc := range []struct {
+		path string
+		open int
+	}{
+		{"/assets/start.js", 1},
+		{"/", 0},
+	} {
+		rec := httptest.NewRecorder()
+		page(assetFiles).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "wails://wails"+tc.path, nil))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: status %d", tc.path, rec.Code)
+		}
+		if got := open(); got != tc.open {
+			t.Errorf("after serving %s, %d apps are open, want %d", tc.path, got, tc.open)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.served) != 0 {
+		t.Errorf("the closed app's files are still served: %v", f.served)
+	}
+}

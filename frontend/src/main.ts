@@ -22,9 +22,10 @@ if (startView) {
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
 
-// Go still counts the apps of the page before a reload (against their maximum): close them before any
-// app of this page opens (none does before mount). Beside the language, not after it.
-const leftovers = closeAllApps().catch(() => {});
+// Go still counts the apps of the page before a reload (against their maximum): they must be closed
+// before any app of this page opens (none does before mount). Go closed them as it served a page with
+// a start view (app/startpage.go: the first frame waits for no call to Go); without one, ask it here.
+const leftovers = startView ? Promise.resolve() : closeAllApps().catch(() => {});
 
 // The person's language first, so that the first paint speaks it. Not a
 // top-level await: that makes this module, and every chunk importing from it
