@@ -170,8 +170,39 @@ func (s *ProvidersService) Validate(id string, in ProviderInput) FieldErrors {
 		errs["apiKey"] = i18n.M("providers.error.keySpaces")
 	case key != "" && in.ClearKey:
 		errs["apiKey"] = i18n.M("providers.error.keyBoth")
+	case key == "" && !in.ClearKey && id != "":
+		if was, now, moved := s.keyMoves(id, in); moved {
+			errs["apiKey"] = i18n.M("providers.error.keyForOtherAddress", "saved", was, "address", now)
+		}
 	}
 	return errs
+}
+
+// keyMoves reports whether the provider id has a saved API key that in
+// would take to another address (scheme and host): was and now name both.
+// A key goes only where it was saved for (Update refuses to move it, Test
+// leaves it out), so that one service's key never reaches another host.
+func (s *ProvidersService) keyMoves(id string, in ProviderInput) (was, now string, moved bool) {
+	rec, err := s.core.Store.Provider(id)
+	if err != nil {
+		return "", "", false
+	}
+	was, now = keyAddress(rec.BaseURL), keyAddress(toProvider(id, in).BaseURL)
+	if was == now {
+		return was, now, false
+	}
+	key, err := s.core.secrets.get(store.SecretAPIKey, id)
+	return was, now, err == nil && key != ""
+}
+
+// keyAddress is the address an API key is sent to for baseURL: its scheme
+// and host (with the port), lowercased; baseURL itself when it is no URL.
+func keyAddress(baseURL string) string {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil || u.Host == "" {
+		return baseURL
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }
 
 // Add saves a new provider and its API key, if one is given. The first
@@ -258,12 +289,13 @@ func (s *ProvidersService) SetDefault(id string) error {
 
 // Test lists the models the endpoint in the editor offers, without saving.
 // id is the provider being edited ("" when adding): when in has no new
-// APIKey (and ClearKey is not set), its saved key is used. The model need
+// APIKey (and ClearKey is not set), its saved key is used, at the address
+// it was saved for only (keyMoves). The model need
 // not be set. A failure to reach or use the endpoint is a TestResult with a
 // Problem, not an error.
 func (s *ProvidersService) Test(id string, in ProviderInput) (TestResult, error) {
 	key := strings.TrimSpace(in.APIKey)
-	if key == "" && id != "" && !in.ClearKey {
+	if _, _, moved := s.keyMoves(id, in); key == "" && id != "" && !in.ClearKey && !moved {
 		saved, err := s.core.secrets.get(store.SecretAPIKey, id)
 		if err != nil {
 			return TestResult{}, err

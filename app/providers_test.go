@@ -360,3 +360,53 @@ func TestProvidersService_ImagesSetByThePerson(t *testing.T) {
 		t.Errorf("the Anthropic preset: images = %v (%v), want true", claude.Quirks.Images, err)
 	}
 }
+
+// A saved API key goes only to the address it was saved for: testing the
+// editor's settings with another host sends no key, and saving them without
+// a new key is refused with a sentence on the key field, so one service's
+// key never reaches another host (a provider edited to point elsewhere, or
+// switched to another preset). Another path on the same host keeps it.
+func TestProvidersService_TheSavedKeyStaysWithItsAddress(t *testing.T) {
+	first := llmtest.NewOpenAI(t, llmtest.Script{APIKey: standInKey, Models: []string{"first-model"}})
+	other := llmtest.NewOpenAI(t, llmtest.Script{APIKey: "sk-other-0123456789abcdef", Models: []string{"other-model"}})
+	_, svc := providersCore(t, &fakeKeyring{})
+	saved, err := svc.Add(ProviderInput{Name: "First", BaseURL: first.URL, Model: "first-model", APIKey: standInKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := svc.Test(saved.ID, ProviderInput{BaseURL: other.URL}); err != nil {
+		t.Fatal(err)
+	}
+	if len(other.Requests()) == 0 {
+		t.Fatal("the other address was not asked for its models")
+	}
+	for _, r := range other.Requests() {
+		if strings.Contains(r.Header.Get("Authorization"), standInKey) || strings.Contains(r.Header.Get("X-Api-Key"), standInKey) {
+			t.Fatalf("the key saved for %s was sent to %s", first.URL, other.URL)
+		}
+	}
+
+	moved := ProviderInput{Name: "First", BaseURL: other.URL, Model: "first-model"}
+	if errs := svc.Validate(saved.ID, moved); errs["apiKey"].Key != "providers.error.keyForOtherAddress" {
+		t.Errorf("moving the provider to another host without a key: field errors %v", errs)
+	}
+	if _, err := svc.Update(saved.ID, moved); err == nil {
+		t.Error("the provider was saved at another host with the key of the first")
+	}
+	for _, tc := range []struct {
+		name string
+		in   ProviderInput
+	}{
+		{"another path on the same host", ProviderInput{Name: "First", BaseURL: first.URL + "/", Model: "first-model"}},
+		{"a new key for the other host", ProviderInput{Name: "First", BaseURL: other.URL, Model: "first-model", APIKey: "sk-other-0123456789abcdef"}},
+	} {
+		if _, err := svc.Update(saved.ID, tc.in); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	res, err := svc.TestSaved(saved.ID)
+	if err != nil || res.Problem != nil || len(res.Models) != 1 || res.Models[0].ID != "other-model" {
+		t.Errorf("the provider moved with its new key lists %+v (%v)", res, err)
+	}
+}
