@@ -28,6 +28,20 @@ const DefaultMaxRounds = 10
 // cut with a note saying so, never silently.
 const maxResultText = 64 * 1024
 
+// MaxCallsPerAnswer bounds the tool calls of one answer of the model that
+// are run (and asked about): the rest get a result saying they were not
+// run, so that a model asking for a thousand calls at once does not put a
+// thousand questions to the person.
+const MaxCallsPerAnswer = 32
+
+// Bounds of what the model sent that is named back to it and shown on the
+// call's card when the call cannot run: a tool name, arguments that are not
+// JSON. The rest is cut with a note.
+const (
+	maxNamedTool      = 200
+	maxNamedArguments = 1024
+)
+
 // ErrTooManyRounds ends a turn whose model kept calling tools past MaxRounds.
 var ErrTooManyRounds = errors.New("the model kept calling tools, so Gatehouse stopped this turn")
 
@@ -245,7 +259,17 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 			}
 			return res, fmt.Errorf("%w (after %d rounds)", ErrTooManyRounds, maxRounds)
 		}
-		for _, tc := range answer.ToolCalls {
+		for i, tc := range answer.ToolCalls {
+			if i >= MaxCallsPerAnswer {
+				c := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), State: CallFailed,
+					Result: fmt.Sprintf("Not run: Gatehouse runs at most %d tool calls of one answer.", MaxCallsPerAnswer)}
+				res.Calls[tc.ID] = c
+				emit(Event{Kind: EventCall, Call: &c})
+				if err := add(llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: c.Result}, map[string]Call{tc.ID: c}, nil); err != nil {
+					return res, err
+				}
+				continue
+			}
 			msg, err := r.runCall(ctx, turn, catalog, tc, allowedHere, &res, emit)
 			saveErr := add(msg, map[string]Call{tc.ID: res.Calls[tc.ID]}, nil)
 			if err != nil {
@@ -263,7 +287,7 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 func callsOf(catalog *Catalog, answer llm.Message) map[string]Call {
 	calls := make(map[string]Call, len(answer.ToolCalls))
 	for _, tc := range answer.ToolCalls {
-		c := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+		c := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), Arguments: tc.Arguments}
 		if o, ok := catalog.Lookup(tc.Name); ok {
 			c.ServerID, c.ServerName, c.Tool, c.App = o.ServerID, o.ServerName, o.Tool.Name, HasApp(o.Tool)
 		}
@@ -299,7 +323,7 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 // tool message for the model. An error ends the turn (Stop).
 func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[store.ToolKey]*store.ToolSeen,
 	res *Result, emit func(Event)) (llm.Message, error) {
-	call := Call{ID: tc.ID, Tool: tc.Name, Arguments: tc.Arguments}
+	call := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), Arguments: tc.Arguments}
 	if tc.Arguments != nil {
 		view := visible.JSON(tc.Arguments)
 		call.View = &view
@@ -329,7 +353,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	}
 	offered, ok := catalog.Lookup(tc.Name)
 	if !ok {
-		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", tc.Name), i18n.Message{}, true), nil
+		return result(CallFailed, fmt.Sprintf("There is no tool named %q.", cut(tc.Name, maxNamedTool)), i18n.Message{}, true), nil
 	}
 	call.ServerID, call.ServerName, call.Tool = offered.ServerID, offered.ServerName, offered.Tool.Name
 	// failed answers the model with text (English: the model reads it) and
@@ -340,7 +364,7 @@ func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc ll
 	}
 	notJSON := i18n.M("chat.history.notJSON")
 	if tc.Arguments == nil {
-		return failed("The arguments were not a JSON object, so the tool was not called: "+tc.MalformedArguments, notJSON), nil
+		return failed("The arguments were not a JSON object, so the tool was not called: "+cut(tc.MalformedArguments, maxNamedArguments), notJSON), nil
 	}
 	args, err := mcp.DecodeArguments(tc.Arguments)
 	if err != nil {
@@ -510,15 +534,20 @@ func (r *Runner) serverTools(ids []string) []ServerTools {
 // resultText is a tool result as the model reads it (mcp.ResultText), cut
 // at maxResultText with a note saying so.
 func resultText(res *sdk.CallToolResult) string {
-	text := mcp.ResultText(res)
-	if len(text) > maxResultText {
-		cut := maxResultText
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut] + fmt.Sprintf("\n[Gatehouse cut the result here: it was %d bytes, more than %d.]", len(text), maxResultText)
+	return cut(mcp.ResultText(res), maxResultText)
+}
+
+// cut is text within max bytes, cut at a character with a note saying so
+// (English: the model reads it) when it is longer.
+func cut(text string, max int) string {
+	if len(text) <= max {
+		return text
 	}
-	return text
+	at := max
+	for at > 0 && !utf8.RuneStart(text[at]) {
+		at--
+	}
+	return text[:at] + fmt.Sprintf("\n[Gatehouse cut this here: it was %d bytes, more than %d.]", len(text), max)
 }
 
 func readOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }

@@ -466,3 +466,41 @@ func TestRun_CallTimeLimit(t *testing.T) {
 		t.Errorf("history has tool runs %v, want one timed out", got)
 	}
 }
+
+// What the model sends that cannot run comes back to it, and to the
+// window, cut: a tool name of 100 KB and arguments of 1 MB that are not
+// JSON are named in a few hundred bytes, never whole (before, both were
+// echoed whole into the call's card, the conversation and every later
+// request). And one answer runs at most MaxCallsPerAnswer calls: the rest
+// get a result saying they were not run, and nothing is asked about them.
+func TestRun_WhatCannotRunComesBackCut(t *testing.T) {
+	f := newFixture(t, func(*mcp.Question) mcp.Response { return mcp.Response{Action: mcp.ActionAccept, Scope: mcp.ScopeOnce} })
+	many := make([]llmtest.ToolCall, 0, MaxCallsPerAnswer+20)
+	many = append(many, llmtest.ToolCall{ID: "long-name", Name: strings.Repeat("n", 100<<10), Arguments: []string{`{}`}},
+		llmtest.ToolCall{ID: "bad-args", Name: "echo", Arguments: []string{strings.Repeat("[", 1<<20)}})
+	for i := len(many); i < MaxCallsPerAnswer+20; i++ {
+		many = append(many, llmtest.ToolCall{ID: fmt.Sprintf("c%d", i), Name: "echo", Arguments: []string{`{"message":"hi"}`}})
+	}
+	var cards []Call
+	res, err, _ := f.turnWith(t, llmtest.Script{Turns: []llmtest.Turn{{ToolCalls: many}, {Text: []string{"done"}}}}, Turn{Text: "x"},
+		func(e Event) {
+			if e.Kind == EventCall {
+				cards = append(cards, *e.Call)
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cards {
+		if len(c.Result) > 2<<10 || len(c.Tool) > 300 {
+			t.Errorf("call %s: the card has a tool name of %d bytes and a result of %d bytes", c.ID, len(c.Tool), len(c.Result))
+		}
+	}
+	if ran, asked := len(f.tools.received()), len(f.person.questions()); ran != MaxCallsPerAnswer-2 || asked != MaxCallsPerAnswer-2 {
+		t.Errorf("%d calls ran and %d were asked about, want %d of each (the first %d of the answer, less the two that cannot run)",
+			ran, asked, MaxCallsPerAnswer-2, MaxCallsPerAnswer)
+	}
+	if c := res.Calls[many[len(many)-1].ID]; c.State != CallFailed || !strings.Contains(c.Result, "Not run") {
+		t.Errorf("the last call of the answer: %+v, want not run", c)
+	}
+}

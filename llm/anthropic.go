@@ -121,9 +121,14 @@ type anthropicTurn struct {
 	usage   Usage
 	finish  FinishReason
 	stopped bool
+	size    answerSize
 }
 
 func (t *anthropicTurn) add(ev anthropic.MessageStreamEventUnion) bool {
+	if ev.Type == "content_block_delta" && !t.size.grow(ev.Delta.Text, ev.Delta.Thinking, ev.Delta.PartialJSON) {
+		t.yield(Event{}, t.p.d.answerTooLarge())
+		return false
+	}
 	if err := t.acc.Accumulate(ev); err != nil {
 		t.yield(Event{}, t.p.d.badStream(err.Error()))
 		return false

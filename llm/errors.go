@@ -220,6 +220,11 @@ func (d describer) cutOff(cause error) *Error {
 	return e
 }
 
+// answerTooLarge is the error for an answer that grew past MaxAnswerSize.
+func (d describer) answerTooLarge() *Error {
+	return d.fail(ErrProvider, i18n.M("llm.error.answerTooLarge", "provider", d.provider, "size", i18n.M("units.mb", "n", MaxAnswerSize>>20)))
+}
+
 // tooLarge is the error for an answer with a message over MaxMessageSize.
 func (d describer) tooLarge() *Error {
 	return d.fail(ErrProvider, i18n.M("llm.error.tooLarge", "provider", d.provider, "size", i18n.M("units.mb", "n", MaxMessageSize>>20)))

@@ -121,6 +121,48 @@ func TestProvider_FloodStaysSmall(t *testing.T) {
 	}
 }
 
+// TestProvider_EndlessAnswerStaysSmall: a provider whose answer is well
+// formed events without end (text, or a tool call's arguments, in pieces
+// of 4 KB) makes the call fail saying why once the answer passes
+// MaxAnswerSize, with the child's peak memory under 200 MB: before, only
+// one event was bounded, and the answer grew as long as the provider sent.
+func TestProvider_EndlessAnswerStaysSmall(t *testing.T) {
+	const (
+		want   = "answer grew larger than 8 MB"
+		wantZh = "的回答超过 8 MB"
+	)
+	piece := strings.Repeat("a", 4000)
+	openAIChunk := func(delta string) string {
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	anthropicStart := `event: message_start` + "\n" + `data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"m","stop_reason":null,"usage":{"input_tokens":1,"output_tokens":0}}}` + "\n\n"
+	for _, tc := range []struct {
+		name       string
+		kind       llm.Kind
+		head, unit string
+	}{
+		{"text", llm.KindOpenAI, "", openAIChunk(`{"content":"` + piece + `"}`)},
+		{"a tool call's arguments", llm.KindOpenAI, openAIChunk(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"echo","arguments":""}}]}`),
+			openAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"` + piece + `"}}]}`)},
+		{"text", llm.KindAnthropic, anthropicStart + "event: content_block_start\n" + `data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n",
+			"event: content_block_delta\n" + `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + piece + `"}}` + "\n\n"},
+		{"a tool call's arguments", llm.KindAnthropic, anthropicStart + "event: content_block_start\n" + `data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"echo","input":{}}}` + "\n\n",
+			"event: content_block_delta\n" + `data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"` + piece + `"}}` + "\n\n"},
+	} {
+		t.Run(string(tc.kind)+": "+tc.name, func(t *testing.T) {
+			url := floodProvider(t, "text/event-stream", tc.head, tc.unit)
+			out, peakKB := runMeasured(t, floodChildEnv+"="+string(tc.kind), "FLOOD_OP=stream", "FLOOD_URL="+url)
+			t.Logf("peak %d MB; said:\n%s", peakKB>>10, out)
+			if peakKB >= floodLimitKB {
+				t.Errorf("the call reached %d MB of memory, want under %d MB", peakKB>>10, floodLimitKB>>10)
+			}
+			if !strings.Contains(out, want) || !strings.Contains(out, wantZh) {
+				t.Errorf("the call said:\n%s\nwant %q and %q", out, want, wantZh)
+			}
+		})
+	}
+}
+
 // runMeasured runs this test binary again with env added and returns its
 // output and its peak resident memory in KB. A child that passes twice
 // floodLimitKB is killed at once (the test has failed by then, and the

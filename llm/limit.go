@@ -16,6 +16,25 @@ import (
 // and far above what any provider's event or list needs.
 const MaxMessageSize = 16 << 20
 
+// MaxAnswerSize is the most text, reasoning and tool-call arguments one
+// answer of a model may have together: a provider that keeps sending well
+// formed events past it has its answer stopped with a sentence saying so
+// (each event alone is within MaxMessageSize, but the answer grew as long
+// as the provider sent). Far above what any model writes in one answer.
+const MaxAnswerSize = 8 << 20
+
+// answerSize counts what an answer has grown to (MaxAnswerSize).
+type answerSize int
+
+// grow adds parts to the answer and reports whether it is still within
+// MaxAnswerSize.
+func (a *answerSize) grow(parts ...string) bool {
+	for _, p := range parts {
+		*a += answerSize(len(p))
+	}
+	return *a <= MaxAnswerSize
+}
+
 // errTooLarge is the read error of a body over MaxMessageSize; describe
 // and the stream failures turn it into the sentence llm.error.tooLarge.
 var errTooLarge = errors.New("the provider sent a message larger than 16 MiB")

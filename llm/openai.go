@@ -132,6 +132,7 @@ type openAITurn struct {
 	reasoning strings.Builder
 	calls     []ToolCall
 	finish    FinishReason
+	size      answerSize
 }
 
 // add handles one chunk; false means stop (the consumer left, or the stream
@@ -144,6 +145,14 @@ func (t *openAITurn) add(chunk openai.ChatCompletionChunk) bool {
 	for _, choice := range chunk.Choices {
 		if choice.Index != 0 {
 			continue // one answer was asked for
+		}
+		within := t.size.grow(choice.Delta.Content, choice.Delta.Refusal, reasoningDelta(choice.Delta))
+		for _, c := range choice.Delta.ToolCalls {
+			within = t.size.grow(c.Function.Name, c.Function.Arguments)
+		}
+		if !within {
+			t.yield(Event{}, t.p.d.answerTooLarge())
+			return false
 		}
 		if r := reasoningDelta(choice.Delta); r != "" {
 			t.reasoning.WriteString(r)
