@@ -401,9 +401,8 @@ func asSlice(v any) []any {
 func (p *anthropicProvider) Models(ctx context.Context) ([]Model, error) {
 	pager := p.models.ListAutoPaging(ctx, anthropic.ModelListParams{})
 	var out []Model
-	for pager.Next() {
-		m := pager.Current()
-		out = append(out, Model{ID: m.ID, DisplayName: m.DisplayName})
+	for read := 0; read < MaxModels*2 && len(out) < MaxModels && pager.Next(); read++ {
+		out = keepModel(out, Model{ID: pager.Current().ID, DisplayName: pager.Current().DisplayName})
 	}
 	if err := pager.Err(); err != nil {
 		return nil, p.d.describe(ctx, err, "")

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -222,4 +223,41 @@ func residentKB(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// TestProvider_EndlessModelListEnds: an Anthropic-style models list that
+// says it has more, page after page, for ever, is read up to a bound and
+// the models read are listed: before, Test in the provider editor paged
+// until its time limit and then failed. Names no real model has (over 200
+// bytes) are left out.
+func TestProvider_EndlessModelListEnds(t *testing.T) {
+	var pages atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := pages.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		id := fmt.Sprintf("model-%d", n)
+		if n%2 == 0 {
+			id = strings.Repeat("x", 300) // no model is named so
+		}
+		fmt.Fprintf(w, `{"data":[{"type":"model","id":%q,"display_name":"M","created_at":"2025-01-01T00:00:00Z"}],"has_more":true,"first_id":"a","last_id":%q}`, id, id)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := llm.New(llm.Config{Kind: llm.KindAnthropic, BaseURL: srv.URL, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	models, err := p.Models(ctx)
+	if err != nil {
+		t.Fatalf("the list ended with %v after %d pages", err, pages.Load())
+	}
+	if len(models) == 0 || len(models) > llm.MaxModels {
+		t.Errorf("%d models listed, want some and at most %d", len(models), llm.MaxModels)
+	}
+	for _, m := range models {
+		if len(m.ID) > 200 {
+			t.Errorf("a model named with %d bytes is listed", len(m.ID))
+		}
+	}
 }

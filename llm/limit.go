@@ -35,6 +35,24 @@ func (a *answerSize) grow(parts ...string) bool {
 	return *a <= MaxAnswerSize
 }
 
+// MaxModels is the most models a provider's list gives (the rest are left
+// out), and maxModelName the longest name or ID one may have: a list that
+// says it has more page after page is read no further than twice
+// MaxModels entries, and a name no real model has is left out.
+const (
+	MaxModels    = 1000
+	maxModelName = 200
+)
+
+// keepModel appends m to models when its ID and name are of a length a
+// real model's are.
+func keepModel(models []Model, m Model) []Model {
+	if m.ID == "" || len(m.ID) > maxModelName || len(m.DisplayName) > maxModelName {
+		return models
+	}
+	return append(models, m)
+}
+
 // errTooLarge is the read error of a body over MaxMessageSize; describe
 // and the stream failures turn it into the sentence llm.error.tooLarge.
 var errTooLarge = errors.New("the provider sent a message larger than 16 MiB")

@@ -432,9 +432,12 @@ func (p *openAIProvider) Models(ctx context.Context) ([]Model, error) {
 	if err != nil {
 		return nil, p.d.describe(ctx, err, "")
 	}
-	out := make([]Model, 0, len(page.Data))
+	out := make([]Model, 0, min(len(page.Data), MaxModels))
 	for _, m := range page.Data {
-		out = append(out, Model{ID: m.ID})
+		if len(out) == MaxModels {
+			break
+		}
+		out = keepModel(out, Model{ID: m.ID})
 	}
 	slices.SortFunc(out, func(a, b Model) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
