@@ -318,6 +318,47 @@ describe('AppFrame', () => {
     await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledWith('L1'));
   });
 
+  it('a link asked while another is on screen is refused, and the dialog keeps the first; after three refusals the app asks no more', async () => {
+    const user = userEvent.setup();
+    await opened();
+    const checked = (id: string, host: string) => ({
+      id,
+      link: {
+        url: `https://${host}/`, scheme: 'https', host, asciiHost: host, port: '', domain: host, asciiDomain: host,
+        display: `https://${host}/`, before: 'https://', domainPart: host, after: '/', loopback: false, warnings: [],
+      },
+    });
+    mocked.checkAppLink.mockReset();
+    mocked.openAppLink.mockClear();
+    mocked.checkAppLink.mockResolvedValueOnce(checked('L1', 'docs.example')).mockResolvedValueOnce(checked('L2', 'evil.example'));
+    fromApp({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://docs.example/' } });
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('docs.example');
+    fromApp({ jsonrpc: '2.0', id: 6, method: 'ui/open-link', params: { url: 'https://evil.example/' } });
+    await waitFor(() => expect(mocked.checkAppLink).toHaveBeenCalledTimes(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByRole('dialog').textContent).toContain('docs.example');
+    expect(screen.getByRole('dialog').textContent).not.toContain('evil.example');
+    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
+    await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledTimes(1));
+    expect(mocked.openAppLink).toHaveBeenCalledWith('L1');
+
+    // The person refuses three times: a fourth link is not asked.
+    for (let i = 0; i < 4; i++) {
+      mocked.checkAppLink.mockResolvedValueOnce(checked(`R${i}`, 'nag.example'));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      fromApp({ jsonrpc: '2.0', id: 10 + i, method: 'ui/open-link', params: { url: 'https://nag.example/' } });
+      if (i < 3) {
+        await screen.findByRole('dialog');
+        await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      }
+    }
+    await waitFor(() => expect(mocked.checkAppLink).toHaveBeenCalledTimes(6));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(mocked.openAppLink).toHaveBeenCalledTimes(1);
+  });
+
   it('when Go cannot open the app it says why and offers to try again', async () => {
     mocked.openApp.mockRejectedValue(new Error('The server is not connected.'));
     render(AppFrame, props);
