@@ -42,6 +42,9 @@ type AppsService struct {
 	mu    sync.Mutex
 	open  map[string]*appInstance // by instance ID
 	order []string                // instance IDs, oldest first
+	// closings counts CloseAll: an app whose opening began before one (the
+	// window reloaded meanwhile) is not kept.
+	closings int
 	// links are the addresses apps asked to open, checked: OpenLink opens
 	// only these, by ID.
 	links linkBook
@@ -167,6 +170,9 @@ func (a *AppsService) Open(serverID, tool, callID, conversationID string) (AppVi
 		// instance, and never counts twice against maxOpenApps.
 		a.closeCall(callID)
 	}
+	a.mu.Lock()
+	closings := a.closings
+	a.mu.Unlock()
 	if a.count() >= maxOpenApps {
 		return AppView{}, i18n.Err("apps.error.tooMany", "max", maxOpenApps)
 	}
@@ -202,6 +208,9 @@ func (a *AppsService) Open(serverID, tool, callID, conversationID string) (AppVi
 	header.Set("Referrer-Policy", "no-referrer")
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.closings != closings { // the window reloaded meanwhile: the page that asked is gone
+		return AppView{}, i18n.Err("apps.error.reloaded")
+	}
 	if len(a.open) >= maxOpenApps { // another opened meanwhile
 		return AppView{}, i18n.Err("apps.error.tooMany", "max", maxOpenApps)
 	}
@@ -300,6 +309,7 @@ func (a *AppsService) closeCall(callID string) {
 // CloseAll closes every open app (the window's reload and exit).
 func (a *AppsService) CloseAll() {
 	a.mu.Lock()
+	a.closings++
 	ids := slices.Clone(a.order)
 	a.mu.Unlock()
 	for _, id := range ids {

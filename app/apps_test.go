@@ -35,6 +35,9 @@ type appServer struct {
 	mu    sync.Mutex
 	calls []string
 	reads []string
+	// readGate, when set, holds each read of the app's resource until it
+	// is closed (the test sets it before the read).
+	readGate chan struct{}
 }
 
 func (s *appServer) start(t *testing.T) string {
@@ -70,8 +73,18 @@ func (s *appServer) start(t *testing.T) string {
 	}
 	srv.AddResource(&sdk.Resource{URI: "ui://budget/app.html", Name: "budget", MIMEType: "text/html;profile=mcp-app",
 		Meta: sdk.Meta{"ui": map[string]any{"prefersBorder": true}}},
-		func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			s.read(req.Params.URI)
+			s.mu.Lock()
+			gate := s.readGate
+			s.mu.Unlock()
+			if gate != nil {
+				select {
+				case <-gate:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/html;profile=mcp-app",
 				Text: budgetHTML, Meta: sdk.Meta{"ui": map[string]any{
 					"csp":         map[string]any{"connectDomains": []any{"https://api.budget.example", "*", "https://x.example; script-src *"}},
@@ -580,6 +593,32 @@ func TestApps_AtMostMaxOpen(t *testing.T) {
 	f.open(t, "")
 	if views[0].Limits.MaxOpen != maxOpenApps {
 		t.Errorf("limits %+v", views[0].Limits)
+	}
+}
+
+// An app still opening when the window reloads (CloseAll as the page is
+// served) does not outlive the reload: before, it was kept once its
+// resource came, for a page that no longer knew it, and counted against
+// maxOpenApps until Gatehouse quit.
+func TestApps_AnAppOpeningWhenTheWindowReloadsIsNotKept(t *testing.T) {
+	f := newAppsFixture(t)
+	gate := make(chan struct{})
+	f.budget.mu.Lock()
+	f.budget.readGate = gate
+	f.budget.mu.Unlock()
+	opened := make(chan error, 1)
+	go func() {
+		_, err := f.apps.Open(f.budgetID, "show_budget", "", "")
+		opened <- err
+	}()
+	waitUntil(t, "the app's resource to be asked for", func() bool { _, reads := f.budget.received(); return len(reads) > 0 })
+	f.apps.CloseAll() // the window reloads
+	close(gate)
+	if err := <-opened; err == nil {
+		t.Error("the app opened for the page before the reload was kept")
+	}
+	if n := f.apps.count(); n != 0 {
+		t.Errorf("%d apps open after the reload, want 0", n)
 	}
 }
 
