@@ -74,6 +74,19 @@ type appInstance struct {
 	// open ("for this conversation" in the question), each bound to what
 	// they saw of it.
 	allowedHere map[string]store.ToolSeen
+	// running holds a slot for each of its requests running (begin).
+	running chan struct{}
+}
+
+// begin takes a slot for one of the app's requests, or refuses it with a
+// sentence when maxAppRequests are running; end frees the slot.
+func (inst *appInstance) begin() (end func(), err error) {
+	select {
+	case inst.running <- struct{}{}:
+		return func() { <-inst.running }, nil
+	default:
+		return nil, i18n.Err("apps.error.busy", "max", maxAppRequests)
+	}
 }
 
 // AppView is one open app instance, as the window frames it.
@@ -138,6 +151,9 @@ const (
 	maxAppURI = 4096
 	// appReadTimeout bounds reading an app's resource when it opens.
 	appReadTimeout = 30 * time.Second
+	// maxAppRequests bounds an app's tool calls and reads running at once;
+	// more are refused at once (appInstance.begin).
+	maxAppRequests = 8
 )
 
 // appLimits are the limits the window applies to every app.
@@ -189,7 +205,7 @@ func (a *AppsService) Open(serverID, tool, callID, conversationID string) (AppVi
 	if view.Dropped == nil {
 		view.Dropped = []i18n.Message{}
 	}
-	inst := &appInstance{view: view, callID: callID, allowedHere: map[string]store.ToolSeen{}}
+	inst := &appInstance{view: view, callID: callID, allowedHere: map[string]store.ToolSeen{}, running: make(chan struct{}, maxAppRequests)}
 	if callID != "" {
 		// Only a call of this very tool of this server: never another's.
 		if c, ok := a.core.keptAppCall(conversationID, callID); ok && c.serverID == serverID && c.tool == def.Name {
@@ -350,6 +366,11 @@ func (a *AppsService) CallTool(instanceID, tool, argsJSON string) (string, error
 	if len(argsJSON) > appMaxMessageBytes {
 		return "", i18n.Err("apps.error.tooLarge", "max", appMaxMessageBytes)
 	}
+	end, err := inst.begin()
+	if err != nil {
+		return "", err
+	}
+	defer end()
 	// A server waiting to reconnect after a crash reconnects now, for this call (issue 26).
 	waitCtx, stop := context.WithTimeout(inst.ctx, a.core.toolCallTimeout())
 	err = a.core.Manager.Await(waitCtx, v.ServerID)
@@ -422,6 +443,11 @@ func (a *AppsService) ReadResource(instanceID, uri string) (string, error) {
 	if uri == "" || len(uri) > maxAppURI {
 		return "", i18n.Err("apps.error.badURI", "max", maxAppURI)
 	}
+	end, err := inst.begin()
+	if err != nil {
+		return "", err
+	}
+	defer end()
 	ctx, cancel := context.WithTimeout(inst.ctx, appReadTimeout)
 	defer cancel()
 	res, err := a.core.Manager.ReadResource(ctx, inst.view.ServerID, uri)

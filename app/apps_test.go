@@ -622,6 +622,35 @@ func TestApps_AnAppOpeningWhenTheWindowReloadsIsNotKept(t *testing.T) {
 	}
 }
 
+// An app has at most maxAppRequests of its requests running at once: more
+// are refused with a sentence at once (before, every read and call an app
+// sent ran, up to its rate times its time limit, thousands), and a slot is
+// free again when a request ends.
+func TestApps_AtMostSoManyRequestsAtOnce(t *testing.T) {
+	f := newAppsFixture(t)
+	v := f.open(t, "")
+	gate := make(chan struct{})
+	f.budget.mu.Lock()
+	f.budget.readGate = gate
+	f.budget.mu.Unlock()
+	var wg sync.WaitGroup
+	for range maxAppRequests {
+		wg.Go(func() { _, _ = f.apps.ReadResource(v.InstanceID, "ui://budget/app.html") })
+	}
+	waitUntil(t, "the app's reads to reach the server", func() bool { _, reads := f.budget.received(); return len(reads) == 1+maxAppRequests })
+	if _, err := f.apps.ReadResource(v.InstanceID, "ui://budget/app.html"); !isMessage(err, "apps.error.busy") {
+		t.Errorf("a read beyond %d at once: %v, want apps.error.busy", maxAppRequests, err)
+	}
+	if _, err := f.apps.CallTool(v.InstanceID, "refresh_budget", "{}"); !isMessage(err, "apps.error.busy") {
+		t.Errorf("a call beyond %d at once: %v, want apps.error.busy", maxAppRequests, err)
+	}
+	close(gate)
+	wg.Wait()
+	if _, err := f.apps.ReadResource(v.InstanceID, "ui://budget/app.html"); err != nil {
+		t.Errorf("a read once the others ended: %v", err)
+	}
+}
+
 // TestApps_OpeningACallsAppAgainReplacesIt: the window draws a chat call's
 // card anew when the turn ends and opens its app again before the old
 // frame's close arrives; ten apps drawn anew must not hit the limit, and
