@@ -52,8 +52,12 @@ type AppsService struct {
 
 // NewAppsService returns the service over core.
 func NewAppsService(core *Core) *AppsService {
-	return &AppsService{core: core, tools: NewToolsService(core), serve: appframe.Serve, forget: appframe.Forget,
+	a := &AppsService{core: core, tools: NewToolsService(core), serve: appframe.Serve, forget: appframe.Forget,
 		open: map[string]*appInstance{}}
+	if core != nil {
+		core.onServerOff(a.closeServer) // a server turned off or removed takes its apps with it
+	}
+	return a
 }
 
 // appInstance is one open app.
@@ -313,6 +317,21 @@ func (a *AppsService) closeCall(callID string) {
 	var ids []string
 	for _, id := range a.order {
 		if a.open[id].callID == callID {
+			ids = append(ids, id)
+		}
+	}
+	a.mu.Unlock()
+	for _, id := range ids {
+		_ = a.Close(id)
+	}
+}
+
+// closeServer closes the open instances of the server serverID's apps.
+func (a *AppsService) closeServer(serverID string) {
+	a.mu.Lock()
+	var ids []string
+	for _, id := range a.order {
+		if a.open[id].view.ServerID == serverID {
 			ids = append(ids, id)
 		}
 	}

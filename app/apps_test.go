@@ -651,6 +651,53 @@ func TestApps_AtMostSoManyRequestsAtOnce(t *testing.T) {
 	}
 }
 
+// Turning a server off, or removing it, closes its apps: their question
+// on screen is withdrawn and their frames are no longer served (before,
+// the question stayed for its ten minutes, ahead of every other, and the
+// app kept running). Another server's app stays.
+func TestApps_TurningTheServerOffClosesItsApps(t *testing.T) {
+	for _, how := range []string{"turned off", "removed"} {
+		t.Run(how, func(t *testing.T) {
+			f := newAppsFixture(t)
+			f.setPolicy(t, "refresh_budget", store.ToolAsk)
+			v := f.open(t, "")
+			other, err := f.apps.Open(f.otherID, "show_budget", "", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			called := make(chan error, 1)
+			go func() { _, err := f.apps.CallTool(v.InstanceID, "refresh_budget", "{}"); called <- err }()
+			waitUntil(t, "the app's question", func() bool { return f.core.Broker.Snapshot().Current != nil })
+			servers := NewServersService(f.core)
+			if how == "removed" {
+				err = servers.Remove(f.budgetID)
+			} else {
+				err = servers.SetEnabled(f.budgetID, false)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-called:
+				if err == nil {
+					t.Error("the app's call ran after its server was " + how)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the app's question is still open after its server was " + how)
+			}
+			if q := f.core.Broker.Snapshot().Current; q != nil {
+				t.Errorf("a question is still on screen: %+v", q)
+			}
+			if _, err := f.apps.ReadResource(v.InstanceID, "ui://budget/app.html"); !errors.Is(err, errAppNotOpen) {
+				t.Errorf("the app of the server %s still answers: %v", how, err)
+			}
+			if _, err := f.apps.instance(other.InstanceID); err != nil {
+				t.Errorf("another server's app was closed: %v", err)
+			}
+		})
+	}
+}
+
 // TestApps_OpeningACallsAppAgainReplacesIt: the window draws a chat call's
 // card anew when the turn ends and opens its app again before the old
 // frame's close arrives; ten apps drawn anew must not hit the limit, and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gatehouse-app/gatehouse/appframe"
@@ -59,6 +60,10 @@ type Core struct {
 	// the model context apps gave conversations (MCP Apps, apps_book.go).
 	appCalls   callBook
 	appContext contextBook
+	// serverOffMu guards serverOffHooks: what closes a server's apps when
+	// the person turns it off or removes it (onServerOff).
+	serverOffMu    sync.Mutex
+	serverOffHooks []func(serverID string)
 	// chat runs the turns of the window and of the command line (Chat).
 	chatOnce sync.Once
 	chat     *ChatService
@@ -294,4 +299,22 @@ func (c *Core) serverName(id string) string {
 		return srv.Name
 	}
 	return id
+}
+
+// onServerOff registers hook, called with a server's ID when the person
+// turns the server off or removes it (an AppsService closes its apps).
+func (c *Core) onServerOff(hook func(serverID string)) {
+	c.serverOffMu.Lock()
+	defer c.serverOffMu.Unlock()
+	c.serverOffHooks = append(c.serverOffHooks, hook)
+}
+
+// serverOff calls the hooks of onServerOff for the server id.
+func (c *Core) serverOff(id string) {
+	c.serverOffMu.Lock()
+	hooks := slices.Clone(c.serverOffHooks)
+	c.serverOffMu.Unlock()
+	for _, hook := range hooks {
+		hook(id)
+	}
 }

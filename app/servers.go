@@ -158,6 +158,7 @@ func (s *ServersService) Remove(id string) error {
 		return err
 	}
 	s.core.Manager.Remove(id)
+	s.core.serverOff(id)
 	s.core.emitServers()
 	if srv.Transport == store.TransportHTTP { // only they sign in; others never wake the keyring
 		if err := s.core.secrets.delete(store.SecretSignIn, id); err != nil {
@@ -179,6 +180,9 @@ func (s *ServersService) SetEnabled(id string, enabled bool) error {
 		return err
 	}
 	s.core.Manager.Set(saved)
+	if !enabled {
+		s.core.serverOff(id)
+	}
 	s.core.emitServers()
 	return nil
 }

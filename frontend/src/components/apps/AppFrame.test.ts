@@ -359,6 +359,17 @@ describe('AppFrame', () => {
     expect(mocked.openAppLink).toHaveBeenCalledTimes(1);
   });
 
+  it('turning its server off closes the app with a sentence (Go has closed its instance)', async () => {
+    servers.set([server('s1', 'Budget')]);
+    await opened();
+    expect(document.querySelector('iframe')).toBeTruthy();
+    servers.set([server('s1', 'Budget', {}, false)]);
+    await screen.findByText('Closed: its server was turned off or removed.');
+    expect(document.querySelector('iframe')).toBeNull();
+    servers.list = [];
+    servers.loaded = false; // as before this test: the other tests do not load the list
+  });
+
   it('when Go cannot open the app it says why and offers to try again', async () => {
     mocked.openApp.mockRejectedValue(new Error('The server is not connected.'));
     render(AppFrame, props);
