@@ -62,6 +62,8 @@ type ChatService struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by conversation ID
+	// stopped is set by StopAll (the app quits): no turn starts after it.
+	stopped bool
 	// before is, by conversation ID, the Seq of the last message stored
 	// before its running turn: MessagePage leaves out the later ones.
 	before map[string]uint64
@@ -381,6 +383,9 @@ func (s *ChatService) start(conversationID, text string, attachments []store.Att
 	// saved last, and DropOldToolResults does not drop under its feet.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped {
+		return i18n.Err("mcp.error.closing")
+	}
 	if s.running[conversationID] != nil {
 		return ErrTurnRunning
 	}
@@ -531,9 +536,10 @@ func (s *ChatService) CancelCall(conversationID, callID string) error {
 }
 
 // StopAll stops every running turn and waits until each has stored what it
-// had (the app's exit).
+// had (the app's exit); no turn starts after it.
 func (s *ChatService) StopAll() {
 	s.mu.Lock()
+	s.stopped = true
 	for _, cancel := range s.running {
 		cancel()
 	}

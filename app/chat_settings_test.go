@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatehouse-app/gatehouse/llm"
 	"github.com/gatehouse-app/gatehouse/llm/llmtest"
@@ -344,5 +345,33 @@ func TestToLLM(t *testing.T) {
 				t.Errorf("toLLM:\n got %s\nwant %s", got, want)
 			}
 		})
+	}
+}
+
+// Once the app has begun to quit (StopAll), a new turn is refused with a
+// sentence: before, a turn the command line started in that moment ran
+// with nothing to stop it, and the app's exit waited for its model.
+func TestChatService_NoTurnStartsOnceStopAllBegan(t *testing.T) {
+	core, _, svc, _ := chatWithDemo(t)
+	held := llmtest.NewOpenAI(t, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"…"}, Hold: true}}})
+	p := addProvider(t, core, "Held", store.ProviderOpenAI, held, "m")
+	conv, err := svc.NewConversation(p.ID, "", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.StopAll()
+	if err := svc.Send(conv.ID, "Think long"); !isMessage(err, "mcp.error.closing") {
+		t.Errorf("a turn after StopAll: %v, want mcp.error.closing", err)
+	}
+	waited := make(chan struct{})
+	go func() { svc.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		svc.StopAll() // the turn nothing stopped: end it, so that the test can
+		t.Fatal("a turn started after StopAll still runs")
+	}
+	if n := len(held.ChatRequests()); n != 0 {
+		t.Errorf("the model was asked %d times after StopAll", n)
 	}
 }
