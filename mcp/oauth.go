@@ -399,7 +399,14 @@ func (m *Manager) codeFetcher(s *session) auth.AuthorizationCodeFetcher {
 		if err != nil {
 			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
 		}
-		u, _ := url.Parse(args.URL)
+		u, _ := url.Parse(link.URL)
+		serverURL := ""
+		if s.srv.HTTP != nil {
+			serverURL = s.srv.HTTP.URL
+		}
+		if err := oauthflow.CheckBrowserAddress(ctx, serverURL, u); err != nil {
+			return nil, fmt.Errorf("the sign-in address is refused: %w", err)
+		}
 		state := u.Query().Get("state")
 		if state == "" {
 			return nil, errors.New("the sign-in address has no state parameter")

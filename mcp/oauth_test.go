@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
@@ -292,6 +293,17 @@ func TestOAuth_RefusesNonHTTPSAuthorization_E33(t *testing.T) {
 	ctx := context.WithValue(context.Background(), signInWaitKey{}, wait)
 	for _, u := range []string{"http://auth.example/authorize?state=s", "javascript:alert(1)", "https://user@auth.example/authorize?state=s"} {
 		if _, err := fetch(ctx, &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	// The person's browser is not sent into their own network or computer
+	// on a remote server's say-so: the person was shown the server's host.
+	for i, u := range []string{"https://192.168.1.1/apply.cgi?reboot=1", "http://127.0.0.1:631/admin?op=purge", "https://localhost/authorize",
+		"https://[fd00::1]/authorize", "https://10.0.0.1/authorize"} {
+		short, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := fetch(short, &auth.AuthorizationArgs{URL: fmt.Sprintf("%s&state=private-%d", strings.Replace(u, "authorize", "authorize?x=1", 1), i)})
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("%s: %v", u, err)
 		}
 	}

@@ -102,6 +102,26 @@ func NewClient(serverURL string, timeout time.Duration) *http.Client {
 	}
 }
 
+// CheckBrowserAddress refuses an authorization URL the person's browser
+// would be sent to by a sign-in to the MCP server at serverURL when it
+// breaks NewClient's address rules: the server chooses that URL too (its
+// authorization server's metadata), and the person was shown the server's
+// host, not a router's or a service's on this computer. A name is looked
+// up and each of its addresses checked (the browser looks it up again).
+func CheckBrowserAddress(ctx context.Context, serverURL string, authURL *url.URL) error {
+	g := guard{}
+	if u, err := url.Parse(serverURL); err == nil {
+		g.loopbackOK = linkcheck.LoopbackHost(u.Hostname())
+	}
+	if err := g.checkURL(authURL); err != nil {
+		return err
+	}
+	if linkcheck.LoopbackHost(authURL.Hostname()) {
+		return nil // allowed by checkURL: the server is on this computer too
+	}
+	return g.checkName(ctx, authURL.Hostname())
+}
+
 // guard holds the address rules of NewClient's client.
 type guard struct {
 	loopbackOK bool // the MCP server is on this computer
