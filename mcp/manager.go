@@ -173,6 +173,12 @@ type Manager struct {
 	// redirect is the loopback redirect of sign-ins (package oauthflow), made at
 	// the first one and closed by Close.
 	redirect *oauthflow.Redirect
+
+	// tokenMu orders saving a server's sign-in tokens with deleting them;
+	// signOuts counts each server's Sign outs (and removals), so that a
+	// token from before one is not saved after it (saveToken).
+	tokenMu  sync.Mutex
+	signOuts map[string]int
 }
 
 // NewManager returns a manager with no servers. Call Close when done.
@@ -254,6 +260,7 @@ func sameConnection(a, b store.Server) bool {
 
 // Remove disconnects a server and forgets it.
 func (m *Manager) Remove(id string) {
+	_ = m.forgetTokens(id, false) // a refresh on its way saves nothing after
 	m.mu.Lock()
 	s := m.sessions[id]
 	delete(m.sessions, id)

@@ -278,7 +278,7 @@ func (m *Manager) savedTokenSource(serverID, serverURL string) oauth2.TokenSourc
 	c := &oauth2.Config{ClientID: saved.ClientID, ClientSecret: saved.ClientSecret,
 		Endpoint: oauth2.Endpoint{TokenURL: saved.TokenURL, AuthStyle: oauth2.AuthStyle(saved.AuthStyle)}}
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthHTTPClient(serverURL))
-	return m.savingTokenSource(serverID, saved, c.TokenSource(ctx, saved.Token))
+	return m.savingTokenSource(serverID, m.signOutsOf(serverID), saved, c.TokenSource(ctx, saved.Token))
 }
 
 // signInHandler returns the session's go-sdk handler, made at its first
@@ -296,6 +296,7 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 	if s.oauth.handler != nil {
 		return s.oauth.handler, nil
 	}
+	signOuts := m.signOutsOf(s.srv.ID) // a Sign out during this sign-in keeps its token out
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect.URL(),
 		AuthorizationCodeFetcher: m.codeFetcher(s),
@@ -316,10 +317,10 @@ func (m *Manager) signInHandler(s *session, serverURL string) (*auth.Authorizati
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			saved := &SavedToken{Resource: serverURL, TokenURL: c.Endpoint.TokenURL, ClientID: c.ClientID,
 				ClientSecret: c.ClientSecret, AuthStyle: int(c.Endpoint.AuthStyle), Token: tok}
-			if err := m.opts.Tokens.SaveToken(s.srv.ID, saved); err != nil {
+			if err := m.saveToken(s.srv.ID, signOuts, saved); err != nil {
 				m.opts.Logger.Warn("could not save the sign-in token", "server", s.srv.ID, "error", err)
 			}
-			return m.savingTokenSource(s.srv.ID, saved, c.TokenSource(ctx, tok)), nil
+			return m.savingTokenSource(s.srv.ID, signOuts, saved, c.TokenSource(ctx, tok)), nil
 		},
 		InitialTokenSource: s.oauth.initial,
 	}
@@ -374,13 +375,51 @@ func (m *Manager) loopback() (*oauthflow.Redirect, error) {
 	return m.redirect, nil
 }
 
+// signOutsOf is how many times the server was signed out of (or removed):
+// a token got under one count is not saved under another (saveToken).
+func (m *Manager) signOutsOf(serverID string) int {
+	m.tokenMu.Lock()
+	defer m.tokenMu.Unlock()
+	return m.signOuts[serverID]
+}
+
+// saveToken saves a server's sign-in token got while the server had been
+// signed out of signOuts times; none when it has been signed out of (or
+// removed) since: a refresh on its way does not undo a Sign out.
+func (m *Manager) saveToken(serverID string, signOuts int, t *SavedToken) error {
+	m.tokenMu.Lock()
+	defer m.tokenMu.Unlock()
+	if m.signOuts[serverID] != signOuts {
+		return nil
+	}
+	return m.opts.Tokens.SaveToken(serverID, t)
+}
+
+// forgetTokens counts a sign-out of the server, so that no token on its
+// way is saved after it, and deletes its sign-in tokens when del is set
+// (Remove leaves that to its caller, with the server's other secrets).
+func (m *Manager) forgetTokens(serverID string, del bool) error {
+	m.tokenMu.Lock()
+	defer m.tokenMu.Unlock()
+	if m.signOuts == nil {
+		m.signOuts = map[string]int{}
+	}
+	m.signOuts[serverID]++
+	if !del || m.opts.Tokens == nil {
+		return nil
+	}
+	return m.opts.Tokens.DeleteToken(serverID)
+}
+
 // savingTokenSource saves each new token base gives (after a refresh) in
-// the store; saved, the token it starts from, is already there.
-func (m *Manager) savingTokenSource(serverID string, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
+// the store, unless the server was signed out of since it had been
+// signed out of signOuts times; saved, the token it starts from, is
+// already there.
+func (m *Manager) savingTokenSource(serverID string, signOuts int, saved *SavedToken, base oauth2.TokenSource) oauth2.TokenSource {
 	kept := *saved
 	return oauthflow.SavingTokenSource(base, saved.Token, func(t *oauth2.Token) {
 		kept.Token = t
-		if err := m.opts.Tokens.SaveToken(serverID, &kept); err != nil {
+		if err := m.saveToken(serverID, signOuts, &kept); err != nil {
 			m.opts.Logger.Warn("could not save the refreshed sign-in token", "server", serverID, "error", err)
 		}
 	})
@@ -437,7 +476,7 @@ func (m *Manager) SignOut(id string) error {
 	if m.opts.Tokens == nil {
 		return i18n.Err("mcp.signin.unavailable")
 	}
-	if err := m.opts.Tokens.DeleteToken(id); err != nil {
+	if err := m.forgetTokens(id, true); err != nil {
 		return fmt.Errorf("deleting the sign-in: %w", err)
 	}
 	if s, err := m.session(id); err == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"golang.org/x/oauth2"
 
 	"github.com/gatehouse-app/gatehouse/mcp/oauthtest"
 	"github.com/gatehouse-app/gatehouse/oauthflow"
@@ -593,4 +594,46 @@ func TestOAuth_RedirectPort_E33(t *testing.T) {
 		t.Fatalf("sign-in after: %s %q; new redirect: %v", st.State, st.Message, redirect() != r)
 	}
 	h.m.Close()
+}
+
+// blockingSource is a token source whose Token waits for release, as a
+// refresh the authorization server is slow to answer.
+type blockingSource struct {
+	called  chan struct{}
+	release chan struct{}
+	tok     *oauth2.Token
+}
+
+func (b blockingSource) Token() (*oauth2.Token, error) {
+	close(b.called)
+	<-b.release
+	return b.tok, nil
+}
+
+// A Sign out is not undone by a token refresh that was on its way: before,
+// the refreshed token was saved back after Sign out deleted it, and the
+// next start connected signed in without the person.
+func TestOAuth_SignOutIsNotUndoneByARefreshOnItsWay(t *testing.T) {
+	h := newOAuthHarness(t, time.Hour, ActionAccept)
+	srv := h.addServer(t, "Slow", h.peer.URL)
+	saved := &SavedToken{Resource: h.peer.URL, Token: &oauth2.Token{AccessToken: "old", Expiry: time.Now().Add(-time.Minute)}}
+	if err := h.tokens.SaveToken(srv.ID, saved); err != nil {
+		t.Fatal(err)
+	}
+	base := blockingSource{called: make(chan struct{}), release: make(chan struct{}), tok: &oauth2.Token{AccessToken: "refreshed", Expiry: time.Now().Add(time.Hour)}}
+	source := h.m.savingTokenSource(srv.ID, h.m.signOutsOf(srv.ID), saved, base)
+	refreshed := make(chan struct{})
+	go func() {
+		_, _ = source.Token()
+		close(refreshed)
+	}()
+	<-base.called
+	if err := h.m.SignOut(srv.ID); err != nil {
+		t.Fatal(err)
+	}
+	close(base.release)
+	<-refreshed
+	if tok, _ := h.tokens.LoadToken(srv.ID, h.peer.URL); tok != nil {
+		t.Errorf("after Sign out, the store holds the token %q that a refresh on its way saved", tok.Token.AccessToken)
+	}
 }
