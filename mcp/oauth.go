@@ -132,12 +132,31 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		return nil // a 403 that asks for no more scope: the SDK retries as it is, and that answer stands
 	}
 	s := h.s
+	s.mu.Lock()
+	again := s.signedIn
+	s.mu.Unlock()
+	if again {
+		// The server refuses the token it has just accepted a sign-in for:
+		// signing in again would ask the person again, register again and
+		// open another tab, for as long as the server kept refusing.
+		err := &signInFailure{why: i18n.M("mcp.signin.refusedNew")}
+		s.mu.Lock()
+		s.signInFailure = err
+		s.mu.Unlock()
+		return err
+	}
 	if !s.mayAskSignIn() {
 		s.needSignIn(req, resp)
 		return ErrNeedsSignIn
 	}
 	err := h.signIn(ctx, req, resp)
-	if err == nil || errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrNeedsSignIn) {
+	if err == nil {
+		s.mu.Lock()
+		s.signInRequested, s.signedIn = false, true // one Sign in, one sign-in
+		s.mu.Unlock()
+		return nil
+	}
+	if errors.Is(err, ErrSignInDeclined) || errors.Is(err, ErrNeedsSignIn) {
 		return err
 	}
 	// The sign-in is over: later requests of this attempt (the SDK's
@@ -257,7 +276,7 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.signInFailure, s.signInRefused = nil, false // a new attempt
+	s.signInFailure, s.signInRefused, s.signedIn = nil, false, false // a new attempt
 	select {
 	case <-s.signInNeeded: // from the last connection
 	default:

@@ -637,3 +637,25 @@ func TestOAuth_SignOutIsNotUndoneByARefreshOnItsWay(t *testing.T) {
 		t.Errorf("after Sign out, the store holds the token %q that a refresh on its way saved", tok.Token.AccessToken)
 	}
 }
+
+// One Sign in, one sign-in: a server that refuses the token its own
+// authorization server has just issued is not signed in to again and
+// again (each time another consent, registration, browser tab and token
+// grant); it waits in "needs sign-in", saying the server refused the new
+// sign-in.
+func TestOAuth_OneClickIsOneSignIn_E33(t *testing.T) {
+	h := newOAuthHarnessWith(t, oauthtest.Options{RefuseTokens: true}, ActionAccept)
+	srv := h.addServer(t, "Refuser", h.peer.URL)
+	h.signIn(t, srv)
+	time.Sleep(2 * time.Second) // any further sign-in of this attempt would have asked by now
+	if n := h.ans.shownCount(); n != 1 {
+		t.Errorf("one Sign in asked %d times", n)
+	}
+	if c := h.peer.Counts(); c.TokenGrants != 1 {
+		t.Errorf("one Sign in made %d token grants", c.TokenGrants)
+	}
+	st, _ := h.m.Status(srv.ID)
+	if st.State != StateNeedsSignIn || !strings.Contains(st.Message.String(), "refused the sign-in it had just accepted") {
+		t.Errorf("status %s: %q", st.State, st.Message)
+	}
+}
