@@ -246,7 +246,10 @@ func describeSignInError(err error) i18n.Message {
 		strings.Contains(msg, "Client.Timeout exceeded") || strings.Contains(msg, context.DeadlineExceeded.Error()) {
 		return i18n.M("mcp.signin.timeout")
 	}
-	return i18n.ErrorMessage(err)
+	if m, ok := i18n.MessageOf(err); ok {
+		return m
+	}
+	return i18n.Text(oauthflow.ServerLine(msg)) // may hold a token endpoint's answer: one short line
 }
 
 // signInFailure is a sign-in that failed, and why; it matches

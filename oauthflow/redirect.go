@@ -10,11 +10,13 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gatehouse-app/gatehouse/i18n"
+	"github.com/gatehouse-app/gatehouse/visible"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
@@ -112,7 +114,7 @@ func (r *Redirect) callback(rw http.ResponseWriter, req *http.Request) {
 	w.once.Do(func() {
 		used = false
 		if e := q.Get("error"); e != "" {
-			w.fail <- fmt.Errorf("the sign-in was refused: %s %s", e, q.Get("error_description"))
+			w.fail <- fmt.Errorf("the sign-in was refused: %s", ServerLine(e+" "+q.Get("error_description")))
 			return
 		}
 		w.got <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
@@ -321,4 +323,19 @@ func page(w http.ResponseWriter, code int, msg i18n.Message) {
 	w.WriteHeader(code)
 	fmt.Fprintf(w, "<!doctype html><html lang=\"%s\"><meta charset=utf-8><title>Gatehouse</title><p style=\"font:16px system-ui;margin:3em\">%s</p>",
 		lang, html.EscapeString(text))
+}
+
+// maxServerLine bounds the authorization server's own words in a refusal,
+// in characters.
+const maxServerLine = 300
+
+// ServerLine is an authorization server's text as the person's window
+// shows it in a server's status: one line, its hidden characters written
+// as <U+XXXX>, cut at maxServerLine characters.
+func ServerLine(text string) string {
+	text = strings.Join(strings.Fields(visible.Mark(text)), " ")
+	if r := []rune(text); len(r) > maxServerLine {
+		text = string(r[:maxServerLine]) + "…"
+	}
+	return text
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,39 @@ func TestRedirect_StartPageOutlivesAFailure_E33(t *testing.T) {
 			t.Fatal("the listener stayed open after the late browser read the page")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// An authorization server's refusal reaches the person's window as one
+// short line with its hidden characters shown: before, its error and
+// error_description went into the server's status whole (up to the size
+// of a request line) and as they were.
+func TestRedirect_ARefusalIsShortAndVisible_E33(t *testing.T) {
+	r, err := NewRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Expect("s"); err != nil {
+		t.Fatal(err)
+	}
+	desc := "Your licence expired\nre-activate at evil.example \u202etxt.exe" + strings.Repeat(" pad", 20000)
+	resp, err := http.Get(r.URL() + "?state=s&error=access_denied&error_description=" + url.QueryEscape(desc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_, err = w.Result(context.Background(), time.Second)
+	if err == nil {
+		t.Fatal("a refusal was taken for a sign-in")
+	}
+	msg := err.Error()
+	if len(msg) > 400 || strings.ContainsAny(msg, "\n\u202e") || !strings.Contains(msg, "<U+202E>") || !strings.Contains(msg, "access_denied Your licence expired") {
+		t.Errorf("the refusal reads (%d bytes): %q", len(msg), msg)
 	}
 }
