@@ -133,10 +133,10 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	}
 	s := h.s
 	s.mu.Lock()
-	again := s.signedIn
+	enough := s.signIns >= maxSignIns
 	s.mu.Unlock()
-	if again {
-		// The server refuses the token it has just accepted a sign-in for:
+	if enough {
+		// The server refuses the tokens it has just accepted sign-ins for:
 		// signing in again would ask the person again, register again and
 		// open another tab, for as long as the server kept refusing.
 		err := &signInFailure{why: i18n.M("mcp.signin.refusedNew")}
@@ -152,7 +152,7 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	err := h.signIn(ctx, req, resp)
 	if err == nil {
 		s.mu.Lock()
-		s.signInRequested, s.signedIn = false, true // one Sign in, one sign-in
+		s.signIns++
 		s.mu.Unlock()
 		return nil
 	}
@@ -221,6 +221,12 @@ func (h askingHandler) signIn(ctx context.Context, req *http.Request, resp *http
 	return err
 }
 
+// maxSignIns bounds the sign-ins of one Sign in (one connection attempt):
+// the second is for a server that moved to another authorization server
+// right after the first (the MCP authorization specification's
+// migration), and none comes after it.
+const maxSignIns = 2
+
 // signInWaitKey carries a sign-in's wait at the loopback address from
 // askingHandler.signIn, through the go-sdk handler, to the code fetcher.
 type signInWaitKey struct{}
@@ -279,7 +285,7 @@ func (m *Manager) oauthHandler(s *session, serverURL string) (auth.OAuthHandler,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.signInFailure, s.signInRefused, s.signedIn = nil, false, false // a new attempt
+	s.signInFailure, s.signInRefused, s.signIns = nil, false, 0 // a new attempt
 	select {
 	case <-s.signInNeeded: // from the last connection
 	default:

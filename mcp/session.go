@@ -89,10 +89,10 @@ type session struct {
 	// of each attempt (oauthHandler).
 	signInFailure error
 	signInRefused bool
-	// signedIn is set when a sign-in of the current attempt completed: a
-	// request of that attempt that needs a sign-in again fails the attempt
-	// instead of asking again (one Sign in, one sign-in).
-	signedIn bool
+	// signIns counts the sign-ins of the current attempt that completed:
+	// past maxSignIns, a request of that attempt that needs a sign-in again
+	// fails the attempt instead of asking again.
+	signIns int
 	// signInNeeded ends a connected session's connection when a request
 	// on it needed a sign-in the person has not asked for (needSignIn);
 	// stepUp is the 403 that asked for more scope then, for the sign-in
@@ -689,7 +689,7 @@ func (s *session) stepUpFirst(ctx context.Context, oauth auth.OAuthHandler) erro
 // connection attempt, and a later one does not show the consent by itself.
 func (s *session) signInDone() {
 	s.mu.Lock()
-	s.signInRequested, s.signedIn = false, false
+	s.signInRequested, s.signIns = false, 0
 	s.mu.Unlock()
 }
 

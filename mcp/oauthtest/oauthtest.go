@@ -61,10 +61,10 @@ type Options struct {
 	// endpoint with one of them; dynamic registration hands out a secret
 	// and the first method when it is not "none".
 	TokenAuthMethods []string
-	// RefuseTokens makes the MCP endpoints refuse every token, also one the
-	// authorization server has just issued (a broken or hostile server that
-	// asks for sign-in again and again).
-	RefuseTokens bool
+	// OneUseTokens makes the MCP endpoints accept each token once only, so
+	// that every request asks for a sign-in again (a broken or hostile
+	// server).
+	OneUseTokens bool
 	// ClientIDMetadataDocuments advertises client ID metadata documents:
 	// an https client_id is accepted without registration (the document is
 	// not fetched).
@@ -261,8 +261,11 @@ func (s *Server) verify(tok, resource string) (*auth.TokenInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tokens[tok]
-	if !ok || time.Now().After(t.expires) || s.opts.RefuseTokens {
+	if !ok || time.Now().After(t.expires) {
 		return nil, fmt.Errorf("%w: unknown or expired token", auth.ErrInvalidToken)
+	}
+	if s.opts.OneUseTokens {
+		delete(s.tokens, tok)
 	}
 	if t.resource != resource {
 		return nil, fmt.Errorf("%w: the token is for another resource", auth.ErrInvalidToken)
