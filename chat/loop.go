@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -261,8 +262,9 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 		}
 		for i, tc := range answer.ToolCalls {
 			if i >= MaxCallsPerAnswer {
-				c := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), State: CallFailed,
-					Result: fmt.Sprintf("Not run: Gatehouse runs at most %d tool calls of one answer.", MaxCallsPerAnswer)}
+				c := Call{ID: tc.ID, Tool: shownName(tc.Name), State: CallFailed,
+					Result: fmt.Sprintf("Not run: Gatehouse runs at most %d tool calls of one answer.", MaxCallsPerAnswer),
+					Note:   i18n.M("chat.call.tooMany", "max", MaxCallsPerAnswer)}
 				res.Calls[tc.ID] = c
 				emit(Event{Kind: EventCall, Call: &c})
 				if err := add(llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, IsError: true, Text: c.Result}, map[string]Call{tc.ID: c}, nil); err != nil {
@@ -287,7 +289,7 @@ func (r *Runner) Run(ctx context.Context, turn Turn, emit func(Event)) (Result, 
 func callsOf(catalog *Catalog, answer llm.Message) map[string]Call {
 	calls := make(map[string]Call, len(answer.ToolCalls))
 	for _, tc := range answer.ToolCalls {
-		c := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), Arguments: tc.Arguments}
+		c := Call{ID: tc.ID, Tool: shownName(tc.Name), Arguments: tc.Arguments}
 		if o, ok := catalog.Lookup(tc.Name); ok {
 			c.ServerID, c.ServerName, c.Tool, c.App = o.ServerID, o.ServerName, o.Tool.Name, HasApp(o.Tool)
 		}
@@ -323,7 +325,7 @@ func (r *Runner) stream(ctx context.Context, p llm.Provider, req llm.Request, re
 // tool message for the model. An error ends the turn (Stop).
 func (r *Runner) runCall(ctx context.Context, turn Turn, catalog *Catalog, tc llm.ToolCall, allowedHere map[store.ToolKey]*store.ToolSeen,
 	res *Result, emit func(Event)) (llm.Message, error) {
-	call := Call{ID: tc.ID, Tool: cut(tc.Name, maxNamedTool), Arguments: tc.Arguments}
+	call := Call{ID: tc.ID, Tool: shownName(tc.Name), Arguments: tc.Arguments}
 	if tc.Arguments != nil {
 		view := visible.JSON(tc.Arguments)
 		call.View = &view
@@ -535,6 +537,12 @@ func (r *Runner) serverTools(ids []string) []ServerTools {
 // at maxResultText with a note saying so.
 func resultText(res *sdk.CallToolResult) string {
 	return cut(mcp.ResultText(res), maxResultText)
+}
+
+// shownName is a tool name the model sent as its call's card shows it: at
+// most maxNamedTool bytes, no broken character at the cut.
+func shownName(name string) string {
+	return strings.ToValidUTF8(truncateName(name, maxNamedTool), "")
 }
 
 // cut is text within max bytes, cut at a character with a note saying so

@@ -500,7 +500,12 @@ func TestRun_WhatCannotRunComesBackCut(t *testing.T) {
 		t.Errorf("%d calls ran and %d were asked about, want %d of each (the first %d of the answer, less the two that cannot run)",
 			ran, asked, MaxCallsPerAnswer-2, MaxCallsPerAnswer)
 	}
-	if c := res.Calls[many[len(many)-1].ID]; c.State != CallFailed || !strings.Contains(c.Result, "Not run") {
-		t.Errorf("the last call of the answer: %+v, want not run", c)
+	if c := res.Calls[many[len(many)-1].ID]; c.State != CallFailed || !strings.Contains(c.Result, "Not run") || c.Note.Key != "chat.call.tooMany" {
+		t.Errorf("the last call of the answer: %+v, want not run, saying so to the person", c)
+	}
+	for _, c := range cards {
+		if strings.ContainsAny(c.Tool, "\n[") {
+			t.Errorf("call %s: the card's tool name carries a note: %q", c.ID, c.Tool)
+		}
 	}
 }

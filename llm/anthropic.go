@@ -125,7 +125,7 @@ type anthropicTurn struct {
 }
 
 func (t *anthropicTurn) add(ev anthropic.MessageStreamEventUnion) bool {
-	if ev.Type == "content_block_delta" && !t.size.grow(ev.Delta.Text, ev.Delta.Thinking, ev.Delta.PartialJSON) {
+	if ev.Type == "content_block_delta" && t.size.grow(ev.Delta.Text, ev.Delta.Thinking, ev.Delta.PartialJSON).over() {
 		t.yield(Event{}, t.p.d.answerTooLarge())
 		return false
 	}

@@ -26,14 +26,16 @@ const MaxAnswerSize = 8 << 20
 // answerSize counts what an answer has grown to (MaxAnswerSize).
 type answerSize int
 
-// grow adds parts to the answer and reports whether it is still within
-// MaxAnswerSize.
-func (a *answerSize) grow(parts ...string) bool {
+// grow adds parts to the answer.
+func (a *answerSize) grow(parts ...string) *answerSize {
 	for _, p := range parts {
 		*a += answerSize(len(p))
 	}
-	return *a <= MaxAnswerSize
+	return a
 }
+
+// over reports whether the answer has grown past MaxAnswerSize.
+func (a *answerSize) over() bool { return *a > MaxAnswerSize }
 
 // MaxModels is the most models a provider's list gives (the rest are left
 // out), and maxModelName the longest name or ID one may have: a list that

@@ -146,11 +146,11 @@ func (t *openAITurn) add(chunk openai.ChatCompletionChunk) bool {
 		if choice.Index != 0 {
 			continue // one answer was asked for
 		}
-		within := t.size.grow(choice.Delta.Content, choice.Delta.Refusal, reasoningDelta(choice.Delta))
+		t.size.grow(choice.Delta.Content, choice.Delta.Refusal, reasoningDelta(choice.Delta))
 		for _, c := range choice.Delta.ToolCalls {
-			within = t.size.grow(c.Function.Name, c.Function.Arguments)
+			t.size.grow(c.Function.Name, c.Function.Arguments)
 		}
-		if !within {
+		if t.size.over() {
 			t.yield(Event{}, t.p.d.answerTooLarge())
 			return false
 		}
