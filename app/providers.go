@@ -295,12 +295,14 @@ func (s *ProvidersService) SetDefault(id string) error {
 // Problem, not an error.
 func (s *ProvidersService) Test(id string, in ProviderInput) (TestResult, error) {
 	key := strings.TrimSpace(in.APIKey)
-	if _, _, moved := s.keyMoves(id, in); key == "" && id != "" && !in.ClearKey && !moved {
-		saved, err := s.core.secrets.get(store.SecretAPIKey, id)
-		if err != nil {
-			return TestResult{}, err
+	if key == "" && id != "" && !in.ClearKey {
+		if _, _, moved := s.keyMoves(id, in); !moved {
+			saved, err := s.core.secrets.get(store.SecretAPIKey, id)
+			if err != nil {
+				return TestResult{}, err
+			}
+			key = saved
 		}
-		key = saved
 	}
 	cfg := toConfig(toProvider("", in), key)
 	return listModels(cfg), nil

@@ -133,18 +133,16 @@ func (h askingHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	}
 	s := h.s
 	s.mu.Lock()
-	enough := s.signIns >= maxSignIns
-	s.mu.Unlock()
-	if enough {
+	if s.signIns >= maxSignIns {
 		// The server refuses the tokens it has just accepted sign-ins for:
 		// signing in again would ask the person again, register again and
 		// open another tab, for as long as the server kept refusing.
 		err := &signInFailure{why: i18n.M("mcp.signin.refusedNew")}
-		s.mu.Lock()
 		s.signInFailure = err
 		s.mu.Unlock()
 		return err
 	}
+	s.mu.Unlock()
 	if !s.mayAskSignIn() {
 		s.needSignIn(req, resp)
 		return ErrNeedsSignIn
