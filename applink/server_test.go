@@ -25,21 +25,7 @@ func TestServer_CloseEndsRunningCalls(t *testing.T) {
 		}
 		return struct{}{}, ctx.Err()
 	})
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	s := NewServer(Options{Broker: mcp.NewBroker(mcp.BrokerOptions{Store: st}), Tools: []Tool{wait}})
-	serverEnd, clientEnd := sdk.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), serverEnd); err != nil {
-		t.Fatal(err)
-	}
-	client, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(), clientEnd, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { client.Close() })
+	s, client := servedTo(t, wait)
 	t.Cleanup(func() { close(giveUp) }) // first
 	go func() { _, _ = client.CallTool(context.Background(), &sdk.CallToolParams{Name: "wait"}) }()
 	select {
@@ -65,22 +51,8 @@ func TestServer_CloseEndsRunningCalls(t *testing.T) {
 // otherwise grow its session's record of stopped tools without end).
 func TestServer_StopOfAToolItDoesNotServeIsRefused(t *testing.T) {
 	wait := NewTool("wait", "Returns at once.", func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
-	st, err := store.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	s := NewServer(Options{Broker: mcp.NewBroker(mcp.BrokerOptions{Store: st}), Tools: []Tool{wait}})
+	s, client := servedTo(t, wait)
 	t.Cleanup(func() { _ = s.Close() })
-	serverEnd, clientEnd := sdk.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), serverEnd); err != nil {
-		t.Fatal(err)
-	}
-	client, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(), clientEnd, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { client.Close() })
 	for _, tc := range []struct {
 		tool    string
 		refused bool
@@ -105,4 +77,26 @@ func TestServer_StopOfAToolItDoesNotServeIsRefused(t *testing.T) {
 			t.Errorf("the session keeps %d stopped tools, want the 2 it serves: %v", len(se.stopped), se.stopped)
 		}
 	}
+}
+
+// servedTo returns a server of tools, on a real data file, and a client
+// connected to it in memory; the client closes when the test ends.
+func servedTo(t *testing.T, tools ...Tool) (*Server, *sdk.ClientSession) {
+	t.Helper()
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := NewServer(Options{Broker: mcp.NewBroker(mcp.BrokerOptions{Store: st}), Tools: tools})
+	serverEnd, clientEnd := sdk.NewInMemoryTransports()
+	if _, err := s.Connect(context.Background(), serverEnd); err != nil {
+		t.Fatal(err)
+	}
+	client, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(context.Background(), clientEnd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	return s, client
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -89,12 +87,7 @@ func TestManager_StartToolCall(t *testing.T) {
 // until the server read again. The call ends when its context does.
 func TestManager_StartToolCallDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
 	m, _ := newTestManager(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	srv := peerServer(t, "deaf", "deaf", map[string]string{"GATEHOUSE_TEST_PIDFILE": pidFile})
-	m.Set(srv)
-	connected(t, m, srv.ID)
-	pid := readPID(t, pidFile)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // a write still waiting ends with the server
+	srv := connectedDeafServer(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	args := json.RawMessage(`{"blob":"` + strings.Repeat("x", 1<<20) + `"}`) // more than a pipe holds

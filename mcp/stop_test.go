@@ -24,12 +24,7 @@ import (
 // never exited (nor did a server's Disable or Remove end).
 func TestManager_CloseDoesNotWaitForAServerThatStoppedReading(t *testing.T) {
 	m, _ := newTestManager(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	srv := peerServer(t, "deaf", "deaf", map[string]string{"GATEHOUSE_TEST_PIDFILE": pidFile})
-	m.Set(srv)
-	connected(t, m, srv.ID)
-	pid := readPID(t, pidFile)
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // a hung Close ends with the server, so that the test can
+	srv := connectedDeafServer(t, m)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -80,6 +75,21 @@ func TestManager_CloseDoesNotWaitForAListingThatNeverEnds(t *testing.T) {
 	}
 
 	closesWithin(t, m, 10*time.Second, "a listing the server never answers")
+}
+
+// connectedDeafServer adds the deaf peer to m (it answers the handshake
+// and the tool list, then reads nothing more) and waits until it is
+// connected; the test's end kills it, so that whatever still waits on it
+// (a write, a hung Close) ends and the test can.
+func connectedDeafServer(t *testing.T, m *Manager) store.Server {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	srv := peerServer(t, "deaf", "deaf", map[string]string{"GATEHOUSE_TEST_PIDFILE": pidFile})
+	m.Set(srv)
+	connected(t, m, srv.ID)
+	pid := readPID(t, pidFile)
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	return srv
 }
 
 // closesWithin fails the test when m.Close has not returned within limit;
