@@ -90,66 +90,59 @@ func repoRoot() string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-var (
-	serverOnce sync.Once
-	serverBin  string
-	serverErr  error
-)
-
 // benchServer returns the bench server binary: $GATEHOUSE_BENCH_SERVER, or
-// one built from ./server on first use.
+// one built from ./bench/server on first use.
 func benchServer(b *testing.B) string {
-	b.Helper()
-	serverOnce.Do(func() {
-		if p := os.Getenv("GATEHOUSE_BENCH_SERVER"); p != "" {
-			serverBin = p
-			return
-		}
-		dir, err := os.MkdirTemp("", "gatehouse-bench-server-")
-		if err != nil {
-			serverErr = err
-			return
-		}
-		serverBin = filepath.Join(dir, "bench-server")
-		cmd := exec.Command("go", "build", "-o", serverBin, "./server")
-		cmd.Dir = filepath.Join(repoRoot(), "bench")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			serverErr = fmt.Errorf("building the bench server: %v\n%s", err, out)
-		}
-	})
-	if serverErr != nil {
-		b.Fatal(serverErr)
-	}
-	return serverBin
+	return builtBinary(b, "GATEHOUSE_BENCH_SERVER", "./bench/server")
+}
+
+// benchRelay returns P11's floor, the relay program (./bench/relay), built
+// on first use.
+func benchRelay(b *testing.B) string {
+	return builtBinary(b, "", "./bench/relay")
 }
 
 var (
-	relayOnce sync.Once
-	relayBin  string
-	relayErr  error
+	builtMu sync.Mutex
+	built   = map[string]string{}
 )
 
-// benchRelay returns P11's floor, the relay program (./relay), built on
-// first use.
-func benchRelay(b *testing.B) string {
+// builtBinary returns the program in $env (when env is not empty), or
+// builds the package pkg (a path from the module's root) once, with args
+// for go build, into a folder of its own that TestMain removes.
+func builtBinary(b *testing.B, env, pkg string, args ...string) string {
 	b.Helper()
-	relayOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gatehouse-bench-relay-")
-		if err != nil {
-			relayErr = err
-			return
-		}
-		relayBin = filepath.Join(dir, "relay")
-		cmd := exec.Command("go", "build", "-o", relayBin, "./relay")
-		cmd.Dir = filepath.Join(repoRoot(), "bench")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			relayErr = fmt.Errorf("building the relay: %v\n%s", err, out)
-		}
-	})
-	if relayErr != nil {
-		b.Fatal(relayErr)
+	if p := os.Getenv(env); env != "" && p != "" {
+		return p
 	}
-	return relayBin
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if p, ok := built[pkg]; ok {
+		return p
+	}
+	dir, err := os.MkdirTemp("", "gatehouse-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", append(append([]string{"build"}, args...), "-o", out, pkg)...)
+	cmd.Dir = repoRoot()
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("building %s: %v\n%s", pkg, err, msg)
+	}
+	built[pkg] = out
+	return out
+}
+
+// TestMain runs the benchmarks, then removes the programs they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	builtMu.Lock()
+	for _, p := range built {
+		_ = os.RemoveAll(filepath.Dir(p))
+	}
+	builtMu.Unlock()
+	os.Exit(code)
 }
 
 // stdioServer is a store entry that runs the bench server.

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -496,37 +495,6 @@ func waitServing(url string, timeout time.Duration) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-var (
-	builtMu sync.Mutex
-	built   = map[string]string{}
-)
-
-// builtBinary returns the program in $env, or builds the package pkg (a
-// path from the module's root) once, with args for go build.
-func builtBinary(b *testing.B, env, pkg string, args ...string) string {
-	b.Helper()
-	if p := os.Getenv(env); p != "" {
-		return p
-	}
-	builtMu.Lock()
-	defer builtMu.Unlock()
-	if p, ok := built[pkg]; ok {
-		return p
-	}
-	dir, err := os.MkdirTemp("", "gatehouse-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	out := filepath.Join(dir, filepath.Base(pkg))
-	cmd := exec.Command("go", append(append([]string{"build"}, args...), "-o", out, pkg)...)
-	cmd.Dir = repoRoot()
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("building %s: %v\n%s", pkg, err, msg)
-	}
-	built[pkg] = out
-	return out
 }
 
 // askerBin is bench/asker: $GATEHOUSE_BENCH_ASKER, or built on first use.
