@@ -45,9 +45,6 @@ type AppsService struct {
 	// closings counts CloseAll: an app whose opening began before one (the
 	// window reloaded meanwhile) is not kept.
 	closings int
-	// links are the addresses apps asked to open, checked: OpenLink opens
-	// only these, by ID.
-	links linkBook
 }
 
 // NewAppsService returns the service over core.
@@ -80,6 +77,36 @@ type appInstance struct {
 	allowedHere map[string]store.ToolSeen
 	// running holds a slot for each of its requests running (begin).
 	running chan struct{}
+
+	// linkMu guards linkAsked, true while one of the app's links is asked,
+	// and linksRefused, how many the person did not open (OpenLink).
+	linkMu       sync.Mutex
+	linkAsked    bool
+	linksRefused int
+}
+
+// maxRefusedLinks is how many of an app's links the person may leave
+// unopened before the app asks no more (OpenLink).
+const maxRefusedLinks = 3
+
+// askLink reports whether the app may ask the person about a link now:
+// none of its links is asked already and the person has not refused
+// maxRefusedLinks. When it may, asked says how that one ended.
+func (inst *appInstance) askLink() (asked func(opened bool), ok bool) {
+	inst.linkMu.Lock()
+	defer inst.linkMu.Unlock()
+	if inst.linkAsked || inst.linksRefused >= maxRefusedLinks {
+		return nil, false
+	}
+	inst.linkAsked = true
+	return func(opened bool) {
+		inst.linkMu.Lock()
+		defer inst.linkMu.Unlock()
+		inst.linkAsked = false
+		if !opened {
+			inst.linksRefused++
+		}
+	}, true
 }
 
 // begin takes a slot for one of the app's requests, or refuses it with a
@@ -477,23 +504,38 @@ func (a *AppsService) ReadResource(instanceID, uri string) (string, error) {
 	return string(out), err
 }
 
-// CheckLink is the app's ui/open-link: the address is checked (https, or
-// http on loopback, nothing else) for the window's consent dialog, which
-// names the app as the asker; OpenLink opens it after the person agreed.
-func (a *AppsService) CheckLink(instanceID, url string) (CheckedLink, error) {
-	if _, err := a.instance(instanceID); err != nil {
-		return CheckedLink{}, err
-	}
-	report, err := linkcheck.Check(url)
+// OpenLink is the app's ui/open-link. The address is checked (https, or
+// http on loopback, nothing else; refused with a sentence otherwise) and
+// shown to the person as a Broker question naming the app (mcp.KindAppLink):
+// it opens in the system browser only when they choose to, through the one
+// opener (QuestionService.Open). It reports whether the page was opened. One
+// link of an app is asked at a time: a link asked meanwhile, and every link
+// of an app the person left unopened maxRefusedLinks times, is refused
+// without asking (false).
+func (a *AppsService) OpenLink(instanceID, url string) (bool, error) {
+	inst, err := a.instance(instanceID)
 	if err != nil {
-		return CheckedLink{}, i18n.Wrap(err, "links.error.refused", "detail", err)
+		return false, err
 	}
-	return CheckedLink{ID: a.links.add(report), Link: report}, nil
+	link, err := linkcheck.Check(url)
+	if err != nil {
+		return false, i18n.Wrap(err, "links.error.refused", "detail", err)
+	}
+	peer, err := a.core.Manager.Peer(inst.view.ServerID)
+	if err != nil {
+		return false, err
+	}
+	asked, ok := inst.askLink()
+	if !ok {
+		return false, nil
+	}
+	opened := false
+	defer func() { asked(opened) }()
+	if opened, err = a.core.Broker.AskAppLink(inst.ctx, peer, inst.view.ToolTitle, link); err != nil {
+		return false, errAppNotOpen // withdrawn: the app closed
+	}
+	return opened, nil
 }
-
-// OpenLink opens an address CheckLink checked, by its ID; the window calls
-// it only after the person consented.
-func (a *AppsService) OpenLink(linkID string) error { return a.links.open(linkID) }
 
 // Message is the app's ui/message: what the app wants to write into the
 // conversation is shown to the person (a Broker question naming the app);

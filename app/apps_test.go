@@ -400,41 +400,6 @@ func TestApps_ReadResourceOfItsOwnServerOnly(t *testing.T) {
 	}
 }
 
-func TestApps_CheckLinkOnlyWebAddresses(t *testing.T) {
-	f := newAppsFixture(t)
-	v := f.open(t, "")
-	tests := []struct {
-		url string
-		ok  bool
-	}{
-		{"https://budget.example/help", true},
-		{"http://127.0.0.1:8080/", true},
-		{"http://localhost:3000/x", true},
-		{"http://budget.example/", false},
-		{"file:///etc/passwd", false},
-		{"smb://server/share", false},
-		{"javascript:alert(1)", false},
-		{"data:text/html,<script>alert(1)</script>", false},
-		{"gatehouse-app://" + v.InstanceID + "/index.html", false},
-		{"wails://wails/", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.url, func(t *testing.T) {
-			link, err := f.apps.CheckLink(v.InstanceID, tt.url)
-			if (err == nil) != tt.ok {
-				t.Fatalf("CheckLink(%q) = %v; want ok %v", tt.url, err, tt.ok)
-			}
-			if tt.ok && (link.ID == "" || link.Link == nil) {
-				t.Errorf("no booked link: %+v", link)
-			}
-		})
-	}
-	if err := f.apps.OpenLink("made-up"); !errors.Is(err, errUnknownLink) {
-		t.Errorf("OpenLink of an ID never given: %v", err)
-	}
-}
-
 // appChat is the fixture with a conversation whose model is a stand-in, and
 // the budget app opened for a chat call of show_budget in it.
 func appChat(t *testing.T, turns int) (*appsFixture, *llmtest.Server, store.Conversation, AppView) {
@@ -563,7 +528,7 @@ func TestApps_RefusesRequestsOfClosedOrUnknownApps(t *testing.T) {
 	for _, id := range []string{v.InstanceID, "unknown", ""} {
 		_, err1 := f.apps.CallTool(id, "refresh_budget", `{}`)
 		_, err2 := f.apps.ReadResource(id, "file:///budget/notes.txt")
-		_, err3 := f.apps.CheckLink(id, "https://budget.example/")
+		_, err3 := f.apps.OpenLink(id, "https://budget.example/")
 		_, err4 := f.apps.Message(id, `{"role":"user","content":[{"type":"text","text":"hi"}]}`)
 		_, err5 := f.apps.UpdateContext(id, `{"content":[]}`)
 		_, err6 := f.apps.AllowPermissions(id, []string{"camera"})

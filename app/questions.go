@@ -31,7 +31,7 @@ type SnapshotView struct {
 // shown as text (E16).
 type QuestionView struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // mcp.KindForm, KindURL, KindSignIn, KindToolCall, KindSampling or KindSamplingResult
+	Kind string `json:"kind"` // mcp.KindForm, KindURL, KindSignIn, KindToolCall, KindSampling, KindSamplingResult, KindAppMessage or KindAppLink
 	// Server says who asks (E27): the name the person gave it first.
 	Server  mcp.ServerRef `json:"server"`
 	Message string        `json:"message"`
@@ -50,8 +50,10 @@ type QuestionView struct {
 	// AppMessage is what a server's app wants to give the model
 	// (KindAppMessage): exactly the text the model gets if accepted.
 	AppMessage *mcp.AppMessage `json:"appMessage,omitempty"`
-	ReceivedAt string          `json:"receivedAt"`
-	Deadline   string          `json:"deadline"`
+	// AppLink names the app that wants Link opened (KindAppLink).
+	AppLink    *mcp.AppLink `json:"appLink,omitempty"`
+	ReceivedAt string       `json:"receivedAt"`
+	Deadline   string       `json:"deadline"`
 }
 
 // OpenedView is a web page the person opened, waiting for its server.
@@ -188,9 +190,9 @@ func (s *QuestionService) Submit(id string, values map[string]any) (SubmitResult
 	return SubmitResult{Sent: true, Errors: map[string]i18n.Message{}}, nil
 }
 
-// Open is the person's consent to a web page question (E21, E23): the URL
-// Gatehouse checked for it opens in the system browser, and only then is
-// accept sent. When the browser cannot be opened nothing is sent and the
+// Open is the person's consent to a web page question (E21, E23): a URL
+// request, a sign-in or an app's link. The URL Gatehouse checked for it
+// opens in the system browser, and only then is accept sent. When the browser cannot be opened nothing is sent and the
 // dialog stays, with the error.
 func (s *QuestionService) Open(id string) error {
 	_, err := s.core.Broker.Accept(id, mcp.Reply{Kind: mcp.KindURL, Open: OpenLink})
@@ -379,7 +381,7 @@ func snapshotView(s mcp.Snapshot) SnapshotView {
 
 func questionView(q *mcp.Question) *QuestionView {
 	return &QuestionView{ID: q.ID, Kind: q.Kind, Server: q.Server, Message: q.Message, Form: q.Form, Link: q.Link,
-		OpensPage: q.OpensPage(), ToolCall: q.ToolCall, Sampling: q.Sampling, AppMessage: q.AppMessage, ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
+		OpensPage: q.OpensPage(), ToolCall: q.ToolCall, Sampling: q.Sampling, AppMessage: q.AppMessage, AppLink: q.AppLink, ReceivedAt: rfc3339(q.ReceivedAt), Deadline: rfc3339(q.Deadline)}
 }
 
 func truncate(s string, n int) string {

@@ -409,8 +409,8 @@ func (b *Broker) withdraw(pd *pending, timedOut bool) bool {
 // another kind is refused; nothing is sent then. A form's values are
 // validated first (E14, E15): when they do not pass, nothing is sent, the
 // question stays, and the problems come back per field. A web page
-// question (a URL request or a sign-in) is accepted once r.Open opened its
-// page (E21, E23). Decline and Cancel are the person's no.
+// question (a URL request, a sign-in, an app's link) is accepted once
+// r.Open opened its page (E21, E23). Decline and Cancel are the person's no.
 func (b *Broker) Accept(id string, r Reply) (map[string]i18n.Message, error) {
 	q, ok := b.OnScreen(id)
 	if !ok {
@@ -443,7 +443,10 @@ func (b *Broker) accept(q *Question, r Reply) (map[string]i18n.Message, error) {
 			return nil, fmt.Errorf("unknown approval scope %q: use once, conversation or always", r.Scope)
 		}
 		resp.Scope = r.Scope
-	case KindURL, KindSignIn:
+	case KindURL, KindSignIn, KindAppLink:
+		if r.Open == nil && q.Kind == KindAppLink {
+			return nil, i18n.Err("mcp.broker.noPage") // an app hears "opened" only once it was
+		}
 		if r.Open != nil {
 			if err := r.Open(q.Link); err != nil {
 				return nil, err // nothing is sent; the question stays

@@ -40,6 +40,10 @@ const (
 	// refuse: a message into the conversation (ui/message) or context for
 	// the next turn (ui/update-model-context).
 	KindAppMessage = "app-message"
+	// KindAppLink is a web page a server's app (MCP Apps) wants opened
+	// (ui/open-link), with its address as Gatehouse checked it: accepted
+	// once the person chose to open it and the browser took it.
+	KindAppLink = "app-link"
 )
 
 // Scopes of an approval: how far an Allow reaches.
@@ -82,11 +86,13 @@ type Question struct {
 	ToolCall *ToolCall `json:"toolCall,omitempty"`
 	// AppMessage is what a KindAppMessage question shows.
 	AppMessage *AppMessage `json:"appMessage,omitempty"`
+	// AppLink names the app that asks a KindAppLink question.
+	AppLink *AppLink `json:"appLink,omitempty"`
 	// Sampling is the request (and, for KindSamplingResult, the answer) of
 	// a sampling question.
 	Sampling *Sampling `json:"sampling,omitempty"`
-	// Link is the checked web address of a KindURL or KindSignIn question
-	// (E20, E22).
+	// Link is the checked web address of a KindURL, KindSignIn or
+	// KindAppLink question (E20, E22).
 	Link       *linkcheck.Report `json:"link,omitempty"`
 	ReceivedAt time.Time         `json:"receivedAt"`
 	Deadline   time.Time         `json:"deadline" ts_type:"string"` // when it is cancelled if still unanswered
@@ -122,7 +128,7 @@ func serverRef(p Peer) ServerRef {
 // OpensPage reports whether accepting the question means opening its web
 // page in the browser.
 func (q *Question) OpensPage() bool {
-	return (q.Kind == KindURL || q.Kind == KindSignIn) && q.Link != nil
+	return (q.Kind == KindURL || q.Kind == KindSignIn || q.Kind == KindAppLink) && q.Link != nil
 }
 
 // Validate checks form values as Answer would, without answering, and

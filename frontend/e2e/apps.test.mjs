@@ -508,6 +508,12 @@ describe('MCP Apps in the real window, with the official example servers and a h
     // The app asks for its destructive tool: the person denies it.
     const asked = await answer('wipe', 'Deny', 60_000);
     assert.match(asked, /Hostile/, 'the question names the app and its server');
+    // Its https link is asked in the consent dialog, naming the app; the person opens it.
+    await run(`await until(() => [...document.querySelectorAll('dialog[open]')].find((x) => x.textContent.includes('docs.example')), 60000, 'the app link question');`);
+    await win.screenshot('e2e-apps-link-consent');
+    const link = await answer('docs.example', 'Open in browser');
+    assert.match(link, /An app of Hostile wants to open a page/, `the dialog says whose app asks: ${link}`);
+    assert.match(link, /The Hostile app app \(server Hostile\) asks you to open this address/, `it names the app: ${link}`);
     const done = await inApp(src, `const s = document.querySelector('#summary'); return s.dataset.done && s.dataset.done;`, 90_000);
     const results = await inApp(src, `return [...document.querySelectorAll('#results li')].map((li) => [li.dataset.probe, li.dataset.outcome, li.textContent]);`);
     await shot('e2e-apps-hostile', src);
@@ -524,12 +530,13 @@ describe('MCP Apps in the real window, with the official example servers and a h
     for (const p of ['call-model-only', 'call-other-server', 'read-other-server', 'call-wipe', 'open-file', 'open-smb', 'open-javascript']) {
       assert.equal(byProbe[p], 'refused', `${p} is refused`);
     }
+    assert.equal(byProbe['open-https'], 'answered', 'the app hears that the page it asked for was opened');
     const ran = (await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     assert.deepEqual(ran, ['hostile_app ran'], 'only the tool the person called ran: not model_only, victim_tool, the secret or the denied wipe');
     await assert.rejects(stat(marker), 'the server the app tried to add never ran');
     assert.deepEqual(await serverNames(), before, 'no server was added');
-    assert.deepEqual(await browser.args(), [], 'nothing was opened');
-    assert.deepEqual(await openDialogs(), [], 'no dialog is left open (no link dialog for file:, smb: or javascript:)');
+    assert.deepEqual(await browser.args(), ['ARG:https://docs.example/help?from=app'], 'only the page the person agreed to was opened');
+    assert.deepEqual(await openDialogs(), [], 'no dialog is left open (no question for file:, smb: or javascript:)');
     const history = await run(`return (await window.go.app.QuestionService.History(${JSON.stringify(hostileID)}, '', 0)).entries.map((e) => [e.tool, e.source, e.outcome]);`);
     assert.ok(
       history.some(([tool, source]) => tool === 'wipe' && source === 'app'),
@@ -554,8 +561,9 @@ describe('MCP Apps in the real window, with the official example servers and a h
       .filter(Boolean);
     assert.ok(closedSentences.length, 'the catalogue has a sentence for an app closed for flooding (apps.* or appFrame.*: "… closed … a second")');
     const flooded = await callInToolsPane('Hostile', 'hostile_app', { flood: true });
-    // The app asks for wipe again before it floods: denied again.
+    // The app asks for wipe and its link again before it floods: denied and declined.
     await answer('wipe', 'Deny', 90_000);
+    await answer('docs.example', 'Decline', 90_000);
     const said = await run(`
       await until(() => !document.querySelector('iframe[src=' + JSON.stringify(${JSON.stringify(flooded)}) + ']'), 60000, 'the flooding app to be closed');
       const text = document.body.innerText;
@@ -566,6 +574,7 @@ describe('MCP Apps in the real window, with the official example servers and a h
     assert.ok(await run(`return !!document.querySelector('nav[aria-label="Sections"]');`), 'the window still answers');
     await sleep(2000);
     assert.deepEqual(await openDialogs(), [], 'no question of the closed app is left on screen (its 200 flooded wipe calls included)');
+    assert.deepEqual(await browser.args(), ['ARG:https://docs.example/help?from=app'], 'the declined link was not opened');
     const after = (await readFile(record, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     assert.ok(!after.some((l) => /wipe|model_only|victim|secret/.test(l)), `no flooded call ran: ${after.join(', ')}`);
     assert.deepEqual(beacon.hits, [], 'the undeclared address still got nothing');

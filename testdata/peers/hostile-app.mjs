@@ -25,8 +25,9 @@
 //     copy of this file started with --victim, has), of `wipe` (an app tool
 //     marked destructive: the test's person denies it), resources/read of
 //     the victim's resource, ui/open-link to file:///etc/passwd, smb://x/y
-//     and javascript:alert(1), ui/notifications/size-changed with height
-//     100000; camera, microphone, geolocation and clipboard, none declared;
+//     and javascript:alert(1), then to https://docs.example/help (asked of
+//     the person: the test opens it), ui/notifications/size-changed with
+//     height 100000; camera, microphone, geolocation and clipboard, none declared;
 //   - top navigation, a popup, a form post, a meta refresh and navigating
 //     its own frame to BEACON;
 //   - with the tool's argument flood: true, a flood of 5000 messages.
@@ -399,6 +400,7 @@ async function protocol() {
   await probeRequest("open-file", "ui/open-link", { url: "file:///etc/passwd" }, 15000);
   await probeRequest("open-smb", "ui/open-link", { url: "smb://x/y" }, 15000);
   await probeRequest("open-javascript", "ui/open-link", { url: "javascript:alert(1)" }, 15000);
+  await probeRequest("open-https", "ui/open-link", { url: "https://docs.example/help?from=app" }, 60000);
   notify("ui/notifications/size-changed", { width: 100000, height: 100000 });
   note("size-100000", "sent");
 }

@@ -690,11 +690,11 @@ export const appCallTool = (instanceID: string, tool: string, argsJSON: string) 
 /** The app's resources/read of its own server's resource; the ReadResourceResult as JSON. */
 export const appReadResource = (instanceID: string, uri: string) => call(() => Apps.ReadResource(instanceID, uri));
 
-/** Checks an address an app asked to open (ui/open-link) for the consent display; refused with a sentence otherwise. */
-export const checkAppLink = (instanceID: string, url: string) => call(() => Apps.CheckLink(instanceID, url));
-
-/** Opens an address checkAppLink checked, by its ID, after the person's consent. */
-export const openAppLink = (linkID: string) => call(() => Apps.OpenLink(linkID));
+/**
+ * The app's ui/open-link: Go checks the address (refused with a sentence otherwise) and asks the
+ * person in the consent dialog; whether the page was opened.
+ */
+export const openAppLink = (instanceID: string, url: string) => call(() => Apps.OpenLink(instanceID, url));
 
 /** The app's ui/message, shown to the person first; whether they let it into the conversation. */
 export const appMessage = (instanceID: string, paramsJSON: string) => call(() => Apps.Message(instanceID, paramsJSON));

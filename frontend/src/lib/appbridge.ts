@@ -13,7 +13,7 @@ import type {
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult, JSONRPCMessage, ReadResourceResult } from '@modelcontextprotocol/client';
 import * as api from './api';
-import type { AppLimits, AppView, CheckedLink } from './api';
+import type { AppLimits, AppView } from './api';
 import { MessageGuard, clampHeight, displayModes, features, frameOrigin, type Violation } from './apps';
 
 /**
@@ -113,8 +113,6 @@ export interface FrameHooks {
   close(): void;
   /** The app broke a bound: close it, saying why. */
   violation(v: Violation): void;
-  /** Shows the link consent dialog for a checked address; resolves whether the person opened it. */
-  askLink(link: CheckedLink): Promise<boolean>;
 }
 
 /** The host name and version Gatehouse gives apps. */
@@ -155,13 +153,11 @@ export function newBridge(view: AppView, hooks: FrameHooks, context: McpUiHostCo
     }
   };
   bridge.onopenlink = async (params) => {
-    let link: CheckedLink;
     try {
-      link = await api.checkAppLink(id, params.url);
+      return (await api.openAppLink(id, params.url)) ? {} : { isError: true };
     } catch (e) {
       throw appError(e);
     }
-    return (await hooks.askLink(link)) ? {} : { isError: true };
   };
   bridge.onmessage = async (params) => {
     try {

@@ -14,7 +14,6 @@ vi.mock('./api', async (orig) => {
     ...base,
     appCallTool: vi.fn(),
     appReadResource: vi.fn(),
-    checkAppLink: vi.fn(),
     openAppLink: vi.fn(async () => {}),
     appMessage: vi.fn(),
     appUpdateContext: vi.fn(),
@@ -199,7 +198,6 @@ describe('newBridge routes every request to Go', () => {
     displayMode: vi.fn<FrameHooks['displayMode']>((m) => m),
     close: vi.fn<FrameHooks['close']>(),
     violation: vi.fn<FrameHooks['violation']>(),
-    askLink: vi.fn<FrameHooks['askLink']>(async () => true),
   });
   const extra = {} as never;
 
@@ -224,24 +222,19 @@ describe('newBridge routes every request to Go', () => {
     expect(mocked.appReadResource).toHaveBeenCalledWith('abc123', 'ui://budget/data.json');
   });
 
-  it('ui/open-link is checked by Go, then asked of the person', async () => {
-    const link = { id: 'L1', link: { url: 'https://example.com/' } } as never;
-    mocked.checkAppLink.mockResolvedValue(link);
-    const h = hooks();
-    const b = newBridge(appView(), h, {});
+  it('ui/open-link goes to Go, which checks it and asks the person; the app hears whether it opened', async () => {
+    mocked.openAppLink.mockResolvedValue(true);
+    const b = newBridge(appView(), hooks(), {});
     expect(await b.onopenlink!({ url: 'https://example.com/' }, extra)).toEqual({});
-    expect(mocked.checkAppLink).toHaveBeenCalledWith('abc123', 'https://example.com/');
-    expect(h.askLink).toHaveBeenCalledWith(link);
-    h.askLink.mockResolvedValue(false);
+    expect(mocked.openAppLink).toHaveBeenCalledWith('abc123', 'https://example.com/');
+    mocked.openAppLink.mockResolvedValue(false);
     expect(await b.onopenlink!({ url: 'https://example.com/' }, extra)).toEqual({ isError: true });
   });
 
-  it('ui/open-link that Go refuses (file:, javascript:) never reaches the person', async () => {
-    mocked.checkAppLink.mockRejectedValue(new Error('Only https addresses open.'));
-    const h = hooks();
-    const b = newBridge(appView(), h, {});
+  it('ui/open-link that Go refuses (file:, javascript:) is an error for the app, with Go’s sentence', async () => {
+    mocked.openAppLink.mockRejectedValue(new Error('Only https addresses open.'));
+    const b = newBridge(appView(), hooks(), {});
     await expect(b.onopenlink!({ url: 'file:///etc/passwd' }, extra)).rejects.toThrow('Only https addresses open.');
-    expect(h.askLink).not.toHaveBeenCalled();
   });
 
   it('ui/message goes to appMessage; refused, the app gets isError', async () => {

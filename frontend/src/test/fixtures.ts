@@ -116,7 +116,7 @@ export function question(over: QuestionOverrides = {}): QuestionView {
     },
     message: 'Please register.',
     form: { fields: fields ?? [], complete: true, secretFields: secretFields ?? [] },
-    opensPage: rest.kind === 'url' || rest.kind === 'signin',
+    opensPage: rest.kind === 'url' || rest.kind === 'signin' || rest.kind === 'app-link',
     receivedAt: '2026-11-22T10:00:00Z',
     deadline: '2026-11-22T10:10:00Z',
     ...rest,

@@ -1072,6 +1072,7 @@ export namespace app {
 	    toolCall?: mcp.ToolCall;
 	    sampling?: mcp.Sampling;
 	    appMessage?: mcp.AppMessage;
+	    appLink?: mcp.AppLink;
 	    receivedAt: string;
 	    deadline: string;
 	
@@ -1091,6 +1092,7 @@ export namespace app {
 	        this.toolCall = this.convertValues(source["toolCall"], mcp.ToolCall);
 	        this.sampling = this.convertValues(source["sampling"], mcp.Sampling);
 	        this.appMessage = this.convertValues(source["appMessage"], mcp.AppMessage);
+	        this.appLink = this.convertValues(source["appLink"], mcp.AppLink);
 	        this.receivedAt = source["receivedAt"];
 	        this.deadline = source["deadline"];
 	    }
@@ -2358,6 +2360,18 @@ export namespace llm {
 
 export namespace mcp {
 	
+	export class AppLink {
+	    app: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppLink(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.app = source["app"];
+	    }
+	}
 	export class AppMessage {
 	    app: string;
 	    context: boolean;

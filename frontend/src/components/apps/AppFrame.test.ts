@@ -21,8 +21,7 @@ vi.mock('../../lib/api', async (orig) => {
     closeApp: vi.fn(async () => {}),
     appCallTool: vi.fn(),
     appReadResource: vi.fn(),
-    checkAppLink: vi.fn(),
-    openAppLink: vi.fn(async () => {}),
+    openAppLink: vi.fn(async () => true),
     appMessage: vi.fn(),
     appUpdateContext: vi.fn(),
     allowAppPermissions: vi.fn(),
@@ -288,75 +287,12 @@ describe('AppFrame', () => {
     await waitFor(() => expect(document.querySelector('.app-frame.enlarged')).toBeNull());
   });
 
-  it('a link the app wants opened is asked of the person in the link dialog, and opens only on consent', async () => {
-    const user = userEvent.setup();
+  it('a link the app wants opened goes to Go with the instance (the consent dialog asks the person), and no dialog of its own opens', async () => {
     await opened();
-    mocked.checkAppLink.mockResolvedValue({
-      id: 'L1',
-      link: {
-        url: 'https://example.com/budget',
-        scheme: 'https',
-        host: 'example.com',
-        asciiHost: 'example.com',
-        port: '',
-        domain: 'example.com',
-        asciiDomain: 'example.com',
-        display: 'https://example.com/budget',
-        before: 'https://',
-        domainPart: 'example.com',
-        after: '/budget',
-        loopback: false,
-        warnings: [],
-      },
-    });
-    fromApp({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://example.com/budget' } });
-    const dialog = await screen.findByRole('dialog');
-    // The dialog names the app as the asker (LinkDialog's asker), as text.
-    expect(dialog.textContent).toContain('The Get budget app (server Budget) wants to open this page.');
-    expect(mocked.openAppLink).not.toHaveBeenCalled();
-    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
-    await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledWith('L1'));
-  });
-
-  it('a link asked while another is on screen is refused, and the dialog keeps the first; after three refusals the app asks no more', async () => {
-    const user = userEvent.setup();
-    await opened();
-    const checked = (id: string, host: string) => ({
-      id,
-      link: {
-        url: `https://${host}/`, scheme: 'https', host, asciiHost: host, port: '', domain: host, asciiDomain: host,
-        display: `https://${host}/`, before: 'https://', domainPart: host, after: '/', loopback: false, warnings: [],
-      },
-    });
-    mocked.checkAppLink.mockReset();
     mocked.openAppLink.mockClear();
-    mocked.checkAppLink.mockResolvedValueOnce(checked('L1', 'docs.example')).mockResolvedValueOnce(checked('L2', 'evil.example'));
-    fromApp({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://docs.example/' } });
-    const dialog = await screen.findByRole('dialog');
-    expect(dialog.textContent).toContain('docs.example');
-    fromApp({ jsonrpc: '2.0', id: 6, method: 'ui/open-link', params: { url: 'https://evil.example/' } });
-    await waitFor(() => expect(mocked.checkAppLink).toHaveBeenCalledTimes(2));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(screen.getByRole('dialog').textContent).toContain('docs.example');
-    expect(screen.getByRole('dialog').textContent).not.toContain('evil.example');
-    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
-    await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledTimes(1));
-    expect(mocked.openAppLink).toHaveBeenCalledWith('L1');
-
-    // The person refuses three times: a fourth link is not asked.
-    for (let i = 0; i < 4; i++) {
-      mocked.checkAppLink.mockResolvedValueOnce(checked(`R${i}`, 'nag.example'));
-      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-      fromApp({ jsonrpc: '2.0', id: 10 + i, method: 'ui/open-link', params: { url: 'https://nag.example/' } });
-      if (i < 3) {
-        await screen.findByRole('dialog');
-        await user.click(screen.getByRole('button', { name: 'Cancel' }));
-      }
-    }
-    await waitFor(() => expect(mocked.checkAppLink).toHaveBeenCalledTimes(6));
-    await new Promise((r) => setTimeout(r, 50));
+    fromApp({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://example.com/budget' } });
+    await waitFor(() => expect(mocked.openAppLink).toHaveBeenCalledWith('abc123', 'https://example.com/budget'));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(mocked.openAppLink).toHaveBeenCalledTimes(1);
   });
 
   it('turning its server off closes the app with a sentence (Go has closed its instance)', async () => {

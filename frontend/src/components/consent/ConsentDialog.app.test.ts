@@ -1,7 +1,7 @@
 // The consent dialog for what a server's app (MCP Apps) asks: a tool call
-// the app wants to make, and a message or context it wants to give the
-// conversation's model (KindAppMessage); and the link dialog naming the app
-// that wants a page opened. api.ts is mocked: these tests check what the
+// the app wants to make, a message or context it wants to give the
+// conversation's model (KindAppMessage), and a page it wants opened
+// (KindAppLink). api.ts is mocked: these tests check what the
 // person reads and which answer goes to Go. Every string an app sends is
 // untrusted: it must show as text.
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,6 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/sv
 import userEvent from '@testing-library/user-event';
 import * as api from '../../lib/api';
 import ConsentDialog from './ConsentDialog.svelte';
-import LinkDialog from './LinkDialog.svelte';
 import { jsonNode, question } from '../../test/fixtures';
 import { language, loadLanguage } from '../../lib/i18n.svelte';
 
@@ -221,7 +220,7 @@ describe("an app's message for the model", () => {
   });
 });
 
-describe('the link dialog', () => {
+describe('a page an app wants opened', () => {
   const link: api.LinkReport = {
     url: 'https://maps.example.org/place',
     scheme: 'https',
@@ -237,26 +236,38 @@ describe('the link dialog', () => {
     loopback: false,
     warnings: [],
   };
+  const appLink = (app = '<i>Map</i>') => question({ kind: 'app-link', message: '', serverName: 'Geo', appLink: { app }, link });
 
-  it('names the app that wants the page opened, as text', () => {
-    render(LinkDialog, {
-      props: { link, asker: 'The <i>Map</i> app (server Geo)', open: vi.fn(async () => {}), onclose: vi.fn() },
-    });
-    expect(screen.getByText('The <i>Map</i> app (server Geo) wants to open this page.')).toBeTruthy();
+  it('names the app and its server, as text, and shows the address as Go checked it', () => {
+    show(appLink());
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('An app of Geo wants to open a page');
+    expect(asks()).toBe('The <i>Map</i> app (server Geo) asks you to open this address in your browser:');
     expect(document.querySelector('dialog i')).toBeNull();
-    expect(screen.getByText('Check where it leads before you open it.')).toBeTruthy();
+    expect(document.querySelector('dialog')!.textContent).toContain('maps.example.org');
+    // No server message: an app's link has none, so no "gave no reason" box.
+    expect(document.querySelector('dialog .message')).toBeNull();
+  });
+
+  it('starts on Decline, so Enter alone opens nothing; Open in browser asks Go to open it', async () => {
+    const user = show(appLink('Map'));
+    expect(document.activeElement?.textContent).toBe('Decline');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(mocked.declineQuestion).toHaveBeenCalledWith('req-1'));
+    expect(mocked.openPage).not.toHaveBeenCalled();
+  });
+
+  it('Open in browser asks Go to open the page it checked', async () => {
+    const user = show(appLink('Map'));
+    await user.click(screen.getByRole('button', { name: 'Open in browser' }));
+    await waitFor(() => expect(mocked.openPage).toHaveBeenCalledWith('req-1'));
   });
 
   it('in Chinese too', async () => {
     await inChinese(() => {
-      render(LinkDialog, { props: { link, asker: '“Map”应用（服务器 Geo）', open: vi.fn(async () => {}), onclose: vi.fn() } });
-      expect(screen.getByText('“Map”应用（服务器 Geo）想打开此网页。')).toBeTruthy();
+      show(appLink('Map'));
+      expect(asks()).toBe('“Map”应用（服务器 Geo）请你在浏览器中打开此地址：');
+      expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Geo 的应用想打开一个网页');
     });
-  });
-
-  it('without an asker reads as before', () => {
-    render(LinkDialog, { props: { link, source: "The tool's result links to it.", open: vi.fn(async () => {}), onclose: vi.fn() } });
-    expect(screen.queryByText(/wants to open this page/)).toBeNull();
-    expect(screen.getByText("The tool's result links to it. Check where it leads before you open it.")).toBeTruthy();
   });
 });

@@ -254,6 +254,34 @@ describe('HistoryPane', () => {
     }
   });
 
+  it("a page an app wanted opened says so, with the app's name and the address as text", async () => {
+    serve([
+      entry(1, {
+        mode: 'app-link',
+        message: '',
+        summary: { key: 'history.summary.appLink', args: { app: '<b>Map</b>' }, text: 'The <b>Map</b> app asks to open a page' },
+        url: 'https://maps.example.org/<script>',
+        outcome: 'accepted',
+      }),
+    ]);
+    const { unmount } = render(HistoryPane);
+    const row = await screen.findByRole('button', { name: /The <b>Map<\/b> app asks to open a page/ });
+    expect(row.closest('tr')!.textContent).toContain('https://maps.example.org/<script>');
+    await userEvent.click(row);
+    const details = document.getElementById(row.getAttribute('aria-controls')!)!;
+    expect(details.textContent).toContain('Page an app wants opened');
+    expect(document.querySelector('.history b, .history script')).toBeNull();
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      await userEvent.click(await screen.findByRole('button', { name: /“<b>Map<\/b>”应用请求打开一个网页/ }));
+      expect(document.querySelector('.history')!.textContent).toContain('应用请求打开的网页');
+    } finally {
+      language.choice = '';
+    }
+  });
+
   it("Gatehouse's words in a row follow the window's language; an older entry's English still shows", async () => {
     const said = (key: string, text: string, args = {}) => ({ key, args, text });
     serve([

@@ -6,8 +6,6 @@ export function AllowPermissions(arg1:string,arg2:Array<string>):Promise<app.App
 
 export function CallTool(arg1:string,arg2:string,arg3:string):Promise<string>;
 
-export function CheckLink(arg1:string,arg2:string):Promise<app.CheckedLink>;
-
 export function Close(arg1:string):Promise<void>;
 
 export function CloseAll():Promise<void>;
@@ -16,7 +14,7 @@ export function Message(arg1:string,arg2:string):Promise<boolean>;
 
 export function Open(arg1:string,arg2:string,arg3:string,arg4:string):Promise<app.AppView>;
 
-export function OpenLink(arg1:string):Promise<void>;
+export function OpenLink(arg1:string,arg2:string):Promise<boolean>;
 
 export function ReadResource(arg1:string,arg2:string):Promise<string>;
 

@@ -10,10 +10,6 @@ export function CallTool(arg1, arg2, arg3) {
   return window['go']['app']['AppsService']['CallTool'](arg1, arg2, arg3);
 }
 
-export function CheckLink(arg1, arg2) {
-  return window['go']['app']['AppsService']['CheckLink'](arg1, arg2);
-}
-
 export function Close(arg1) {
   return window['go']['app']['AppsService']['Close'](arg1);
 }
@@ -30,8 +26,8 @@ export function Open(arg1, arg2, arg3, arg4) {
   return window['go']['app']['AppsService']['Open'](arg1, arg2, arg3, arg4);
 }
 
-export function OpenLink(arg1) {
-  return window['go']['app']['AppsService']['OpenLink'](arg1);
+export function OpenLink(arg1, arg2) {
+  return window['go']['app']['AppsService']['OpenLink'](arg1, arg2);
 }
 
 export function ReadResource(arg1, arg2) {
