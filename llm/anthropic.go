@@ -86,8 +86,8 @@ func (p *anthropicProvider) streamFailure(ctx context.Context, err error, model 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, errTooLarge) {
-		return p.d.tooLarge()
+	if e := p.d.readFailure(err); e != nil {
+		return e
 	}
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {

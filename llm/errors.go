@@ -126,8 +126,8 @@ func (d describer) describe(ctx context.Context, err error, model string) error 
 	if errors.As(err, &already) {
 		return already
 	}
-	if errors.Is(err, errTooLarge) {
-		return d.tooLarge()
+	if e := d.readFailure(err); e != nil {
+		return e
 	}
 	var he *httpError
 	if errors.As(err, &he) {

@@ -5,6 +5,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // MaxMessageSize is the most Gatehouse reads of one message from a
@@ -55,27 +59,63 @@ func keepModel(models []Model, m Model) []Model {
 	return append(models, m)
 }
 
-// errTooLarge is the read error of a body over MaxMessageSize; describe
-// and the stream failures turn it into the sentence llm.error.tooLarge.
-var errTooLarge = errors.New("the provider sent a message larger than 16 MiB")
+// errTooLarge is the read error of a body over MaxMessageSize, and
+// errSilent of a provider that sent nothing for silenceLimit; readFailure
+// turns them into sentences.
+var (
+	errTooLarge = errors.New("the provider sent a message larger than 16 MiB")
+	errSilent   = errors.New("the provider sent nothing for too long")
+)
+
+// silenceLimit is how long a provider's answer may send nothing once it
+// began (its headers came; responseHeaderTimeout bounds the wait for them):
+// then the answer is stopped with a sentence saying so. Before, a provider
+// that went quiet kept a chat turn waiting until the person pressed Stop,
+// and a server's sampling request, which has no Stop, until the server gave
+// up. It is as long as the wait for the headers: a model on a slow machine
+// may take minutes over a long prompt before its first word, and sends
+// nothing meanwhile. A variable only for tests.
+var silenceLimit = responseHeaderTimeout
+
+// readFailure is the sentence for a read of a provider's answer that
+// boundedBody failed, or nil when err is not one of its errors.
+func (d describer) readFailure(err error) *Error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return d.tooLarge()
+	case errors.Is(err, errSilent):
+		return d.fail(ErrCutOff, i18n.M("llm.error.silent", "provider", d.provider, "duration", i18n.Duration(silenceLimit)))
+	}
+	return nil
+}
 
 // boundBody bounds a provider's successful answer: an event stream event by
-// event, anything else as one message. It holds nothing itself: it counts
-// what passes and fails the read that goes over.
+// event, anything else as one message, and the time it may send nothing
+// (silenceLimit). It holds nothing itself: it counts what passes and fails
+// the read that goes over.
 func boundBody(res *http.Response) {
 	stream := strings.HasPrefix(strings.ToLower(res.Header.Get("Content-Type")), "text/event-stream")
-	res.Body = &boundedBody{body: res.Body, stream: stream}
+	b := &boundedBody{body: res.Body, stream: stream}
+	// Closing the body ends the read waiting on it (Read then says why).
+	b.quiet = time.AfterFunc(silenceLimit, func() {
+		b.silent.Store(true)
+		_ = b.body.Close()
+	})
+	res.Body = b
 }
 
 // boundedBody is a response body that fails with errTooLarge once one
 // message read from it goes over MaxMessageSize: the whole body, or with
-// stream, the bytes since the last blank line (the end of an event).
+// stream, the bytes since the last blank line (the end of an event); and
+// with errSilent once nothing came for silenceLimit.
 type boundedBody struct {
 	body   io.ReadCloser
 	stream bool
 	n      int  // bytes of the message so far
 	atLine bool // the last byte read ended a line
 	over   bool
+	quiet  *time.Timer // closes body after silenceLimit without a byte
+	silent atomic.Bool // quiet fired
 }
 
 func (b *boundedBody) Read(p []byte) (int, error) {
@@ -83,6 +123,12 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 		return 0, errTooLarge
 	}
 	n, err := b.body.Read(p)
+	if b.silent.Load() {
+		return 0, errSilent
+	}
+	if n > 0 {
+		b.quiet.Reset(silenceLimit)
+	}
 	for _, c := range p[:n] {
 		switch {
 		case !b.stream:
@@ -102,4 +148,7 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *boundedBody) Close() error { return b.body.Close() }
+func (b *boundedBody) Close() error {
+	b.quiet.Stop()
+	return b.body.Close()
+}

@@ -94,8 +94,8 @@ func (p *openAIProvider) streamFailure(ctx context.Context, err error, model str
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, errTooLarge) {
-		return p.d.tooLarge()
+	if e := p.d.readFailure(err); e != nil {
+		return e
 	}
 	var se *ssestream.StreamError
 	if errors.As(err, &se) {

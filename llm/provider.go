@@ -111,8 +111,8 @@ const DefaultAnthropicMaxTokens = 8192
 
 // responseHeaderTimeout bounds the wait for a provider's first byte of
 // answer. A local server may first load the model from disk, which takes
-// minutes on a slow machine; the stream itself has no time limit (Stop
-// ends it).
+// minutes on a slow machine. The stream itself may last as long as it
+// sends something (Stop ends it); silenceLimit bounds a pause in it.
 const responseHeaderTimeout = 10 * time.Minute
 
 // New returns the Provider for cfg. It checks the settings but sends nothing.

@@ -263,6 +263,46 @@ func TestStream_StopEndsTheStreamPromptly(t *testing.T) {
 	}
 }
 
+func TestStream_AProviderThatGoesQuietIsStoppedWithASentence(t *testing.T) {
+	// Stand-in servers: no model can run on these machines. The stand-in
+	// sends its first words and then nothing, holding the stream open; before
+	// the silence limit, only Stop ended it (and a sampling request has none).
+	defer llm.SetSilenceLimit(300 * time.Millisecond)()
+	for _, kind := range kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			s := standIn(t, kind, llmtest.Script{Turns: []llmtest.Turn{{Text: []string{"第一句。"}, Hold: true}}})
+			p := provider(t, llm.Config{Kind: kind, BaseURL: s.URL})
+			started := time.Now()
+			var last error
+			texts := 0
+			for ev, err := range p.Stream(context.Background(), ask("讲个长故事")) {
+				if err != nil {
+					last = err
+					break
+				}
+				if ev.Type == llm.EventText {
+					texts++
+				}
+			}
+			var le *llm.Error
+			if !errors.As(last, &le) || !errors.Is(last, llm.ErrCutOff) || le.Message.Key != "llm.error.silent" {
+				t.Fatalf("the stream ended with %v; want the silence's sentence", last)
+			}
+			if !strings.Contains(le.Error(), "sent nothing for") {
+				t.Errorf("the sentence: %q", le.Error())
+			}
+			if texts != 1 {
+				t.Errorf("%d text events before the silence, want 1", texts)
+			}
+			// A generous bound: without the limit the stream never ends.
+			if waited := time.Since(started); waited > 10*time.Second {
+				t.Errorf("the stream ended %v after it started", waited)
+			}
+			waitIdle(t, s)
+		})
+	}
+}
+
 func TestStream_BreakingOutOfTheLoopClosesTheConnection(t *testing.T) {
 	// Stand-in servers: no model can run on these machines. The stand-in
 	// holds its stream until the client leaves.
