@@ -104,6 +104,11 @@ type HistoryView struct {
 	Answer     map[string]any    `json:"answer,omitempty"`
 	Arguments  map[string]any    `json:"arguments,omitempty"`
 	Result     string            `json:"result"`
+	// Repeats is how many more times the same was refused without the
+	// person after this entry, and LastTime (RFC 3339, "" for none) when
+	// the last was (store.HistoryEntry.Repeats).
+	Repeats  int    `json:"repeats"`
+	LastTime string `json:"lastTime"`
 }
 
 // HistoryPage is one page of the history, newest first.
@@ -297,10 +302,14 @@ func historyView(e store.HistoryEntry) HistoryView {
 	if titles == nil {
 		titles = map[string]string{}
 	}
-	return HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
+	v := HistoryView{ID: e.ID, Time: rfc3339(e.Time), ServerID: e.ServerID, ServerName: e.ServerName,
 		Mode: e.Mode, Tool: e.Tool, Source: e.Source, Client: e.Client, Launcher: e.Launcher, Message: e.Message, Summary: said(e.Summary), Fields: fields, Titles: titles,
 		URL: e.URL, Outcome: e.Outcome, Detail: said(e.Detail), AnswerMs: e.AnswerMs, DurationMs: e.DurationMs,
-		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result}
+		Answer: e.Answer, Arguments: e.Arguments, Result: e.Result, Repeats: e.Repeats}
+	if !e.LastTime.IsZero() {
+		v.LastTime = rfc3339(e.LastTime)
+	}
+	return v
 }
 
 // said is m for the window, nil when it says nothing.

@@ -82,9 +82,46 @@ func (s *Store) AddHistories(entries []HistoryEntry) error {
 	return nil
 }
 
+// foldBack is how many of the newest entries a refusal is compared with
+// to fold into (foldRefusal): enough for two or three floods at once
+// interleaved with the rest.
+const foldBack = 16
+
+// foldRefusal counts e, a refusal (HistoryEntry.Refusal), into the same
+// refusal among the newest foldBack entries, if there is one, and returns
+// that entry's new record.
+func foldRefusal(b *bbolt.Bucket, e HistoryEntry) ([]byte, bool, error) {
+	c := b.Cursor()
+	k, v := c.Last()
+	for range foldBack {
+		if k == nil {
+			return nil, false, nil
+		}
+		var f HistoryEntry
+		if json.Unmarshal(v, &f) == nil && f.Refusal() && sameRefusal(f, e) {
+			f.Repeats++
+			f.LastTime = e.Time
+			data, err := json.Marshal(f)
+			if err != nil {
+				return nil, false, err
+			}
+			return data, true, b.Put(k, data)
+		}
+		k, v = c.Prev()
+	}
+	return nil, false, nil
+}
+
 // addHistory stores e under the bucket's next sequence number, deletes the
 // entries that leave the newest MaxHistory, and returns the stored record.
+// A refusal that repeats one of the newest entries is counted into it
+// instead (foldRefusal).
 func addHistory(b *bbolt.Bucket, e HistoryEntry) ([]byte, error) {
+	if e.Refusal() {
+		if data, folded, err := foldRefusal(b, e); err != nil || folded {
+			return data, err
+		}
+	}
 	// Entries are only appended at the end, so pages need little room to
 	// grow; the default of half-full pages would double the file.
 	b.FillPercent = 0.9

@@ -312,6 +312,8 @@ export namespace app {
 	    answer?: Record<string, any>;
 	    arguments?: Record<string, any>;
 	    result: string;
+	    repeats: number;
+	    lastTime: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryView(source);
@@ -340,6 +342,8 @@ export namespace app {
 	        this.answer = source["answer"];
 	        this.arguments = source["arguments"];
 	        this.result = source["result"];
+	        this.repeats = source["repeats"];
+	        this.lastTime = source["lastTime"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

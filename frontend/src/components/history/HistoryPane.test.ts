@@ -30,6 +30,8 @@ function entry(id: number, over: Partial<HistoryView> = {}): HistoryView {
     answerMs: 1200,
     durationMs: 0,
     result: '',
+    repeats: 0,
+    lastTime: '',
     ...over,
   };
 }
@@ -277,6 +279,29 @@ describe('HistoryPane', () => {
       render(HistoryPane);
       await userEvent.click(await screen.findByRole('button', { name: /“<b>Map<\/b>”应用请求打开一个网页/ }));
       expect(document.querySelector('.history')!.textContent).toContain('应用请求打开的网页');
+    } finally {
+      language.choice = '';
+    }
+  });
+
+  it('a refusal repeated by a flood is one row that says how many more times, and until when', async () => {
+    serve([
+      entry(2, { outcome: 'rate_limited', detail: { key: 'mcp.history.flood', args: {}, text: 'Too many requests.' }, repeats: 9999, lastTime: '2026-11-22T10:05:00Z' }),
+      entry(1, { outcome: 'rate_limited', detail: { key: 'mcp.history.flood', args: {}, text: 'Too many requests.' }, repeats: 1, lastTime: '2026-11-22T10:00:01Z' }),
+    ]);
+    const { unmount } = render(HistoryPane);
+    const rows = await screen.findAllByRole('button', { expanded: false });
+    const flood = rows.find((b) => b.closest('tr')?.textContent?.includes('9999 more times'));
+    expect(flood, 'the row says the count').toBeTruthy();
+    expect(screen.getByText('Refused the same way once more after this')).toBeTruthy();
+    await userEvent.click(flood!);
+    const details = document.getElementById(flood!.getAttribute('aria-controls')!)!;
+    expect(details.textContent).toMatch(/then 9999 more times until/);
+    unmount();
+    language.choice = 'zh-CN';
+    try {
+      render(HistoryPane);
+      expect(await screen.findByText('此后又以同样方式拒绝了 9999 次')).toBeTruthy();
     } finally {
       language.choice = '';
     }
