@@ -33,7 +33,7 @@ var (
 	flagFlood      = flag.Int("flood", 10000, "P5: requests in the flood")
 	flagServers    = flag.Int("servers", 50, "P6: stdio servers")
 	flagMemSrv     = flag.Int("memservers", 10, "P3: stdio servers with the app open")
-	flagStarts     = flag.Int("starts", 5, "P4: app starts")
+	flagStarts     = flag.Int("starts", 9, "P4: app starts")
 	flagTurns      = flag.Int("turns", 300, "P8a: turns each way")
 	flagStreamRate = flag.Int("chunkrate", 2000, "P8b: chunks per second the stand-in streams")
 	flagStreamSecs = flag.Float64("streamsecs", 5, "P8b: seconds the stand-in streams")
