@@ -274,6 +274,13 @@ describe('a flooding server', () => {
     const refused = after.history.filter((h) => h.outcome === 'rate_limited');
     assert.equal(refused.length, 1, `one row for the flood's refusals: ${JSON.stringify(refused)}`);
     assert.ok(refused[0].repeats >= 0 && (refused[0].repeats === 0 || refused[0].lastTime !== ''));
+    // The History pane shows that one row with its count.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'History' }).click();
+    const row = page.locator('table.history tr[data-outcome="rate_limited"]');
+    await row.first().waitFor();
+    assert.equal(await row.count(), 1);
+    if (refused[0].repeats > 0) assert.match(await row.innerText(), /Refused the same way (once more|\d+ more times) after this/);
+    await page.screenshot({ path: join(outputDir, 'e2e-history-flood.png') });
   });
 
   it('the page had no errors', () => {
