@@ -280,6 +280,7 @@ describe('a flooding server', () => {
     await row.first().waitFor();
     assert.equal(await row.count(), 1);
     if (refused[0].repeats > 0) assert.match(await row.innerText(), /Refused the same way (once more|\d+ more times) after this/);
+    await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(outputDir, 'e2e-history-flood.png') });
   });
 
