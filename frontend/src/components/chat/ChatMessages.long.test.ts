@@ -132,6 +132,33 @@ function layoutBox(): HTMLElement {
   return el;
 }
 
+describe('following the newest', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('stays on the newest when the content grows between its own scroll to the bottom and that scroll\'s event (an app taking its height)', async () => {
+    const el = scrollBox();
+    let top = 0;
+    let grown = 0;
+    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + 2000 + grown });
+    Object.defineProperty(el, 'scrollTop', { get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600))) });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+    });
+    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    // An app above grows by 300 px before the event of the window's own scroll comes.
+    grown = 300;
+    await fireEvent.scroll(el);
+    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    // The person scrolling up still leaves the newest.
+    el.scrollTop = el.scrollTop - 400;
+    await fireEvent.scroll(el);
+    await screen.findByRole('button', { name: /Jump to the newest/ });
+  });
+});
+
 describe('a long conversation read by pages', () => {
   afterEach(() => vi.restoreAllMocks());
   const all = conversation(1000);
