@@ -57,6 +57,12 @@ func TestHistory_AFloodOfRefusalsKeepsThePersonsHistory(t *testing.T) {
 func TestHistory_WhatFoldsIntoARefusal(t *testing.T) {
 	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 	base := refusal("s1", "first", at)
+	// changed is a refusal like base with one thing changed.
+	changed := func(change func(e *HistoryEntry)) HistoryEntry {
+		e := refusal("s1", "x", at)
+		change(&e)
+		return e
+	}
 	tests := []struct {
 		name   string
 		before []HistoryEntry // added after base, before next
@@ -67,12 +73,12 @@ func TestHistory_WhatFoldsIntoARefusal(t *testing.T) {
 		{"after up to 15 other entries", entries(15, HistoryEntry{ServerID: "s2", Outcome: OutcomeAccepted, AnswerMs: 5}), refusal("s1", "again", at), true},
 		{"not after 16 other entries", entries(16, HistoryEntry{ServerID: "s2", Outcome: OutcomeAccepted, AnswerMs: 5}), refusal("s1", "again", at), false},
 		{"another server", nil, refusal("s2", "first", at), false},
-		{"another tool", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.Tool = "wipe"; return e }(), false},
-		{"another reason", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.Detail = i18n.M("mcp.history.policyDeclined"); return e }(), false},
-		{"another outcome", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.Outcome = OutcomeDeclined; return e }(), false},
-		{"a question the person saw", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.AnswerMs = 1200; return e }(), false},
-		{"an answer without Gatehouse's reason", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.Detail = i18n.Message{}; return e }(), false},
-		{"an accepted one", nil, func() HistoryEntry { e := refusal("s1", "x", at); e.Outcome = OutcomeAccepted; return e }(), false},
+		{"another tool", nil, changed(func(e *HistoryEntry) { e.Tool = "wipe" }), false},
+		{"another reason", nil, changed(func(e *HistoryEntry) { e.Detail = i18n.M("mcp.history.policyDeclined") }), false},
+		{"another outcome", nil, changed(func(e *HistoryEntry) { e.Outcome = OutcomeDeclined }), false},
+		{"a question the person saw", nil, changed(func(e *HistoryEntry) { e.AnswerMs = 1200 }), false},
+		{"an answer without Gatehouse's reason", nil, changed(func(e *HistoryEntry) { e.Detail = i18n.Message{} }), false},
+		{"an accepted one", nil, changed(func(e *HistoryEntry) { e.Outcome = OutcomeAccepted }), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
