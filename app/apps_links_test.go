@@ -82,12 +82,7 @@ func TestApps_LinkIsNotAcceptedWithoutOpeningIt(t *testing.T) {
 	log := fakeBrowser(t)
 	f := newAppsFixture(t)
 	v := f.open(t, "")
-	result := make(chan bool, 1)
-	go func() {
-		opened, _ := f.apps.OpenLink(v.InstanceID, "https://budget.example/")
-		result <- opened
-	}()
-	q := waitForQuestion(t, f)
+	q, result := askLink(t, f, v.InstanceID, "https://budget.example/")
 	if _, err := f.core.Broker.Accept(q.ID, mcp.Reply{Kind: mcp.KindURL}); !isMessage(err, "mcp.broker.noPage") {
 		t.Errorf("accepted without opening: %v", err)
 	}
@@ -108,12 +103,7 @@ func TestApps_LinkIsNotAcceptedWithoutOpeningIt(t *testing.T) {
 func TestApps_OneLinkAtATimeAndThreeRefusalsEndTheAsking(t *testing.T) {
 	f := newAppsFixture(t)
 	v := f.open(t, "")
-	first := make(chan bool, 1)
-	go func() {
-		opened, _ := f.apps.OpenLink(v.InstanceID, "https://budget.example/one")
-		first <- opened
-	}()
-	q := waitForQuestion(t, f)
+	q, first := askLink(t, f, v.InstanceID, "https://budget.example/one")
 	// Asked while the first is on screen: refused at once, and the dialog keeps the first.
 	if opened, err := f.apps.OpenLink(v.InstanceID, "https://evil.example/"); opened || err != nil {
 		t.Errorf("a second link = %v, %v; want refused unasked", opened, err)
@@ -151,13 +141,19 @@ func TestApps_OneLinkAtATimeAndThreeRefusalsEndTheAsking(t *testing.T) {
 	}
 }
 
-// waitForQuestion waits for a question on screen and returns it.
-func waitForQuestion(t *testing.T, f *appsFixture) *mcp.Question {
+// askLink has the app instance ask for url to be opened and returns the
+// question on screen, and what OpenLink will report once it is answered.
+func askLink(t *testing.T, f *appsFixture, instanceID, url string) (*mcp.Question, <-chan bool) {
 	t.Helper()
+	opened := make(chan bool, 1)
+	go func() {
+		ok, _ := f.apps.OpenLink(instanceID, url)
+		opened <- ok
+	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if q := f.core.Broker.Snapshot().Current; q != nil {
-			return q
+			return q, opened
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no question was asked")

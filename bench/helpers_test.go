@@ -107,12 +107,12 @@ var (
 	built   = map[string]string{}
 )
 
-// builtBinary returns the program in $env (when env is not empty), or
+// builtBinary returns the program in $env (none for env ""), or
 // builds the package pkg (a path from the module's root) once, with args
 // for go build, into a folder of its own that TestMain removes.
 func builtBinary(b *testing.B, env, pkg string, args ...string) string {
 	b.Helper()
-	if p := os.Getenv(env); env != "" && p != "" {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
 	builtMu.Lock()

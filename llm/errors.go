@@ -230,6 +230,18 @@ func (d describer) tooLarge() *Error {
 	return d.fail(ErrProvider, i18n.M("llm.error.tooLarge", "provider", d.provider, "size", i18n.M("units.mb", "n", MaxMessageSize>>20)))
 }
 
+// readFailure is the sentence for a read of a provider's answer that
+// boundedBody failed, or nil when err is not one of its errors.
+func (d describer) readFailure(err error) *Error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return d.tooLarge()
+	case errors.Is(err, errSilent):
+		return d.fail(ErrCutOff, i18n.M("llm.error.silent", "provider", d.provider, "duration", i18n.Duration(silenceLimit)))
+	}
+	return nil
+}
+
 // badStream is the error for a stream the SDK could not make sense of.
 func (d describer) badStream(detail string) *Error {
 	e := d.fail(ErrProvider, i18n.M("llm.error.badStream", "provider", d.provider))

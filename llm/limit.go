@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/gatehouse-app/gatehouse/i18n"
 )
 
 // MaxMessageSize is the most Gatehouse reads of one message from a
@@ -76,18 +74,6 @@ var (
 // may take minutes over a long prompt before its first word, and sends
 // nothing meanwhile. A variable only for tests.
 var silenceLimit = responseHeaderTimeout
-
-// readFailure is the sentence for a read of a provider's answer that
-// boundedBody failed, or nil when err is not one of its errors.
-func (d describer) readFailure(err error) *Error {
-	switch {
-	case errors.Is(err, errTooLarge):
-		return d.tooLarge()
-	case errors.Is(err, errSilent):
-		return d.fail(ErrCutOff, i18n.M("llm.error.silent", "provider", d.provider, "duration", i18n.Duration(silenceLimit)))
-	}
-	return nil
-}
 
 // boundBody bounds a provider's successful answer: an event stream event by
 // event, anything else as one message, and the time it may send nothing

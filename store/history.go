@@ -82,12 +82,35 @@ func (s *Store) AddHistories(entries []HistoryEntry) error {
 	return nil
 }
 
+// refusedUnasked reports whether e records something Gatehouse refused without
+// asking the person, saying why in its own words: a flood's question over
+// the limit, a request the server's policy declined, a tool call the Tool
+// permissions deny, a request that was not valid. Never one the person saw
+// or answered.
+func (e HistoryEntry) refusedUnasked() bool {
+	switch e.Outcome {
+	case OutcomeRateLimited, OutcomeDeclined, OutcomeCancelled, OutcomeDenied, OutcomeInvalid:
+		return e.AnswerMs == 0 && e.Detail.Key != ""
+	}
+	return false
+}
+
+// sameRefusal reports whether refusals a and b are the same thing refused
+// again: the same server, kind, tool, source, client, outcome and reason.
+// The server's message, the arguments and what the reason quotes may
+// differ: a flood that varies them is still one flood.
+func sameRefusal(a, b HistoryEntry) bool {
+	return a.ServerID == b.ServerID && a.Mode == b.Mode && a.Tool == b.Tool && a.Source == b.Source &&
+		a.Client == b.Client && a.Launcher == b.Launcher && a.Outcome == b.Outcome &&
+		a.Detail.Key == b.Detail.Key && a.Summary.Key == b.Summary.Key
+}
+
 // foldBack is how many of the newest entries a refusal is compared with
 // to fold into (foldRefusal): enough for two or three floods at once
 // interleaved with the rest.
 const foldBack = 16
 
-// foldRefusal counts e, a refusal (HistoryEntry.Refusal), into the same
+// foldRefusal counts e, a refusal (HistoryEntry.refusedUnasked), into the same
 // refusal among the newest foldBack entries, if there is one, and returns
 // that entry's new record.
 func foldRefusal(b *bbolt.Bucket, e HistoryEntry) ([]byte, bool, error) {
@@ -98,7 +121,7 @@ func foldRefusal(b *bbolt.Bucket, e HistoryEntry) ([]byte, bool, error) {
 			return nil, false, nil
 		}
 		var f HistoryEntry
-		if json.Unmarshal(v, &f) == nil && f.Refusal() && sameRefusal(f, e) {
+		if json.Unmarshal(v, &f) == nil && f.refusedUnasked() && sameRefusal(f, e) {
 			f.Repeats++
 			f.LastTime = e.Time
 			data, err := json.Marshal(f)
@@ -117,7 +140,7 @@ func foldRefusal(b *bbolt.Bucket, e HistoryEntry) ([]byte, bool, error) {
 // A refusal that repeats one of the newest entries is counted into it
 // instead (foldRefusal).
 func addHistory(b *bbolt.Bucket, e HistoryEntry) ([]byte, error) {
-	if e.Refusal() {
+	if e.refusedUnasked() {
 		if data, folded, err := foldRefusal(b, e); err != nil || folded {
 			return data, err
 		}

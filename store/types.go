@@ -254,34 +254,11 @@ type HistoryEntry struct {
 	// bytes, only when the caller keeps it.
 	Result string `json:"result,omitempty"`
 	// Repeats is how many more times the same thing was refused without
-	// the person after this entry (Refusal), folded into it, and LastTime
+	// the person after this entry (refusedUnasked), folded into it, and LastTime
 	// when the last of them was: a server, app or client that keeps asking
 	// for what is refused cannot push the person's history out (E29).
 	Repeats  int       `json:"repeats,omitempty"`
 	LastTime time.Time `json:"lastTime,omitzero"`
-}
-
-// Refusal reports whether e records something Gatehouse refused without
-// asking the person, saying why in its own words: a flood's question over
-// the limit, a request the server's policy declined, a tool call the Tool
-// permissions deny, a request that was not valid. Never one the person saw
-// or answered.
-func (e HistoryEntry) Refusal() bool {
-	switch e.Outcome {
-	case OutcomeRateLimited, OutcomeDeclined, OutcomeCancelled, OutcomeDenied, OutcomeInvalid:
-		return e.AnswerMs == 0 && e.Detail.Key != ""
-	}
-	return false
-}
-
-// sameRefusal reports whether refusals a and b are the same thing refused
-// again: the same server, kind, tool, source, client, outcome and reason.
-// The server's message, the arguments and what the reason quotes may
-// differ: a flood that varies them is still one flood.
-func sameRefusal(a, b HistoryEntry) bool {
-	return a.ServerID == b.ServerID && a.Mode == b.Mode && a.Tool == b.Tool && a.Source == b.Source &&
-		a.Client == b.Client && a.Launcher == b.Launcher && a.Outcome == b.Outcome &&
-		a.Detail.Key == b.Detail.Key && a.Summary.Key == b.Summary.Key
 }
 
 // HistoryFilter selects history entries. The zero value selects the newest
