@@ -379,6 +379,46 @@ describe('MCP Apps in the real window, with the official example servers and a h
     await shot('e2e-apps-chat', src);
   });
 
+  it("a turn that opens four apps at once ends with the model's answer in view, still following the newest", { skip: frameMissing }, async () => {
+    // Each app's frame gives back some height and takes more as it loads:
+    // the browser pulled the view up under the newest, which the
+    // transcript once took for the person scrolling up ("Jump to the newest").
+    model.reply = async (req) => {
+      const last = lastMessage(req);
+      if (last.role === 'user' && offersTools(req)) {
+        const name = offeredTool(req, 'get-time', 'Basic');
+        return { toolCalls: [1, 2, 3, 4].map(() => ({ name, arguments: {} })) };
+      }
+      if (last.role === 'tool') return { text: 'Here are four times.' };
+      return { text: 'no tools offered' };
+    };
+    const seen = await run(`
+      const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Basic');
+      await window.go.app.PoliciesService.SetMode(s.id, 'allow');
+      const box = await until(() => document.querySelector('textarea[aria-label="Message"]'), 10000, 'the message box');
+      box.value = 'What time is it, four times?';
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      await until(() => document.querySelectorAll('iframe[src^="gatehouse-app:"]').length >= 5, 30000, 'four more apps');
+      await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('Here are four times.')), 30000, "the model's answer");
+      await until(() => !document.querySelector('[aria-busy="true"]'), 30000, 'the turn to end');
+      await sleep(2000); // the apps take their heights
+      const sc = document.querySelector('.messages');
+      const answer = [...sc.querySelectorAll('.row')].filter((r) => r.textContent.includes('Here are four times.')).pop();
+      const view = sc.getBoundingClientRect();
+      const a = answer.getBoundingClientRect();
+      return {
+        jump: [...document.querySelectorAll('button')].some((b) => b.textContent.includes('Jump to the newest')),
+        fromBottom: sc.scrollHeight - sc.scrollTop - sc.clientHeight,
+        answerInView: a.top >= view.top && a.bottom <= view.bottom + 1,
+      };
+    `);
+    await win.screenshot('e2e-apps-four-in-a-turn');
+    assert.equal(seen.jump, false, 'no "Jump to the newest": the view still follows');
+    assert.ok(seen.fromBottom < 24, `the view is at the bottom (${seen.fromBottom}px above it)`);
+    assert.ok(seen.answerInView, "the model's answer is in view");
+  });
+
   it('server-system-monitor: its app polls the app-only poll-system-stats, which is marked in the Tools pane and not offered to the model', { skip: frameMissing }, async () => {
     const id = await addServer('System monitor', [example('server-system-monitor'), '--stdio'], 'allow');
     const tools = await run(`return await window.go.app.ToolsService.List(${JSON.stringify(id)});`);

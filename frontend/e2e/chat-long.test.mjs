@@ -113,8 +113,9 @@ describe('a conversation of 1,000 messages', () => {
     const { page } = app;
     for (let pages = 0; !(await textInView(page, 'Question 0')); pages++) {
       assert.ok(pages < 20, 'the oldest question is reached');
-      // As a person dragging the scroll bar to the top: what is at the top of the view in each frame for a second.
+      // As a person dragging the scroll bar to the top (the pointer held on the transcript): what is at the top of the view in each frame for a second.
       const frames = await scroller(page).evaluate(async (el) => {
+        el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
         el.scrollTop = 0;
         const out = [];
         for (let i = 0; i < 60; i++) {
@@ -123,6 +124,7 @@ describe('a conversation of 1,000 messages', () => {
           const r = [...el.querySelectorAll('.row')].find((row) => row.getBoundingClientRect().bottom > box.top + 1);
           out.push({ text: r.textContent.trim().slice(0, 40), top: Math.round(r.getBoundingClientRect().top - box.top), height: el.scrollHeight });
         }
+        window.dispatchEvent(new PointerEvent('pointerup'));
         return out;
       });
       // From the first frame that drew the rows at the top on, the same message stays at the same place, while the page before is read above it.

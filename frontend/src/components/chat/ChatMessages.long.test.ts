@@ -153,7 +153,36 @@ describe('following the newest', () => {
     expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
     await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
     // The person scrolling up still leaves the newest.
+    await fireEvent.wheel(el, { deltaY: -400 });
     el.scrollTop = el.scrollTop - 400;
+    await fireEvent.scroll(el);
+    await screen.findByRole('button', { name: /Jump to the newest/ });
+  });
+
+  it('stays on the newest when the content shrinks under the view (the browser pulls the view up) and grows again before the scroll\'s event, as four apps of one turn do', async () => {
+    const el = scrollBox();
+    let top = 0;
+    let extra = 2000;
+    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + extra });
+    const clampTop = (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600)));
+    Object.defineProperty(el, 'scrollTop', { get: () => top, set: clampTop });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+    });
+    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    // An app's frame gives back 60 px (the browser pulls the view up to the new end), then the next app takes 400.
+    extra -= 60;
+    clampTop(top);
+    extra += 400;
+    await fireEvent.scroll(el);
+    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    // The same move up made by the person's wheel leaves the newest.
+    await fireEvent.wheel(el, { deltaY: -60 });
+    el.scrollTop = el.scrollTop - 60;
+    extra += 400;
     await fireEvent.scroll(el);
     await screen.findByRole('button', { name: /Jump to the newest/ });
   });
@@ -176,6 +205,7 @@ describe('a long conversation read by pages', () => {
     const r = render(ChatMessages, props);
     expect(onolder).not.toHaveBeenCalled(); // at the bottom: nothing older is read
     // The person scrolls up to the first message read: Question 400 at the top, 50 px into it.
+    await fireEvent.wheel(scroller, { deltaY: -1e6 });
     scroller.scrollTop = 50;
     await fireEvent.scroll(scroller);
     await waitFor(() => expect(onolder).toHaveBeenCalledTimes(1));
