@@ -179,12 +179,39 @@ describe('following the newest', () => {
     await fireEvent.scroll(el);
     expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
     await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
-    // The same move up made by the person's wheel leaves the newest.
-    await fireEvent.wheel(el, { deltaY: -60 });
-    el.scrollTop = el.scrollTop - 60;
+    // Typing in a text field (the message box) is not scrolling: the same clamp still follows.
+    const box = document.body.appendChild(document.createElement('textarea'));
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await fireEvent.keyDown(box, { key: 'ArrowUp' });
+    extra -= 60;
+    clampTop(top);
     extra += 400;
     await fireEvent.scroll(el);
+    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    box.remove();
+  });
+
+  it.each([
+    ['the wheel', (el: HTMLElement) => fireEvent.wheel(el, { deltaY: -60 })],
+    ['Page Up, with the focus on the page', () => fireEvent.keyDown(document.body, { key: 'PageUp' })],
+    ['the scroll bar dragged', (el: HTMLElement) => fireEvent.pointerDown(el)],
+  ])('the same move up made by %s leaves the newest', async (_, move) => {
+    const el = scrollBox();
+    let top = 0;
+    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + 2000 });
+    Object.defineProperty(el, 'scrollTop', { get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600))) });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+    });
+    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    await move(el);
+    el.scrollTop = el.scrollTop - 60;
+    await fireEvent.scroll(el);
     await screen.findByRole('button', { name: /Jump to the newest/ });
+    await fireEvent.pointerUp(window);
   });
 });
 
