@@ -192,6 +192,30 @@ describe('following the newest', () => {
     box.remove();
   });
 
+  it('a press on the transcript ends when the window loses the focus: a second later, a view pulled up is the window\'s doing again', async () => {
+    const el = scrollBox();
+    let top = 0;
+    let extra = 2000;
+    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + extra });
+    const clampTop = (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600)));
+    Object.defineProperty(el, 'scrollTop', { get: () => top, set: clampTop });
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+    });
+    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
+    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    await fireEvent.pointerDown(el);
+    await fireEvent.blur(window); // released over another window: no pointerup comes here
+    const now = performance.now();
+    vi.spyOn(performance, 'now').mockReturnValue(now + 1500);
+    extra -= 60;
+    clampTop(top);
+    extra += 400;
+    await fireEvent.scroll(el);
+    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
+  });
+
   it.each([
     ['the wheel', (el: HTMLElement) => fireEvent.wheel(el, { deltaY: -60 })],
     ['Page Up, with the focus on the page', () => fireEvent.keyDown(document.body, { key: 'PageUp' })],
