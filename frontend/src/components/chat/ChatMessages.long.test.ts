@@ -132,88 +132,87 @@ function layoutBox(): HTMLElement {
   return el;
 }
 
+/**
+ * A transcript of 40 messages opened at its newest in a box that scrolls as
+ * a window's does (600 px high, 2000 px of content besides the rows): the
+ * browser keeps the view within the content, so when the content shrinks
+ * under the view (pull), the view is pulled up to the new end. grow and
+ * pull change the content's height by px; jumpShown says whether "Jump to
+ * the newest" is on screen.
+ */
+async function transcriptAtNewest() {
+  const el = scrollBox();
+  let top = 0;
+  let extra = 2000;
+  const keepWithin = (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600)));
+  Object.defineProperty(el, 'clientHeight', { get: () => 600 });
+  Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + extra });
+  Object.defineProperty(el, 'scrollTop', { get: () => top, set: keepWithin });
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+    return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
+  });
+  render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
+  const atBottom = () => waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+  await atBottom();
+  return {
+    el,
+    atBottom,
+    grow: (px: number) => (extra += px),
+    pull: (px: number) => {
+      extra -= px;
+      keepWithin(top);
+    },
+    jumpShown: () => screen.queryByRole('button', { name: /Jump to the newest/ }) !== null,
+  };
+}
+
 describe('following the newest', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('stays on the newest when the content grows between its own scroll to the bottom and that scroll\'s event (an app taking its height)', async () => {
-    const el = scrollBox();
-    let top = 0;
-    let grown = 0;
-    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
-    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + 2000 + grown });
-    Object.defineProperty(el, 'scrollTop', { get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600))) });
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
-    });
-    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    const t = await transcriptAtNewest();
     // An app above grows by 300 px before the event of the window's own scroll comes.
-    grown = 300;
-    await fireEvent.scroll(el);
-    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    t.grow(300);
+    await fireEvent.scroll(t.el);
+    expect(t.jumpShown()).toBe(false);
+    await t.atBottom();
     // The person scrolling up still leaves the newest.
-    await fireEvent.wheel(el, { deltaY: -400 });
-    el.scrollTop = el.scrollTop - 400;
-    await fireEvent.scroll(el);
-    await screen.findByRole('button', { name: /Jump to the newest/ });
+    await fireEvent.wheel(t.el, { deltaY: -400 });
+    t.el.scrollTop = t.el.scrollTop - 400;
+    await fireEvent.scroll(t.el);
+    await waitFor(() => expect(t.jumpShown()).toBe(true));
   });
 
   it('stays on the newest when the content shrinks under the view (the browser pulls the view up) and grows again before the scroll\'s event, as four apps of one turn do', async () => {
-    const el = scrollBox();
-    let top = 0;
-    let extra = 2000;
-    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
-    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + extra });
-    const clampTop = (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600)));
-    Object.defineProperty(el, 'scrollTop', { get: () => top, set: clampTop });
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
-    });
-    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
-    // An app's frame gives back 60 px (the browser pulls the view up to the new end), then the next app takes 400.
-    extra -= 60;
-    clampTop(top);
-    extra += 400;
-    await fireEvent.scroll(el);
-    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
-    // Typing in a text field (the message box) is not scrolling: the same clamp still follows.
+    const t = await transcriptAtNewest();
+    // An app's frame gives back 60 px, then the next app takes 400.
+    t.pull(60);
+    t.grow(400);
+    await fireEvent.scroll(t.el);
+    expect(t.jumpShown()).toBe(false);
+    await t.atBottom();
+    // Typing in a text field (the message box) is not scrolling: the same pull still follows.
     const box = document.body.appendChild(document.createElement('textarea'));
     await fireEvent.keyDown(box, { key: 'Enter' });
     await fireEvent.keyDown(box, { key: 'ArrowUp' });
-    extra -= 60;
-    clampTop(top);
-    extra += 400;
-    await fireEvent.scroll(el);
-    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
+    t.pull(60);
+    t.grow(400);
+    await fireEvent.scroll(t.el);
+    expect(t.jumpShown()).toBe(false);
+    await t.atBottom();
     box.remove();
   });
 
   it('a press on the transcript ends when the window loses the focus: a second later, a view pulled up is the window\'s doing again', async () => {
-    const el = scrollBox();
-    let top = 0;
-    let extra = 2000;
-    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
-    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + extra });
-    const clampTop = (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600)));
-    Object.defineProperty(el, 'scrollTop', { get: () => top, set: clampTop });
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
-    });
-    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
-    await fireEvent.pointerDown(el);
+    const t = await transcriptAtNewest();
+    await fireEvent.pointerDown(t.el);
     await fireEvent.blur(window); // released over another window: no pointerup comes here
     const now = performance.now();
     vi.spyOn(performance, 'now').mockReturnValue(now + 1500);
-    extra -= 60;
-    clampTop(top);
-    extra += 400;
-    await fireEvent.scroll(el);
-    expect(screen.queryByRole('button', { name: /Jump to the newest/ })).toBeNull();
+    t.pull(60);
+    t.grow(400);
+    await fireEvent.scroll(t.el);
+    expect(t.jumpShown()).toBe(false);
   });
 
   it.each([
@@ -221,20 +220,11 @@ describe('following the newest', () => {
     ['Page Up, with the focus on the page', () => fireEvent.keyDown(document.body, { key: 'PageUp' })],
     ['the scroll bar dragged', (el: HTMLElement) => fireEvent.pointerDown(el)],
   ])('the same move up made by %s leaves the newest', async (_, move) => {
-    const el = scrollBox();
-    let top = 0;
-    Object.defineProperty(el, 'clientHeight', { get: () => 600 });
-    Object.defineProperty(el, 'scrollHeight', { get: () => rows().length * 140 + 2000 });
-    Object.defineProperty(el, 'scrollTop', { get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, el.scrollHeight - 600))) });
-    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-      return { top: this.classList.contains('rows') ? -top : 0, bottom: 0, height: 0, left: 0, right: 0, width: 0 } as DOMRect;
-    });
-    render(ChatMessages, { messages: conversation(40), conversationId: 'c1', scroller: el, onlink: () => {} });
-    await waitFor(() => expect(el.scrollTop).toBe(el.scrollHeight - 600));
-    await move(el);
-    el.scrollTop = el.scrollTop - 60;
-    await fireEvent.scroll(el);
-    await screen.findByRole('button', { name: /Jump to the newest/ });
+    const t = await transcriptAtNewest();
+    await move(t.el);
+    t.el.scrollTop = t.el.scrollTop - 60;
+    await fireEvent.scroll(t.el);
+    await waitFor(() => expect(t.jumpShown()).toBe(true));
     await fireEvent.pointerUp(window);
   });
 });
