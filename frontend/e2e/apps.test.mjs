@@ -395,11 +395,14 @@ describe('MCP Apps in the real window, with the official example servers and a h
     const seen = await run(`
       const s = (await window.go.app.ServersService.List()).servers.find((x) => x.input.name === 'Basic');
       await window.go.app.PoliciesService.SetMode(s.id, 'allow');
+      // A conversation of its own: the restarted window's test reads the first one's single app.
+      byText('button', 'New conversation').click();
+      await until(() => !document.querySelector('iframe[src^="gatehouse-app:"]'), 10000, 'the new, empty conversation');
       const box = await until(() => document.querySelector('textarea[aria-label="Message"]'), 10000, 'the message box');
       box.value = 'What time is it, four times?';
       box.dispatchEvent(new Event('input', { bubbles: true }));
       box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      await until(() => document.querySelectorAll('iframe[src^="gatehouse-app:"]').length >= 5, 30000, 'four more apps');
+      await until(() => document.querySelectorAll('iframe[src^="gatehouse-app:"]').length >= 4, 30000, 'four apps');
       await until(() => [...document.querySelectorAll('section[aria-label="Conversation"]')].some((c) => c.innerText.includes('Here are four times.')), 30000, "the model's answer");
       await until(() => !document.querySelector('[aria-busy="true"]'), 30000, 'the turn to end');
       await sleep(2000); // the apps take their heights
