@@ -226,6 +226,20 @@ describe('attachments', () => {
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Attached resources' })).toBeTruthy()); // on the sent message
   });
 
+  it('a server that connects while the picker is open shows its resources then', async () => {
+    const user = userEvent.setup();
+    servers.list = [server('s1', 'Demo', { state: 'connecting', capabilities: [] })];
+    await startPane();
+    await user.click(screen.getByRole('button', { name: 'Attach' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Attach a resource' });
+    await waitFor(() => expectText(within(dialog).getByRole('status'), 'No connected server offers resources'));
+    expect(mocked.listResources).not.toHaveBeenCalled();
+    servers.list = [server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] })];
+    await user.click(await within(dialog).findByRole('button', { name: /Logo/ }));
+    expectText(await screen.findByRole('list', { name: 'Attached resources' }), 'Logo');
+    expect(mocked.listResources).toHaveBeenCalledTimes(1);
+  });
+
   it('a template is filled with the server’s suggestions and attached as the URI it makes', async () => {
     const user = userEvent.setup();
     mocked.completeTemplate.mockResolvedValue({ values: ['Oslo', 'Osaka'], hasMore: false, total: 2, offered: true });
