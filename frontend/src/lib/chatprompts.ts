@@ -33,18 +33,13 @@ export function serversOffering(list: ServerView[], capability: string): ServerV
   return list.filter((s) => s.status.state === 'connected' && (s.status.capabilities ?? []).includes(capability));
 }
 
-/** The prompts of the connected servers; a server whose list fails is left out. */
-export async function allPrompts(list: ServerView[]): Promise<PromptChoice[]> {
-  const lists = await Promise.all(
-    serversOffering(list, 'prompts').map(async (s) => {
-      try {
-        return (await api.listPrompts(s.id)).map((prompt) => ({ serverId: s.id, serverName: s.input.name, prompt }));
-      } catch {
-        return [];
-      }
-    }),
-  );
-  return lists.flat();
+/** A server's prompts as choices; a server whose list fails offers none. */
+export async function serverPrompts(s: ServerView): Promise<PromptChoice[]> {
+  try {
+    return (await api.listPrompts(s.id)).map((prompt) => ({ serverId: s.id, serverName: s.input.name, prompt }));
+  } catch {
+    return [];
+  }
 }
 
 /** The prompts whose name, title, description or server contain every word of the query. */

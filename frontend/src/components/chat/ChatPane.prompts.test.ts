@@ -167,6 +167,19 @@ describe('the / menu', () => {
     );
   });
 
+  it('a server that connects while the / menu is open adds its prompts to it', async () => {
+    const user = userEvent.setup();
+    servers.list = [server('s1', 'Demo', { state: 'connecting', capabilities: [] })];
+    const box = await startPane();
+    await user.type(box, '/');
+    await waitFor(() => expectText(screen.getByRole('status'), 'No connected server offers prompts'));
+    servers.list = [server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] })];
+    const list = await screen.findByRole('listbox');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2));
+    expectText(within(list).getAllByRole('option')[0], 'Plan a weekend');
+    expect(mocked.listPrompts).toHaveBeenCalledTimes(1);
+  });
+
   it('shows server text as text, never as HTML', async () => {
     const user = userEvent.setup();
     const box = await startPane();
