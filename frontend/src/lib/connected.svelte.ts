@@ -9,9 +9,9 @@ import { servers } from './servers.svelte';
 
 /**
  * Calls read for each connected server offering capability, once per
- * server, and hands each batch of results to got (in the order of the
- * server list); ready runs when there is nothing (more) to wait for right
- * now. Call it while a component initialises: it lives as long as the
+ * server, and hands the results of each batch of servers read together to
+ * got (merging batches in the server list's order is inServerOrder's job);
+ * ready runs when there is nothing (more) to wait for right now. Call it while a component initialises: it lives as long as the
  * component.
  */
 export function readEachConnected<T>(capability: string, read: (s: ServerView) => Promise<T>, got: (batch: T[]) => void, ready: () => void): void {
