@@ -51,6 +51,16 @@ async function startPane() {
 }
 const stopAfter: (() => void)[] = [];
 
+/** Holds the next answer of a mocked call until release is called. */
+function heldAnswer<A extends unknown[], R>(fn: { getMockImplementation(): ((...args: A) => R) | undefined; mockImplementationOnce(f: (...args: A) => R): unknown }) {
+  const answer = fn.getMockImplementation();
+  if (!answer) throw new Error('the mock has no answer to hold');
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  fn.mockImplementationOnce(((...args: A) => gate.then(() => answer(...args))) as (...args: A) => R);
+  return { release };
+}
+
 function expectText(el: Element, text: string) {
   expect(el.textContent).toContain(text);
 }
@@ -173,7 +183,11 @@ describe('the / menu', () => {
     const box = await startPane();
     await user.type(box, '/');
     await waitFor(() => expectText(screen.getByRole('status'), 'No connected server offers prompts'));
+    const answer = heldAnswer(mocked.listPrompts);
     servers.list = [server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] })];
+    // While the server's prompts are being read, the menu says so rather than "none".
+    await waitFor(() => expectText(screen.getByRole('status'), 'Loading…'));
+    answer.release();
     const list = await screen.findByRole('listbox');
     await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2));
     expectText(within(list).getAllByRole('option')[0], 'Plan a weekend');
@@ -247,7 +261,10 @@ describe('attachments', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Attach a resource' });
     await waitFor(() => expectText(within(dialog).getByRole('status'), 'No connected server offers resources'));
     expect(mocked.listResources).not.toHaveBeenCalled();
+    const answer = heldAnswer(mocked.listResources);
     servers.list = [server('s1', 'Demo', { capabilities: ['prompts', 'resources', 'completions'] })];
+    await waitFor(() => expectText(within(dialog).getByRole('status'), 'Loading…'));
+    answer.release();
     await user.click(await within(dialog).findByRole('button', { name: /Logo/ }));
     expectText(await screen.findByRole('list', { name: 'Attached resources' }), 'Logo');
     expect(mocked.listResources).toHaveBeenCalledTimes(1);
