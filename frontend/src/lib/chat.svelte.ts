@@ -77,6 +77,8 @@ class ChatStore {
   // Raw, not a deep proxy: the list is only ever replaced, and a proxy for each of a long
   // conversation's messages cost memory and time to draw (issue 26, P8c).
   messages = $state.raw<ChatMessage[]>([]);
+  /** The chosen conversation's messages have been read and are on screen (false while they are being read). */
+  messagesShown = $state(false);
   /** The conversation has messages older than those read (see loadOlder). */
   more = $state(false);
   /**
@@ -190,6 +192,7 @@ class ChatStore {
   private showNone(id: string): void {
     this.selected = id;
     this.messages = [];
+    this.messagesShown = false;
     this.more = false;
     this.origin = 0;
     this.olderRead = null;
@@ -216,6 +219,7 @@ class ChatStore {
           this.more = page.more;
           this.origin ||= page.messages[0]?.seq ?? 0;
         }
+        this.messagesShown = true;
         then?.();
       }
     } catch (e) {

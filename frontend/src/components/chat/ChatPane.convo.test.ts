@@ -275,6 +275,24 @@ describe('When the conversation outgrows the context', () => {
     await waitFor(() => expect(chat.selected).toBe('c2'));
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('总结一下');
     expect(mocked.sendMessage).not.toHaveBeenCalled();
+    // The new conversation is empty, and says how to start it rather than showing a blank page.
+    expect(await screen.findByText('Write a message to start a conversation.')).toBeTruthy();
+  });
+
+  it('the hint to write a message shows only once a conversation is read and found empty', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    mocked.conversationMessages.mockImplementation(() => held.then(() => ({ messages: [], more: false })));
+    await openConversation();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('Write a message to start a conversation.')).toBeNull(); // still being read
+    release();
+    expect(await screen.findByText('Write a message to start a conversation.')).toBeTruthy();
+
+    mocked.conversationMessages.mockResolvedValue({ messages: stored, more: false });
+    await chat.select('c1');
+    await waitFor(() => expect(chat.messages).toHaveLength(stored.length));
+    expect(screen.queryByText('Write a message to start a conversation.')).toBeNull();
   });
 
   it('with text in the composer, continuing asks before replacing it', async () => {
