@@ -7,6 +7,7 @@ import * as api from '../../lib/api';
 import type { ProviderList, ProviderView } from '../../lib/api';
 import { tick } from 'svelte';
 import ModelsSettings from './ModelsSettings.svelte';
+import { providers } from '../../lib/providers.svelte';
 import { presets, providerList, providerView } from '../../test/fixtures';
 
 vi.mock('../../lib/api', async (orig) => (await import('../../test/mock-api')).mockApi(orig as never));
@@ -48,6 +49,22 @@ describe('ModelsSettings', () => {
     expect(within(ollama).getByText('Default')).toBeTruthy();
     expect(within(ollama).getByText('None saved')).toBeTruthy();
     expect(within(ollama).queryByRole('button', { name: 'Make default' })).toBeNull();
+  });
+
+  it('Add opened before the presets arrive offers them once they do', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    mocked.providerPresets.mockImplementation(() => held.then(() => presets()));
+    providers.presets = []; // the window's first visit to Models: nothing read yet
+    const user = userEvent.setup();
+    render(ModelsSettings);
+    await user.click(screen.getByRole('button', { name: 'Add a provider' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a model provider' });
+    release();
+    const preset = within(dialog).getByLabelText('Preset') as HTMLSelectElement;
+    await waitFor(() => expect([...preset.options].map((o) => o.value)).toContain('ollama'));
+    await user.selectOptions(preset, 'ollama');
+    expect((within(dialog).getByLabelText('Base URL') as HTMLInputElement).value).toBe('http://127.0.0.1:11434/v1');
   });
 
   it('shows a saved key only as its hint, also in the editor', async () => {
